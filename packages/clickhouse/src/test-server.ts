@@ -1,0 +1,187 @@
+/**
+ * Test harness (used only by tests): starts real `clickhouse-server`
+ * processes on free loopback ports with throw-away data directories, and
+ * stops them again. Not exported from the package.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+
+/** Path of `clickhouse-server`, or why there is none. */
+export const serverBinary: { path?: string; reason?: string } = findBinary();
+
+/** True when a real server can be started; tests `describe.skipIf(!clickhouseAvailable)`. */
+export const clickhouseAvailable = serverBinary.path !== undefined;
+
+/** Prints the loud skip notice once per test file when no server can be started. */
+export function warnIfUnavailable(suite: string): void {
+  if (!clickhouseAvailable) console.warn(`SKIPPED ${suite}: ${serverBinary.reason}`);
+}
+
+function findBinary(): { path?: string; reason?: string } {
+  const candidates = process.env.CLICKHOUSE_SERVER_BIN
+    ? [process.env.CLICKHOUSE_SERVER_BIN]
+    : [...(process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'clickhouse-server')), '/usr/bin/clickhouse-server'];
+  for (const path of candidates) {
+    try {
+      accessSync(path, constants.X_OK);
+      return { path };
+    } catch {
+      // try the next one
+    }
+  }
+  return { reason: 'clickhouse-server is not installed (apt-get install clickhouse-server, or set CLICKHOUSE_SERVER_BIN)' };
+}
+
+export interface TestServer {
+  /** HTTP address, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  httpPort: number;
+  tcpPort: number;
+  stop(): Promise<void>;
+}
+
+export interface TestCluster {
+  /** Name of the cluster in every server's `remote_servers`. */
+  cluster: string;
+  servers: TestServer[];
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+const USERS_XML = `<?xml version="1.0"?>
+<yandex>
+  <profiles><default><max_memory_usage>2000000000</max_memory_usage></default></profiles>
+  <users><default><password></password><networks><ip>127.0.0.1</ip><ip>::1</ip></networks>
+    <profile>default</profile><quota>default</quota></default></users>
+  <quotas><default></default></quotas>
+</yandex>
+`;
+
+function configXml(dir: string, ports: { http: number; tcp: number; interserver: number }, remoteServers: string): string {
+  return `<?xml version="1.0"?>
+<yandex>
+  <logger><level>warning</level><log>${dir}/log/server.log</log><errorlog>${dir}/log/error.log</errorlog><size>10M</size><count>1</count></logger>
+  <listen_host>127.0.0.1</listen_host>
+  <http_port>${ports.http}</http_port>
+  <tcp_port>${ports.tcp}</tcp_port>
+  <interserver_http_port>${ports.interserver}</interserver_http_port>
+  <interserver_http_host>127.0.0.1</interserver_http_host>
+  <max_connections>256</max_connections>
+  <keep_alive_timeout>3</keep_alive_timeout>
+  <max_concurrent_queries>64</max_concurrent_queries>
+  <mark_cache_size>67108864</mark_cache_size>
+  <uncompressed_cache_size>67108864</uncompressed_cache_size>
+  <path>${dir}/data/</path>
+  <tmp_path>${dir}/tmp/</tmp_path>
+  <user_files_path>${dir}/user_files/</user_files_path>
+  <format_schema_path>${dir}/format_schemas/</format_schema_path>
+  <users_config>${dir}/users.xml</users_config>
+  <default_profile>default</default_profile>
+  <default_database>default</default_database>
+  <timezone>UTC</timezone>
+  <mlock_executable>false</mlock_executable>
+  <remote_servers>${remoteServers}</remote_servers>
+</yandex>
+`;
+}
+
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
+async function launch(ports: { http: number; tcp: number; interserver: number }, remoteServers = ''): Promise<TestServer> {
+  if (!serverBinary.path) throw new Error(serverBinary.reason);
+  const dir = mkdtempSync(join(tmpdir(), 'siteline-ch-'));
+  writeFileSync(join(dir, 'users.xml'), USERS_XML);
+  writeFileSync(join(dir, 'config.xml'), configXml(dir, ports, remoteServers));
+  const child = spawn(serverBinary.path, [`--config-file=${join(dir, 'config.xml')}`], { cwd: dir, stdio: 'ignore' });
+  live.add(child);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let dead = false;
+  void exited.then(() => (dead = true));
+  const url = `http://127.0.0.1:${ports.http}`;
+
+  const stop = async () => {
+    if (!dead) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    live.delete(child);
+    rmSync(dir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline && !dead) {
+    try {
+      const response = await fetch(`${url}/ping`);
+      if (response.ok) return { url, httpPort: ports.http, tcpPort: ports.tcp, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  let log = '';
+  try {
+    log = readFileSync(join(dir, 'log', 'error.log'), 'utf8').slice(-2000);
+  } catch {
+    // no log written
+  }
+  await stop();
+  throw new Error(`clickhouse-server did not answer /ping on port ${ports.http}${dead ? ' (it exited)' : ''}\n${log}`);
+}
+
+const threePorts = async () => ({ http: await freePort(), tcp: await freePort(), interserver: await freePort() });
+
+/**
+ * One server on free loopback ports; `stop()` terminates it and deletes its data.
+ *
+ * @example
+ * const server = await startClickHouse();
+ * const storage = createClickHouseStorage({ url: server.url });
+ * await server.stop();
+ */
+export async function startClickHouse(): Promise<TestServer> {
+  return launch(await threePorts());
+}
+
+/**
+ * `shards` servers that each list all of them (one replica per shard) as
+ * cluster `siteline_test` in `remote_servers`, the way a real deployment
+ * scales: add servers, not code.
+ *
+ * @example
+ * const cluster = await startClickHouseCluster(2);
+ * const storage = createClickHouseStorage({ url: cluster.servers[0].url, cluster: cluster.cluster, nodes: cluster.servers.map((s) => s.url) });
+ */
+export async function startClickHouseCluster(shards = 2, cluster = 'siteline_test'): Promise<TestCluster> {
+  const ports = [];
+  for (let i = 0; i < shards; i++) ports.push(await threePorts());
+  const shardXml = ports
+    .map((p) => `<shard><replica><host>127.0.0.1</host><port>${p.tcp}</port></replica></shard>`)
+    .join('');
+  const remote = `<${cluster}>${shardXml}</${cluster}>`;
+  const servers: TestServer[] = [];
+  try {
+    for (const p of ports) servers.push(await launch(p, remote));
+  } catch (error) {
+    await Promise.all(servers.map((s) => s.stop()));
+    throw error;
+  }
+  return { cluster, servers, stop: async () => void (await Promise.all(servers.map((s) => s.stop()))) };
+}

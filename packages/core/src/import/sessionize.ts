@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import type { StoredEvent } from '../storage/types.js';
+import type { EnrichedEvent } from './enrich.js';
+
+/** A session ends after more than 30 minutes without an event (decisions.md section 2). */
+export const SESSION_GAP_MS = 30 * 60_000;
+
+/**
+ * Assigns sessions by the 30-minute rule to events without a session id.
+ * Stateful so the collector can feed events one by one; an import uses a
+ * fresh instance and feeds its events in time order.
+ */
+export class Sessionizer {
+  private readonly open = new Map<string, { id: string; lastTs: number }>();
+
+  /** The session of an event of `visitorId` at `ts` (events must come in time order per visitor). */
+  assign(siteId: string, visitorId: string, ts: number): string {
+    const key = `${siteId}\u0000${visitorId}`;
+    const current = this.open.get(key);
+    if (current && ts - current.lastTs <= SESSION_GAP_MS) {
+      current.lastTs = Math.max(current.lastTs, ts);
+      return current.id;
+    }
+    const id = sessionId(siteId, visitorId, ts);
+    this.open.set(key, { id, lastTs: ts });
+    return id;
+  }
+
+  /** Forgets sessions idle for more than 30 minutes at `now` (keeps memory bounded). */
+  prune(now: number): void {
+    for (const [key, session] of this.open) if (now - session.lastTs > SESSION_GAP_MS) this.open.delete(key);
+  }
+}
+
+/** Deterministic id of a derived session: time-ordered prefix (index locality) and a hash. */
+function sessionId(siteId: string, visitorId: string, firstTs: number): string {
+  const hash = createHash('sha256').update(`${siteId}\u0000${visitorId}\u0000${firstTs}`).digest('base64url');
+  return `${firstTs.toString(36)}-${hash.slice(0, 12)}`;
+}
+
+/**
+ * Gives every event of a session the attributes of the session's first event
+ * (by time, then `seq`), as decisions.md section 2 defines them.
+ */
+export function stampSessions(events: (EnrichedEvent & { sessionId: string })[]): StoredEvent[] {
+  const first = new Map<string, EnrichedEvent & { sessionId: string }>();
+  for (const e of events) {
+    const key = `${e.siteId}\u0000${e.sessionId}`;
+    const f = first.get(key);
+    if (!f || e.ts < f.ts || (e.ts === f.ts && e.seq < f.seq)) first.set(key, e);
+  }
+  return events.map((e) => {
+    const f = first.get(`${e.siteId}\u0000${e.sessionId}`)!;
+    return {
+      ...e,
+      visitorId: e.visitorId,
+      entryPath: f.path,
+      referrerSource: f.referrerSource,
+      channel: f.channel,
+      utmSource: f.utmSource,
+      utmMedium: f.utmMedium,
+      utmCampaign: f.utmCampaign,
+      countryCode: f.countryCode,
+      deviceType: f.deviceType,
+      browser: f.browser,
+      os: f.os,
+    };
+  });
+}

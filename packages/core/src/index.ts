@@ -1,0 +1,31 @@
+/**
+ * @siteline/core: the ten read reports of the Siteline API as plain async
+ * functions over a pluggable `Storage`, the SQLite store, and NDJSON import.
+ *
+ * @example
+ * import { createSqliteStorage, getStats, parseQuery } from '@siteline/core';
+ * const storage = createSqliteStorage('siteline.db');
+ * const stats = await getStats(storage, parseQuery('stats', { site_id: 'ST-blog', period: '7d' }));
+ */
+export * from './types.js';
+export * from './errors.js';
+export { parseQuery, type Query, type RawParams, type DateSelection } from './query/parse.js';
+export { MESSAGES, DEFAULT_LIMIT, MAX_LIMIT, MAX_RANGE_DAYS } from './query/messages.js';
+export { SITE_ID_PATTERN, isCalendarDate } from './query/schema.js';
+export { bounceRate, averageSeconds } from './metrics/metrics.js';
+export { sortRows, compareBytes } from './metrics/order.js';
+export { getStats, getTimeseries } from './reports/summary.js';
+export { getPages } from './reports/pages.js';
+export { getReferrers, getChannels, getLocations, getDevices, getCampaigns } from './reports/breakdowns.js';
+export { getEvents, getLive, LIVE_WINDOW_MS } from './reports/events.js';
+export { REPORTS, type Report } from './reports/index.js';
+export { type ReportOptions, readableSite } from './reports/resolve.js';
+export type * from './storage/types.js';
+export { createSqliteStorage, type SqliteStorageOptions } from './storage/sqlite/sqlite-storage.js';
+export { createSite, generateSiteId, type NewSite } from './sites/sites.js';
+export { importEvents, type ImportInput, type ImportOptions, type ImportSummary } from './import/import.js';
+export { enrichEvent, type IncomingEvent, type EnrichedEvent } from './import/enrich.js';
+export { Sessionizer, stampSessions, SESSION_GAP_MS } from './import/sessionize.js';
+export { deriveVisitorId } from './import/visitor.js';
+export { parseImportLine, importLineSchema, MAX_LINE_LENGTH } from './import/line-schema.js';
+export { isValidTimeZone, localDay, dayStart, shiftDay, daysBetween } from './time/zone.js';

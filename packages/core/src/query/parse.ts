@@ -1,0 +1,80 @@
+import type { z } from 'zod';
+import { ValidationError } from '../errors.js';
+import { rangeLength } from '../time/zone.js';
+import type { Breakdown, EndpointName, Period } from '../types.js';
+import { DEFAULT_LIMIT, MAX_RANGE_DAYS, MESSAGES } from './messages.js';
+import { breakdownSchema, dateSchema, eventNameSchema, limitSchema, periodSchema, siteIdSchema } from './schema.js';
+
+/** Raw query parameters: a `URLSearchParams` or a plain object (repeats as arrays). */
+export type RawParams = URLSearchParams | Record<string, string | readonly string[] | undefined>;
+
+/** Which days a query covers, before the site's time zone resolves "today". */
+export type DateSelection = { from: string; to: string } | { period: Period };
+
+/** A validated query: what every report function takes. */
+export interface Query {
+  siteId: string;
+  dates: DateSelection;
+  /** `/pages` only; default 20. */
+  limit: number;
+  /** `/devices` only; default `device_type`. */
+  breakdown: Breakdown;
+  /** `/events` only; one event name, or all when undefined. */
+  name: string | undefined;
+}
+
+/**
+ * Validates raw endpoint parameters in the order of decisions.md section 5
+ * (site_id, from, to, period, then the endpoint's own) and returns a typed
+ * query, or throws `ValidationError` with the message of the first failing
+ * rule. Unknown parameters are ignored; `/live` reads only `site_id`.
+ *
+ * @example
+ * const query = parseQuery('pages', new URLSearchParams('site_id=ST-abc&limit=5'));
+ * // { siteId: 'ST-abc', dates: { period: '30d' }, limit: 5, breakdown: 'device_type', name: undefined }
+ */
+export function parseQuery(endpoint: EndpointName, raw: RawParams): Query {
+  const get = (key: string): string[] | undefined => {
+    const values = raw instanceof URLSearchParams ? raw.getAll(key) : raw[key];
+    if (values === undefined) return undefined;
+    const list = typeof values === 'string' ? [values] : [...values];
+    return list.length === 0 ? undefined : list;
+  };
+
+  const siteIdValues = get('site_id');
+  if (siteIdValues && siteIdValues.length > 1) throw new ValidationError(MESSAGES.siteIdFormat);
+  const siteId = check(siteIdSchema, siteIdValues?.[0]);
+
+  const query: Query = { siteId, dates: { period: '30d' }, limit: DEFAULT_LIMIT, breakdown: 'device_type', name: undefined };
+  if (endpoint === 'live') return query;
+
+  const from = single(get('from'), dateSchema('from'));
+  const to = single(get('to'), dateSchema('to'));
+  if (to !== undefined && from === undefined) throw new ValidationError(MESSAGES.requiredWith('from', 'to'));
+  if (from !== undefined && to === undefined) throw new ValidationError(MESSAGES.requiredWith('to', 'from'));
+  if (from !== undefined && to !== undefined) {
+    if (from > to) throw new ValidationError(MESSAGES.toBeforeFrom);
+    if (rangeLength(from, to) > MAX_RANGE_DAYS) throw new ValidationError(MESSAGES.rangeTooLong);
+    query.dates = { from, to };
+  }
+  const period = single(get('period'), periodSchema);
+  if (period !== undefined && !('from' in query.dates)) query.dates = { period };
+
+  if (endpoint === 'pages') query.limit = single(get('limit'), limitSchema) ?? DEFAULT_LIMIT;
+  if (endpoint === 'devices') query.breakdown = single(get('breakdown'), breakdownSchema) ?? 'device_type';
+  if (endpoint === 'events') query.name = single(get('name'), eventNameSchema);
+  return query;
+}
+
+/** A parameter given once is checked; given twice it fails its own rule. */
+function single<T extends z.ZodType>(values: string[] | undefined, schema: T): z.output<T> | undefined {
+  if (values === undefined) return undefined;
+  if (values.length > 1) return check(schema, null);
+  return check(schema, values[0]);
+}
+
+function check<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ValidationError(result.error.issues[0]?.message ?? 'Invalid parameter.');
+  return result.data;
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { MAX_EVENT_NAME_LENGTH, MAX_LIMIT, MAX_SITE_ID_LENGTH, MESSAGES } from './messages.js';
+
+/** `ST-` followed by letters and digits. */
+export const SITE_ID_PATTERN = /^ST-[A-Za-z0-9]+$/;
+
+export const siteIdSchema = z
+  .string({ error: MESSAGES.siteIdRequired })
+  .min(1, { error: MESSAGES.siteIdRequired })
+  .max(MAX_SITE_ID_LENGTH, { error: MESSAGES.siteIdFormat })
+  .regex(SITE_ID_PATTERN, { error: MESSAGES.siteIdFormat });
+
+/** A real calendar date `YYYY-MM-DD` (no 2026-02-30). */
+export function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === value;
+}
+
+export const dateSchema = (field: 'from' | 'to') =>
+  z.string().refine(isCalendarDate, { error: MESSAGES.dateFormat(field) });
+
+export const periodSchema = z.enum(['30d', '7d', '1d'], { error: MESSAGES.period });
+
+export const limitSchema = z
+  .string()
+  .regex(/^[+-]?\d{1,12}$/, { error: MESSAGES.limitInteger })
+  .transform(Number)
+  .pipe(z.number().int().min(1, { error: MESSAGES.limitRange }).max(MAX_LIMIT, { error: MESSAGES.limitRange }));
+
+export const breakdownSchema = z.enum(['device_type', 'browser', 'os'], { error: MESSAGES.breakdown });
+
+export const eventNameSchema = z
+  .string()
+  .min(1, { error: MESSAGES.name })
+  .max(MAX_EVENT_NAME_LENGTH, { error: MESSAGES.name });

@@ -1,0 +1,112 @@
+import type Database from 'better-sqlite3';
+import type { BreakdownTotals, DayRange, DayTotals, EventTotals, PageTotals, SessionDimension, SummaryTotals } from '../types.js';
+
+/** Column(s) of `sessions` for each breakdown dimension: a fixed map, never user input. */
+const DIMENSION_COLUMNS: Record<SessionDimension, string[]> = {
+  referrerSource: ['referrer_source'],
+  channel: ['channel'],
+  countryCode: ['country_code'],
+  deviceType: ['device_type'],
+  browser: ['browser'],
+  os: ['os'],
+  utm: ['utm_source', 'utm_medium', 'utm_campaign'],
+};
+
+const SESSIONS_IN_RANGE = 'FROM sessions WHERE site_id = ? AND day BETWEEN ? AND ?';
+const EVENTS_IN_RANGE = 'FROM events WHERE site_id = ? AND ts >= ? AND ts < ?';
+const BOUNCE = 'CASE WHEN pageviews = 1 AND custom_events = 0 THEN 1 ELSE 0 END';
+
+/** The aggregate reads of the SQLite store; every value is a bound parameter. */
+export function createQueries(db: Database.Database) {
+  const sessionArgs = (r: DayRange) => [r.siteId, r.from, r.to] as const;
+  const eventArgs = (r: DayRange) => [r.siteId, r.startMs, r.endMs] as const;
+
+  const sessionTotals = db.prepare(
+    `SELECT COUNT(*) AS sessions, COALESCE(SUM(${BOUNCE}), 0) AS bounces,
+       COALESCE(SUM(end_ts - start_ts), 0) AS durationMs,
+       (SELECT COUNT(*) FROM (SELECT DISTINCT day, visitor_id ${SESSIONS_IN_RANGE})) AS visitors
+     ${SESSIONS_IN_RANGE}`,
+  );
+  const pageviewTotal = db.prepare(`SELECT COUNT(*) AS pageviews ${EVENTS_IN_RANGE} AND type = 0`);
+  const sessionDays = db.prepare(
+    `SELECT day, COUNT(*) AS sessions, COUNT(DISTINCT visitor_id) AS visitors ${SESSIONS_IN_RANGE} GROUP BY day`,
+  );
+  const pageviewDays = db.prepare(`SELECT day, COUNT(*) AS pageviews ${EVENTS_IN_RANGE} AND type = 0 GROUP BY day`);
+  const breakdowns = new Map(
+    Object.entries(DIMENSION_COLUMNS).map(([dimension, columns]) => {
+      const cols = columns.join(', ');
+      return [
+        dimension,
+        db.prepare(
+          `SELECT ${cols}, COUNT(*) AS sessions, COUNT(DISTINCT day || visitor_id) AS visitors
+           ${SESSIONS_IN_RANGE} GROUP BY ${cols}`,
+        ),
+      ];
+    }),
+  );
+  const pageViews = db.prepare(
+    `SELECT path, COUNT(*) AS pageviews, COUNT(DISTINCT day || visitor_id) AS visitors,
+       COUNT(gap_ms) AS timedViews, COALESCE(SUM(gap_ms), 0) AS timeOnPageMs
+     ${EVENTS_IN_RANGE} AND type = 0 GROUP BY path`,
+  );
+  const pageEntries = db.prepare(
+    `SELECT entry_path AS path, COUNT(*) AS entrySessions, SUM(${BOUNCE}) AS entryBounces
+     ${SESSIONS_IN_RANGE} GROUP BY entry_path`,
+  );
+  const eventCounts = db.prepare(`SELECT name, COUNT(*) AS count ${EVENTS_IN_RANGE} AND type = 1 GROUP BY name`);
+  const eventCount = db.prepare(`SELECT name, COUNT(*) AS count ${EVENTS_IN_RANGE} AND type = 1 AND name = ? GROUP BY name`);
+  const live = db.prepare(
+    'SELECT COUNT(DISTINCT visitor_id) AS live FROM events WHERE site_id = ? AND ts > ? AND ts <= ? AND type = 0',
+  );
+
+  return {
+    summary(range: DayRange): SummaryTotals {
+      const totals = sessionTotals.get(...sessionArgs(range), ...sessionArgs(range)) as Omit<SummaryTotals, 'pageviews'>;
+      const { pageviews } = pageviewTotal.get(...eventArgs(range)) as { pageviews: number };
+      return { ...totals, pageviews };
+    },
+
+    timeseries(range: DayRange): DayTotals[] {
+      const days = new Map<string, DayTotals>();
+      for (const row of sessionDays.all(...sessionArgs(range)) as Omit<DayTotals, 'pageviews'>[]) {
+        days.set(row.day, { ...row, pageviews: 0 });
+      }
+      for (const { day, pageviews } of pageviewDays.all(...eventArgs(range)) as { day: string; pageviews: number }[]) {
+        const row = days.get(day);
+        if (row) row.pageviews = pageviews;
+        else days.set(day, { day, visitors: 0, sessions: 0, pageviews });
+      }
+      return [...days.values()];
+    },
+
+    sessionBreakdown(range: DayRange, dimension: SessionDimension): BreakdownTotals[] {
+      const columns = DIMENSION_COLUMNS[dimension];
+      const rows = breakdowns.get(dimension)!.all(...sessionArgs(range)) as Record<string, string | number>[];
+      return rows.map((row) => ({
+        key: columns.map((c) => row[c] as string),
+        visitors: row.visitors as number,
+        sessions: row.sessions as number,
+      }));
+    },
+
+    pages(range: DayRange): PageTotals[] {
+      const pages = new Map<string, PageTotals>();
+      for (const row of pageViews.all(...eventArgs(range)) as Omit<PageTotals, 'entrySessions' | 'entryBounces'>[]) {
+        pages.set(row.path, { ...row, entrySessions: 0, entryBounces: 0 });
+      }
+      for (const row of pageEntries.all(...sessionArgs(range)) as { path: string; entrySessions: number; entryBounces: number }[]) {
+        const page = pages.get(row.path);
+        if (page) Object.assign(page, { entrySessions: row.entrySessions, entryBounces: row.entryBounces });
+      }
+      return [...pages.values()];
+    },
+
+    customEvents(range: DayRange, name?: string): EventTotals[] {
+      return (name === undefined ? eventCounts.all(...eventArgs(range)) : eventCount.all(...eventArgs(range), name)) as EventTotals[];
+    },
+
+    liveVisitors(siteId: string, sinceMs: number, untilMs: number): number {
+      return (live.get(siteId, sinceMs, untilMs) as { live: number }).live;
+    },
+  };
+}

@@ -1,0 +1,6 @@
+/**
+ * Test helpers for storage adapters: `testStorage()` runs the shared
+ * conformance suite (needs vitest). Import from `@siteline/core/testing`.
+ */
+export { testStorage, type TestStorageOptions } from './conformance.js';
+export { ALPHA, BETA, GAMMA_FIRST, GAMMA_SECOND, ndjson } from './datasets.js';

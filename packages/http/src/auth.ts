@@ -1,0 +1,52 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+/** Who a key belongs to, as far as the API cares. */
+export interface Principal {
+  /** Stable, non-secret id of the key (rate-limit bucket, logs). */
+  keyId: string;
+  /** Restricts reads to this account's sites (Cloud); undefined reads every site (Community). */
+  accountId?: string;
+  /**
+   * Checked again just before the response is sent, so a key revoked while
+   * its request was in flight still gets 401. Omit when keys cannot be revoked.
+   */
+  stillValid?: () => boolean | Promise<boolean>;
+}
+
+/** Turns a presented key into a principal, or `null` when it is not valid. */
+export type Authenticator = (key: string) => Principal | null | Promise<Principal | null>;
+
+/** Longest key the adapter will look at; longer ones are rejected unread. */
+export const MAX_KEY_LENGTH = 512;
+
+/**
+ * The key a request presents (decisions.md section 6): when an
+ * `Authorization` header is present it alone decides (`Bearer <key>`),
+ * otherwise a single `api_key` query parameter. `undefined` when there is none
+ * or it is malformed.
+ */
+export function presentedKey(req: IncomingMessage, query: URLSearchParams): string | undefined {
+  const header = req.headers.authorization;
+  if (header !== undefined) {
+    const match = /^Bearer +(\S+) *$/i.exec(header);
+    return match && match[1]!.length <= MAX_KEY_LENGTH ? match[1] : undefined;
+  }
+  const values = query.getAll('api_key');
+  return values.length === 1 && values[0]!.length > 0 && values[0]!.length <= MAX_KEY_LENGTH ? values[0] : undefined;
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * The Community edition's authenticator: exactly one configured key,
+ * compared in constant time (both sides hashed first, so the comparison does
+ * not depend on the key's length either).
+ * @example createApiHandler({ storage, authenticate: communityAuthenticator(process.env.SERVICE_API_KEY!) })
+ */
+export function communityAuthenticator(serviceKey: string): Authenticator {
+  if (serviceKey.length === 0) throw new Error('SERVICE_API_KEY must not be empty.');
+  const expected = digest(serviceKey);
+  const principal: Principal = { keyId: 'community' };
+  return (key) => (timingSafeEqual(digest(key), expected) ? principal : null);
+}

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import {
+  ENDPOINT_PATHS,
+  type EndpointName,
+  parseQuery,
+  REPORTS,
+  SiteNotFoundError,
+  type Storage,
+  ValidationError,
+} from '@siteline/core';
+import { type Authenticator, type Principal, presentedKey } from './auth.js';
+import { HTTP_MESSAGES, HttpError, unauthorized } from './errors.js';
+import { jsonLogger, type Logger, redactUrl } from './log.js';
+import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
+
+export interface ApiHandlerOptions {
+  storage: Storage;
+  /** Decides which keys are valid: `communityAuthenticator(key)` or a Cloud key store. */
+  authenticate: Authenticator;
+  /** Prefix the API is mounted at; default `/api/v1`. */
+  basePath?: string;
+  /**
+   * Set when a TLS-terminating proxy you control forwards to this server:
+   * a request then counts as HTTPS when its `X-Forwarded-Proto` is `https`.
+   * Never set it when clients can reach the server directly.
+   */
+  trustProxy?: boolean;
+  /** Per-key request budget; `false` turns rate limiting off. */
+  rateLimit?: RateLimitOptions | false;
+  /** Structured request and error logs; default JSON lines on stdout/stderr. */
+  logger?: Logger;
+  /** Clock, for tests; default `Date.now`. */
+  now?: () => number;
+}
+
+/** A `(req, res)` listener for `node:http`/`node:https` servers and Express-style apps. */
+export type ApiHandler = ((req: IncomingMessage, res: ServerResponse, next?: () => void) => Promise<void>) & {
+  /** Requests being handled right now (graceful shutdown waits for 0). */
+  readonly inFlight: number;
+};
+
+/** Longest request target accepted; longer ones get 414. */
+export const MAX_URL_LENGTH = 8192;
+
+const ROUTES = new Map<string, EndpointName>(Object.entries(ENDPOINT_PATHS).map(([name, path]) => [path, name as EndpointName]));
+
+/**
+ * The read API as a Node request listener: transport check, routing,
+ * authentication, rate limit, validation, site access and the report, in the
+ * order of decisions.md section 6, with every error as a JSON body.
+ * Requests outside `basePath` go to `next()` when given (middleware), else 404.
+ *
+ * @example
+ * const handler = createApiHandler({ storage, authenticate: communityAuthenticator(process.env.SERVICE_API_KEY!) });
+ * https.createServer({ key, cert }, handler).listen(8443);
+ */
+export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
+  const basePath = (options.basePath ?? '/api/v1').replace(/\/+$/, '');
+  const logger = options.logger ?? jsonLogger();
+  const now = options.now ?? Date.now;
+  const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit);
+  let inFlight = 0;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, requestId: string): Promise<number> => {
+    const headers: Record<string, string> = {};
+    try {
+      if (!isHttps(req, options.trustProxy ?? false)) throw new HttpError(403, HTTP_MESSAGES.https);
+      const target = req.url ?? '/';
+      if (target.length > MAX_URL_LENGTH) throw new HttpError(414, HTTP_MESSAGES.uriTooLong);
+      const url = new URL(target, 'https://localhost');
+      const endpoint = url.pathname.startsWith(`${basePath}/`) ? ROUTES.get(url.pathname.slice(basePath.length)) : undefined;
+      if (endpoint === undefined) throw new HttpError(404, HTTP_MESSAGES.notFound);
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        throw new HttpError(405, HTTP_MESSAGES.methodNotAllowed, { Allow: 'GET, HEAD' });
+      }
+
+      const key = presentedKey(req, url.searchParams);
+      const principal: Principal | null = key === undefined ? null : await options.authenticate(key);
+      if (!principal) throw unauthorized();
+      if (limiter) {
+        const rate = limiter.hit(principal.keyId, now());
+        headers['RateLimit-Limit'] = String(rate.limit);
+        headers['RateLimit-Remaining'] = String(rate.remaining);
+        headers['RateLimit-Reset'] = String(rate.resetSeconds);
+        if (!rate.allowed) throw new HttpError(429, HTTP_MESSAGES.tooManyRequests, { 'Retry-After': String(rate.resetSeconds) });
+      }
+
+      const query = parseQuery(endpoint, url.searchParams);
+      const body = await REPORTS[endpoint](options.storage, query, { now: now(), accountId: principal.accountId });
+      if (principal.stillValid && !(await principal.stillValid())) throw unauthorized();
+      return send(req, res, 200, body, headers);
+    } catch (error) {
+      if (error instanceof HttpError) return send(req, res, error.status, { error: error.message }, { ...headers, ...error.headers });
+      if (error instanceof ValidationError) return send(req, res, 422, { error: error.message }, headers);
+      if (error instanceof SiteNotFoundError) return send(req, res, 404, { error: error.message }, headers);
+      logger({ level: 'error', msg: 'request failed', request_id: requestId, error: errorDetail(error) });
+      return send(req, res, 500, { error: HTTP_MESSAGES.serverError }, headers);
+    }
+  };
+
+  const handler = async (req: IncomingMessage, res: ServerResponse, next?: () => void) => {
+    const path = (req.url ?? '/').split('?', 1)[0]!;
+    if (next && path !== basePath && !path.startsWith(`${basePath}/`)) return next();
+    const started = performance.now();
+    const requestId = randomUUID();
+    res.setHeader('X-Request-Id', requestId);
+    inFlight++;
+    try {
+      const status = await handle(req, res, requestId);
+      logger({
+        level: 'info',
+        msg: 'request',
+        request_id: requestId,
+        method: req.method,
+        url: redactUrl((req.url ?? '/').slice(0, 2048)),
+        status,
+        duration_ms: Math.round((performance.now() - started) * 10) / 10,
+      });
+    } finally {
+      inFlight--;
+    }
+  };
+  return Object.defineProperty(handler, 'inFlight', { get: () => inFlight }) as ApiHandler;
+}
+
+function isHttps(req: IncomingMessage, trustProxy: boolean): boolean {
+  if (trustProxy) {
+    const proto = req.headers['x-forwarded-proto'];
+    const first = (Array.isArray(proto) ? proto[0] : proto)?.split(',')[0]?.trim().toLowerCase();
+    return first === 'https';
+  }
+  return (req.socket as TLSSocket).encrypted === true;
+}
+
+function send(req: IncomingMessage, res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): number {
+  const json = JSON.stringify(body);
+  if (res.headersSent) return status;
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'private, no-store',
+    'Content-Length': String(Buffer.byteLength(json)),
+    'X-Content-Type-Options': 'nosniff',
+  });
+  res.end(req.method === 'HEAD' ? undefined : json);
+  return status;
+}
+
+function errorDetail(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+}

@@ -1,0 +1,17 @@
+/**
+ * @siteline/http: the Siteline read API (`/api/v1`) as a `node:http` /
+ * `node:https` request listener, plus the standalone server and the
+ * `siteline` command.
+ *
+ * @example
+ * import https from 'node:https';
+ * import { createSqliteStorage } from '@siteline/core';
+ * import { createApiHandler, communityAuthenticator } from '@siteline/http';
+ * const handler = createApiHandler({ storage: createSqliteStorage('siteline.db'), authenticate: communityAuthenticator(key) });
+ * https.createServer({ key: tlsKey, cert: tlsCert }, handler).listen(8443);
+ */
+export { createApiHandler, type ApiHandler, type ApiHandlerOptions, MAX_URL_LENGTH } from './handler.js';
+export { communityAuthenticator, presentedKey, type Authenticator, type Principal, MAX_KEY_LENGTH } from './auth.js';
+export { HttpError, HTTP_MESSAGES } from './errors.js';
+export { RateLimiter, type RateLimitOptions, type RateLimitResult } from './rate-limit.js';
+export { jsonLogger, silentLogger, redactUrl, type Logger, type LogEntry } from './log.js';

@@ -1,0 +1,26 @@
+import { fileURLToPath } from 'node:url';
+import { defineWorkspace } from 'vitest/config';
+
+const src = (pkg: string, file = 'index.ts') =>
+  fileURLToPath(new URL(`./packages/${pkg}/src/${file}`, import.meta.url));
+
+/** Tests run against the TypeScript sources, so `npm test` needs no build step. */
+const alias = [
+  { find: /^@siteline\/core\/testing$/, replacement: src('core', 'testing/index.ts') },
+  { find: /^@siteline\/core$/, replacement: src('core') },
+  { find: /^@siteline\/http$/, replacement: src('http') },
+  { find: /^@siteline\/client$/, replacement: src('client') },
+];
+
+export default defineWorkspace(
+  ['core', 'http', 'client'].map((name) => ({
+    resolve: { alias },
+    test: {
+      name,
+      root: `./packages/${name}`,
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  })),
+);
