@@ -66,11 +66,14 @@ export function parseQuery(endpoint: EndpointName, raw: RawParams): Query {
   return query;
 }
 
-/** A parameter given once is checked; given twice it fails its own rule. */
+/**
+ * A parameter given once is checked; given twice it is not a single valid
+ * value, so it fails its own rule (checked as the empty string, which every
+ * rule rejects with the parameter's message).
+ */
 function single<T extends z.ZodType>(values: string[] | undefined, schema: T): z.output<T> | undefined {
   if (values === undefined) return undefined;
-  if (values.length > 1) return check(schema, null);
-  return check(schema, values[0]);
+  return check(schema, values.length > 1 ? '' : values[0]);
 }
 
 function check<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {

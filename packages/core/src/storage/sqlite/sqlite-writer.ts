@@ -16,7 +16,7 @@ interface SessionState {
  * rows and the session's previous last event; an event older than its
  * session's last one makes that session be recomputed from its events.
  */
-export function createWriter(db: Database.Database) {
+export function createWriter(db: Database.Database): (events: readonly StoredEvent[], record?: ImportRecord) => void {
   const insertImport = db.prepare('INSERT INTO imports (hash, events, imported_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
   const insertEvent = db.prepare(
     `INSERT INTO events (site_id, ts, day, type, name, path, visitor_id, session_id, seq, gap_ms)
