@@ -29,3 +29,6 @@ export { Sessionizer, stampSessions, SESSION_GAP_MS } from './import/sessionize.
 export { deriveVisitorId } from './import/visitor.js';
 export { parseImportLine, importLineSchema, MAX_LINE_LENGTH } from './import/line-schema.js';
 export { isValidTimeZone, localDay, dayStart, shiftDay, daysBetween } from './time/zone.js';
+export type { Account, AccountStore, ApiKeyInfo, KeyIdentity } from './accounts/types.js';
+export { CLOUD_KEY_PATTERN, generateCloudKey, hashCloudKey, maskKey } from './accounts/keys.js';
+export { createSqliteAccounts } from './storage/sqlite/sqlite-accounts.js';

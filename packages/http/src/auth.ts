@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { AccountStore } from '@siteline/core';
 
 /** Who a key belongs to, as far as the API cares. */
 export interface Principal {
@@ -49,4 +50,18 @@ export function communityAuthenticator(serviceKey: string): Authenticator {
   const expected = digest(serviceKey);
   const principal: Principal = { keyId: 'community' };
   return (key) => (timingSafeEqual(digest(key), expected) ? principal : null);
+}
+
+/**
+ * The Cloud edition's authenticator: account keys from an `AccountStore`.
+ * A key reads only its account's sites, and is checked again before the
+ * response is sent, so revoking it fails requests already in flight.
+ * @example createApiHandler({ storage, authenticate: cloudAuthenticator(createSqliteAccounts(storage.db)) })
+ */
+export function cloudAuthenticator(accounts: AccountStore): Authenticator {
+  return async (key) => {
+    const identity = await accounts.authenticate(key);
+    if (!identity) return null;
+    return { keyId: identity.keyId, accountId: identity.accountId, stillValid: () => accounts.isActive(identity.keyId) };
+  };
 }

@@ -11,7 +11,7 @@
  * https.createServer({ key: tlsKey, cert: tlsCert }, handler).listen(8443);
  */
 export { createApiHandler, type ApiHandler, type ApiHandlerOptions, MAX_URL_LENGTH } from './handler.js';
-export { communityAuthenticator, presentedKey, type Authenticator, type Principal, MAX_KEY_LENGTH } from './auth.js';
+export { communityAuthenticator, cloudAuthenticator, presentedKey, type Authenticator, type Principal, MAX_KEY_LENGTH } from './auth.js';
 export { HttpError, HTTP_MESSAGES } from './errors.js';
 export { RateLimiter, type RateLimitOptions, type RateLimitResult } from './rate-limit.js';
 export { jsonLogger, silentLogger, redactUrl, type Logger, type LogEntry } from './log.js';

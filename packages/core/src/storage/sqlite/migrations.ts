@@ -65,4 +65,25 @@ export const MIGRATIONS: readonly string[] = [
     imported_at  TEXT NOT NULL
   ) STRICT;
   `,
+  `
+  -- Cloud edition: accounts own sites; API keys are stored only as a hash.
+  CREATE TABLE accounts (
+    id          TEXT PRIMARY KEY,
+    name        TEXT NOT NULL,
+    created_at  TEXT NOT NULL
+  ) STRICT;
+
+  CREATE TABLE api_keys (
+    id            TEXT PRIMARY KEY,
+    account_id    TEXT NOT NULL REFERENCES accounts (id),
+    name          TEXT NOT NULL,
+    hash          BLOB NOT NULL UNIQUE,
+    prefix        TEXT NOT NULL,
+    last4         TEXT NOT NULL,
+    created_at    TEXT NOT NULL,
+    last_used_at  TEXT,
+    revoked_at    TEXT
+  ) STRICT;
+  CREATE INDEX api_keys_account ON api_keys (account_id);
+  `,
 ];

@@ -1,0 +1,108 @@
+import { randomInt } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { CLOUD_KEY_PATTERN, generateCloudKey, hashCloudKey, hashesEqual, maskKey } from '../../accounts/keys.js';
+import type { Account, AccountStore, ApiKeyInfo } from '../../accounts/types.js';
+
+interface KeyRow {
+  id: string;
+  account_id: string;
+  name: string;
+  prefix: string;
+  last4: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const randomId = (prefix: string, length: number) =>
+  prefix + Array.from({ length }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('');
+
+/** Last use is written at most once a minute per key, not on every request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+function checkName(name: string, what: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length < 1 || trimmed.length > 100) throw new Error(`${what} needs a descriptive name of 1 to 100 characters.`);
+  return trimmed;
+}
+
+const toInfo = (row: KeyRow): ApiKeyInfo => ({
+  id: row.id,
+  accountId: row.account_id,
+  name: row.name,
+  masked: maskKey(row.prefix, row.last4),
+  createdAt: row.created_at,
+  lastUsedAt: row.last_used_at,
+  revokedAt: row.revoked_at,
+});
+
+/**
+ * Accounts and API keys in the SQLite database of `createSqliteStorage`
+ * (pass its `db`). Keys are stored as HMAC-SHA256 hashes only.
+ *
+ * @example
+ * const storage = createSqliteStorage('siteline.db');
+ * const accounts = createSqliteAccounts(storage.db);
+ * const { key } = await accounts.createKey((await accounts.createAccount('Acme')).id, 'reporting backend');
+ */
+export function createSqliteAccounts(db: Database.Database): AccountStore {
+  const insertAccount = db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)');
+  const getAccount = db.prepare<[string], { id: string; name: string; created_at: string }>('SELECT * FROM accounts WHERE id = ?');
+  const allAccounts = db.prepare<[], { id: string; name: string; created_at: string }>('SELECT * FROM accounts ORDER BY created_at, id');
+  const insertKey = db.prepare(
+    'INSERT INTO api_keys (id, account_id, name, hash, prefix, last4, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const keyById = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?');
+  const keysOf = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id');
+  const revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL');
+  const byHash = db.prepare<[Buffer], { id: string; account_id: string; hash: Buffer; last_used_at: string | null; revoked_at: string | null }>(
+    'SELECT id, account_id, hash, last_used_at, revoked_at FROM api_keys WHERE hash = ?',
+  );
+  const touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
+  const active = db.prepare<[string], { revoked_at: string | null }>('SELECT revoked_at FROM api_keys WHERE id = ?');
+  const toAccount = (row: { id: string; name: string; created_at: string }): Account => ({ id: row.id, name: row.name, createdAt: row.created_at });
+
+  return {
+    async createAccount(name) {
+      const account = { id: randomId('acct_', 16), name: checkName(name, 'An account'), createdAt: new Date().toISOString() };
+      insertAccount.run(account.id, account.name, account.createdAt);
+      return account;
+    },
+    async getAccount(id) {
+      const row = getAccount.get(id);
+      return row && toAccount(row);
+    },
+    async listAccounts() {
+      return allAccounts.all().map(toAccount);
+    },
+    async createKey(accountId, name) {
+      if (!getAccount.get(accountId)) throw new Error(`No account ${accountId}.`);
+      const key = generateCloudKey();
+      const id = randomId('key_', 12);
+      insertKey.run(id, accountId, checkName(name, 'A key'), hashCloudKey(key), key.slice(0, 4), key.slice(-4), new Date().toISOString());
+      return { key, info: toInfo(keyById.get(id)!) };
+    },
+    async listKeys(accountId) {
+      return keysOf.all(accountId).map(toInfo);
+    },
+    async revokeKey(accountId, keyId) {
+      return revoke.run(new Date().toISOString(), keyId, accountId).changes === 1;
+    },
+    async authenticate(key) {
+      if (!CLOUD_KEY_PATTERN.test(key)) return null; // malformed: no database lookup
+      const hash = hashCloudKey(key);
+      const row = byHash.get(hash);
+      if (!row || row.revoked_at !== null || !hashesEqual(row.hash, hash)) return null;
+      const now = Date.now();
+      if (row.last_used_at === null || now - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) {
+        touch.run(new Date(now).toISOString(), row.id);
+      }
+      return { keyId: row.id, accountId: row.account_id };
+    },
+    async isActive(keyId) {
+      const row = active.get(keyId);
+      return row !== undefined && row.revoked_at === null;
+    },
+  };
+}

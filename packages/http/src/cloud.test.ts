@@ -1,0 +1,170 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  type AccountStore,
+  createSite,
+  createSqliteAccounts,
+  createSqliteStorage,
+  hashCloudKey,
+  type Storage,
+} from '@siteline/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cloudAuthenticator, communityAuthenticator } from './auth.js';
+import { createApiHandler } from './handler.js';
+import type { LogEntry } from './log.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'siteline-cloud-'));
+execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+  '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+const tls = { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+const repo = resolve(fileURLToPath(import.meta.url), '../../../..');
+
+function get(port: number, path: string, key: string) {
+  return new Promise<{ status: number; body: string }>((done, fail) => {
+    https
+      .get({ host: '127.0.0.1', port, path, ca: tls.cert, headers: { Authorization: `Bearer ${key}` } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => done({ status: res.statusCode!, body }));
+      })
+      .on('error', fail);
+  });
+}
+
+describe('Cloud edition: account keys over real HTTPS', () => {
+  const dbPath = join(dir, 'cloud.db');
+  let storage: Storage & { db: import('better-sqlite3').Database };
+  let accounts: AccountStore;
+  let server: https.Server;
+  let port: number;
+  let keyA: string;
+  let keyB: string;
+  let keyAId: string;
+  const logs: LogEntry[] = [];
+  let gate: Promise<void> | undefined;
+
+  beforeAll(async () => {
+    storage = createSqliteStorage(dbPath);
+    accounts = createSqliteAccounts(storage.db);
+    const a = await accounts.createAccount('Acme');
+    const b = await accounts.createAccount('Globex');
+    await createSite(storage, { id: 'ST-acme', name: 'Acme site', accountId: a.id });
+    await createSite(storage, { id: 'ST-globex', name: 'Globex site', accountId: b.id });
+    ({ key: keyA, info: { id: keyAId } } = await accounts.createKey(a.id, 'reporting'));
+    ({ key: keyB } = await accounts.createKey(b.id, 'dashboard'));
+    // A storage whose /stats waits for `gate`, to hold a request in flight.
+    const slow: Storage = { ...storage, summary: async (range) => { await gate; return storage.summary(range); } };
+    const handler = createApiHandler({ storage: slow, authenticate: cloudAuthenticator(accounts), logger: (e) => logs.push(e) });
+    server = https.createServer(tls, handler);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((r) => server.close(r));
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a key reads its own account\'s sites; any other site is 404 exactly like a missing one', async () => {
+    expect(await get(port, '/api/v1/live?site_id=ST-acme', keyA)).toEqual({ status: 200, body: '{"live":0}' });
+    const foreign = await get(port, '/api/v1/live?site_id=ST-globex', keyA);
+    const missing = await get(port, '/api/v1/live?site_id=ST-nothere', keyA);
+    expect(foreign).toEqual({ status: 404, body: '{"error":"Site not found."}' });
+    expect(missing).toEqual(foreign);
+    expect((await get(port, '/api/v1/live?site_id=ST-globex', keyB)).status).toBe(200);
+  });
+
+  it('shows a key once; lists it masked with name, times and state', async () => {
+    expect(keyA).toMatch(/^st_[0-9a-f]{64}$/);
+    const [info] = await accounts.listKeys((await accounts.listAccounts())[0]!.id);
+    expect(info).toMatchObject({ id: keyAId, name: 'reporting', masked: `${keyA.slice(0, 4)}…${keyA.slice(-4)}`, revokedAt: null });
+    expect(info!.masked).toMatch(/^st_[0-9a-f]…[0-9a-f]{4}$/);
+    expect(info!.lastUsedAt).not.toBeNull(); // used by the previous test
+    expect(JSON.stringify(info)).not.toContain(keyA.slice(4, -4));
+    const stored = storage.db.prepare('SELECT hash FROM api_keys WHERE id = ?').get(keyAId) as { hash: Buffer };
+    expect(stored.hash.equals(hashCloudKey(keyA))).toBe(true);
+    expect(readFileSync(dbPath).toString('latin1')).not.toContain(keyA);
+    await expect(accounts.createKey('acct_none', 'x')).rejects.toThrow('No account acct_none.');
+    await expect(accounts.createKey(info!.accountId, '  ')).rejects.toThrow('A key needs a descriptive name of 1 to 100 characters.');
+  });
+
+  it('rejects malformed keys without a database lookup', async () => {
+    const other = createSqliteStorage(join(dir, 'other.db'));
+    const open = createSqliteAccounts(other.db);
+    const db = createSqliteStorage(join(dir, 'closed2.db'));
+    const store = createSqliteAccounts(db.db);
+    await db.close(); // any lookup would now throw
+    for (const key of ['', 'st_', `st_${'A'.repeat(64)}`, `st_${'a'.repeat(63)}`, `xx_${'a'.repeat(64)}`, `st_${'a'.repeat(65)}`]) {
+      expect(await store.authenticate(key)).toBeNull();
+    }
+    await expect(store.authenticate(`st_${'a'.repeat(64)}`)).rejects.toThrow();
+    expect(await open.authenticate(`st_${'b'.repeat(64)}`)).toBeNull(); // well-formed, unknown
+    expect(await accounts.authenticate(`${keyA.slice(0, -1)}${keyA.endsWith('0') ? '1' : '0'}`)).toBeNull(); // one character off
+    await other.close();
+  });
+
+  it('revocation fails a request already in flight with 401', async () => {
+    let release!: () => void;
+    gate = new Promise((r) => (release = r));
+    const inFlight = get(port, '/api/v1/stats?site_id=ST-acme', keyA);
+    await new Promise((r) => setTimeout(r, 100)); // authenticated, now waiting in storage
+    const [account] = await accounts.listAccounts();
+    expect(await accounts.revokeKey(account!.id, keyAId)).toBe(true);
+    release();
+    expect(await inFlight).toEqual({ status: 401, body: '{"error":"Unauthorized"}' });
+    expect(await get(port, '/api/v1/stats?site_id=ST-acme', keyA)).toEqual({ status: 401, body: '{"error":"Unauthorized"}' });
+    expect(await accounts.revokeKey(account!.id, keyAId)).toBe(false);
+    expect((await accounts.listKeys(account!.id))[0]!.revokedAt).not.toBeNull();
+    gate = undefined;
+  });
+
+  it('a revocation made by a second process applies to the next request', async () => {
+    const [, globex] = await accounts.listAccounts();
+    const [info] = await accounts.listKeys(globex!.id);
+    expect((await get(port, '/api/v1/live?site_id=ST-globex', keyB)).status).toBe(200);
+    const script = join(dir, 'revoke.mts');
+    writeFileSync(script, `
+      import { createSqliteAccounts, createSqliteStorage } from ${JSON.stringify(join(repo, 'packages/core/src/index.ts'))};
+      const storage = createSqliteStorage(process.argv[2]);
+      console.log(await createSqliteAccounts(storage.db).revokeKey(process.argv[3], process.argv[4]));
+      await storage.close();
+    `);
+    const child = spawnSync(join(repo, 'node_modules/.bin/tsx'), [script, dbPath, globex!.id, info!.id], { encoding: 'utf8' });
+    expect(child.stdout.trim()).toBe('true');
+    expect(await get(port, '/api/v1/live?site_id=ST-globex', keyB)).toEqual({ status: 401, body: '{"error":"Unauthorized"}' });
+  });
+
+  it('never logs a key or its hash', () => {
+    const text = JSON.stringify(logs);
+    for (const key of [keyA, keyB]) {
+      expect(text).not.toContain(key);
+      expect(text).not.toContain(hashCloudKey(key).toString('hex'));
+      expect(text).not.toContain(hashCloudKey(key).toString('base64'));
+    }
+    expect(logs.filter((e) => e.msg === 'request').length).toBeGreaterThan(5);
+  });
+});
+
+describe('Community edition key', () => {
+  it('after SERVICE_API_KEY changes and the handler is rebuilt (restart), the old key gets 401', async () => {
+    const storage = createSqliteStorage(':memory:');
+    await createSite(storage, { id: 'ST-c', name: 'C' });
+    const serveWith = async (serviceKey: string) => {
+      const server = https.createServer(tls, createApiHandler({ storage, authenticate: communityAuthenticator(serviceKey), logger: () => {} }));
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      return server;
+    };
+    const first = await serveWith('old-key-0123456789abcdef0123456789');
+    expect((await get((first.address() as AddressInfo).port, '/api/v1/live?site_id=ST-c', 'old-key-0123456789abcdef0123456789')).status).toBe(200);
+    await new Promise((r) => first.close(r));
+    const second = await serveWith('new-key-0123456789abcdef0123456789');
+    const port = (second.address() as AddressInfo).port;
+    expect((await get(port, '/api/v1/live?site_id=ST-c', 'old-key-0123456789abcdef0123456789')).status).toBe(401);
+    expect((await get(port, '/api/v1/live?site_id=ST-c', 'new-key-0123456789abcdef0123456789')).status).toBe(200);
+    await new Promise((r) => second.close(r));
+  });
+});
