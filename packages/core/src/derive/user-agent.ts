@@ -4,7 +4,7 @@
  * its names are mapped to the familiar ones below.
  */
 import { UAParser } from 'ua-parser-js';
-import { memoizeLru } from './lru.js';
+import { memoizeRecent } from './memoize.js';
 
 export type DeviceType = 'Desktop' | 'Mobile' | 'Tablet' | 'Unknown';
 
@@ -64,7 +64,7 @@ const HANDHELD_OS = new Set(['iOS', 'Android']);
 /** Parsed results by user agent; the same few thousand strings make up most traffic. */
 const CACHE_SIZE = 5_000;
 const parser = new UAParser();
-const parseCached = memoizeLru(parse, CACHE_SIZE);
+const parseCached = memoizeRecent(parse, CACHE_SIZE);
 
 /**
  * Device type, browser and OS of a user agent; `Unknown` for what it does not reveal.
