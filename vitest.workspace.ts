@@ -12,8 +12,8 @@ const alias = [
   { find: /^@siteline\/client$/, replacement: src('client') },
 ];
 
-export default defineWorkspace(
-  ['core', 'http', 'client'].map((name) => ({
+export default defineWorkspace([
+  ...['core', 'http', 'client'].map((name) => ({
     resolve: { alias },
     test: {
       name,
@@ -23,4 +23,20 @@ export default defineWorkspace(
       hookTimeout: 60_000,
     },
   })),
-);
+  {
+    resolve: { alias },
+    test: { name: 'examples', root: './examples', include: ['*.test.ts'], testTimeout: 30_000 },
+  },
+  {
+    resolve: { alias },
+    test: {
+      // Each test file starts its own clickhouse-server(s): one file at a time keeps CPU use low.
+      name: 'clickhouse',
+      root: './packages/clickhouse',
+      include: ['src/**/*.test.ts'],
+      fileParallelism: false,
+      testTimeout: 60_000,
+      hookTimeout: 120_000,
+    },
+  },
+]);

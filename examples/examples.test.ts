@@ -1,0 +1,41 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSite, createSqliteStorage, importEvents } from '@siteline/core';
+import { ALPHA, ndjson } from '@siteline/core/testing';
+import { afterAll, expect, it } from 'vitest';
+import { createApp } from './express-app.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'siteline-examples-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it('the API works mounted in an Express app, next to the app\'s own routes', async () => {
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+    '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem')], { stdio: 'ignore' });
+  const cert = readFileSync(join(dir, 'c.pem'));
+  const storage = createSqliteStorage(':memory:');
+  await createSite(storage, { id: 'ST-alpha', name: 'Alpha', domain: 'alpha.example' });
+  await importEvents(storage, ndjson(ALPHA));
+  const key = 'example-key-0123456789-0123456789';
+  const server = https.createServer({ cert, key: readFileSync(join(dir, 'k.pem')) }, createApp(storage, key));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; body: string }>((done, fail) => {
+      https.get({ host: '127.0.0.1', port, path, ca: cert, headers }, (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => done({ status: res.statusCode!, body }));
+      }).on('error', fail);
+    });
+  expect(await get('/api/v1/stats?site_id=ST-alpha&from=2026-11-02&to=2026-11-03', { Authorization: `Bearer ${key}` })).toEqual({
+    status: 200,
+    body: '{"visitors":5,"pageviews":9,"sessions":6,"bounce_rate":33.3,"avg_duration":236.7}',
+  });
+  expect(await get('/api/v1/stats?site_id=ST-alpha')).toEqual({ status: 401, body: '{"error":"Unauthorized"}' });
+  expect(await get('/health')).toEqual({ status: 200, body: '{"ok":true}' });
+  await new Promise((r) => server.close(r));
+  await storage.close();
+});
