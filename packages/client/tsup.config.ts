@@ -3,8 +3,9 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
-  dts: true,
+  // Inline core's response and parameter types so the published .d.ts needs no @siteline/core.
+  dts: { resolve: ['@siteline/core'] },
   clean: true,
   sourcemap: true,
-  target: 'node20',
+  target: 'node18',
 });

@@ -1,0 +1,56 @@
+import type { EndpointName, EndpointParams, EndpointResponses } from '@siteline/core';
+import { type ClientOptions, resolveOptions } from './options.js';
+import { createRequest, type RequestOptions } from './request.js';
+
+/** One endpoint method: its parameters (`site_id` required) to its response body. */
+export type Endpoint<E extends EndpointName> = (params: EndpointParams[E], options?: RequestOptions) => Promise<EndpointResponses[E]>;
+
+/** The read API, one method per endpoint. Dates are `YYYY-MM-DD`; without dates the last 30 days. */
+export interface SitelineClient {
+  /** `GET /stats`: visitors, pageviews, sessions, bounce rate and average duration. */
+  stats: Endpoint<'stats'>;
+  /** `GET /stats/timeseries`: the same counts per day. */
+  timeseries: Endpoint<'timeseries'>;
+  /** `GET /pages`: top pages by pageviews; `limit` 1-100, default 20. */
+  pages: Endpoint<'pages'>;
+  /** `GET /referrers`: visitors and sessions per referring host (`Direct / None` without one). */
+  referrers: Endpoint<'referrers'>;
+  /** `GET /channels`: visitors and sessions per channel (Organic Search, Direct, ...). */
+  channels: Endpoint<'channels'>;
+  /** `GET /locations`: visitors per country. */
+  locations: Endpoint<'locations'>;
+  /** `GET /devices`: visitors per `device_type` (default), `browser` or `os`. */
+  devices: Endpoint<'devices'>;
+  /** `GET /events`: custom events with their count, optionally one `name`. */
+  events: Endpoint<'events'>;
+  /** `GET /campaigns`: sessions with the full UTM source, medium and campaign. */
+  campaigns: Endpoint<'campaigns'>;
+  /** `GET /live`: visitors with a pageview in the last 5 minutes; poll at most every 30 s. */
+  live: Endpoint<'live'>;
+}
+
+/**
+ * A typed client for the Siteline read API. Use it from a back end only:
+ * the key reads every site of its account.
+ *
+ * @example
+ * import { createClient } from '@siteline/client';
+ * const siteline = createClient({ baseUrl: 'https://analytics.example.com/api/v1', apiKey: process.env.SITELINE_API_KEY! });
+ * const { visitors } = await siteline.stats({ site_id: 'ST-blog', period: '7d' });
+ * const { pages } = await siteline.pages({ site_id: 'ST-blog', from: '2026-11-01', to: '2026-11-30', limit: 10 });
+ */
+export function createClient(options: ClientOptions): SitelineClient {
+  const request = createRequest(resolveOptions(options));
+  return {
+    stats: (params, opts) => request('stats', params, opts),
+    timeseries: (params, opts) => request('timeseries', params, opts),
+    pages: (params, opts) => request('pages', params, opts),
+    referrers: (params, opts) => request('referrers', params, opts),
+    channels: (params, opts) => request('channels', params, opts),
+    locations: (params, opts) => request('locations', params, opts),
+    devices: (params, opts) => request('devices', params, opts),
+    events: (params, opts) => request('events', params, opts),
+    campaigns: (params, opts) => request('campaigns', params, opts),
+    live: (params, opts) => request('live', params, opts),
+  };
+}

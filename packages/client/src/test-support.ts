@@ -1,0 +1,100 @@
+/**
+ * Test-only helpers (not exported from the package, not bundled): a
+ * self-signed certificate for 127.0.0.1, a `fetch` over `node:https` that
+ * trusts it, and real servers around the real API handler.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSite, createSqliteStorage, importEvents, type Storage } from '@siteline/core';
+import { ALPHA, ndjson } from '@siteline/core/testing';
+import { type ApiHandlerOptions, communityAuthenticator, createApiHandler } from '@siteline/http';
+import type { Fetch } from './options.js';
+
+export const KEY = 'client-test-key-0123456789abcdef0123456789';
+/** The handler's clock: ST-alpha has one live visitor at this instant. */
+export const NOW = Date.parse('2026-11-03T12:04:00Z');
+
+/** A key and certificate for `127.0.0.1`, made with the openssl CLI. */
+export function selfSignedCert(): { key: Buffer; cert: Buffer } {
+  const dir = mkdtempSync(join(tmpdir(), 'siteline-client-'));
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+      '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem')], { stdio: 'ignore' });
+    return { key: readFileSync(join(dir, 'k.pem')), cert: readFileSync(join(dir, 'c.pem')) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A `fetch` over `node:https` trusting `ca` (the global fetch cannot take a CA per call). */
+export function httpsFetch(ca: Buffer): Fetch {
+  return (url, init) =>
+    new Promise((resolve, reject) => {
+      const req = https.request(url, { method: init.method, headers: init.headers, ca, signal: init.signal }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk)).on('error', reject).on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+          }
+          resolve(new Response(Buffer.concat(chunks), { status: res.statusCode!, headers }));
+        });
+      });
+      req.on('error', reject).end();
+    });
+}
+
+/** SQLite in memory with ST-alpha and its conformance dataset. */
+export async function alphaStorage(): Promise<Storage> {
+  const storage = createSqliteStorage(':memory:');
+  await createSite(storage, { id: 'ST-alpha', name: 'Alpha', timezone: 'UTC', domain: 'alpha.example' });
+  await importEvents(storage, ndjson(ALPHA));
+  return storage;
+}
+
+/** The real API handler with the test key, a fixed clock and no logs. */
+export function apiHandler(options: Partial<ApiHandlerOptions> & { storage: Storage }) {
+  return createApiHandler({ authenticate: communityAuthenticator(KEY), now: () => NOW, logger: () => {}, ...options });
+}
+
+export interface TestServer {
+  /** `http(s)://127.0.0.1:<port>/api/v1` */
+  baseUrl: string;
+  /** Every request that reached the server, in order. */
+  hits: IncomingMessage[];
+  close(): Promise<void>;
+}
+
+/** Listens on a loopback port (HTTPS when `tls` is given) and records each request before `listener` sees it. */
+export async function listen(listener: RequestListener, tls?: { key: Buffer; cert: Buffer }): Promise<TestServer> {
+  const hits: IncomingMessage[] = [];
+  const record = (req: IncomingMessage, res: ServerResponse) => {
+    hits.push(req);
+    listener(req, res);
+  };
+  const server = tls ? https.createServer(tls, record) : http.createServer(record);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `${tls ? 'https' : 'http'}://127.0.0.1:${port}/api/v1`,
+    hits,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A loopback port with nothing listening on it. */
+export async function closedPort(): Promise<number> {
+  const probe = await listen(() => {});
+  const port = Number(new URL(probe.baseUrl).port);
+  await probe.close();
+  return port;
+}
