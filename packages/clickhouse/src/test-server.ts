@@ -32,6 +32,7 @@ function findBinary(): { path?: string; reason?: string } {
       // try the next one
     }
   }
+  if (process.env.CLICKHOUSE_SERVER_BIN) return { reason: `CLICKHOUSE_SERVER_BIN=${process.env.CLICKHOUSE_SERVER_BIN} is not an executable` };
   return { reason: 'clickhouse-server is not installed (apt-get install clickhouse-server, or set CLICKHOUSE_SERVER_BIN)' };
 }
 

@@ -1,0 +1,95 @@
+import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqlDate, sqlIdent, sqlInt, sqlString } from './escape.js';
+import { clickhouseAvailable, startClickHouse, warnIfUnavailable, type TestServer } from './test-server.js';
+
+const PAYLOADS = [
+  '',
+  "'",
+  "''",
+  "'; DROP TABLE payloads; --",
+  "' OR '1'='1",
+  '\\',
+  '\\\\',
+  "\\'",
+  "\\'; DROP TABLE payloads; --",
+  'a\\',
+  'end with backslash\\',
+  '\0',
+  'nul\0in\0middle',
+  'line\nbreak\r\ncrlf',
+  'tab\there',
+  '\x01\x02\x1f\x7f',
+  '\\x41 is not A',
+  '\\0 is not nul',
+  '"double" `back` quotes',
+  '/* comment */ -- also',
+  '{x:String} {placeholder}',
+  'é ü ß 中文 العربية',
+  '😀 👍🏽 family: 👨‍👩‍👧',
+  '\u2028\u2029 \u00a0 \ufeff',
+  'x'.repeat(10_000),
+  "FORMAT TSV; SELECT 1'",
+];
+
+describe('escape (pure)', () => {
+  it('quotes, escapes and refuses what cannot be a literal', () => {
+    expect(sqlString("it's")).toBe("'it\\'s'");
+    expect(sqlString('a\\b')).toBe("'a\\\\b'");
+    expect(sqlString('\0\n')).toBe("'\\x00\\x0a'");
+    expect(() => sqlString('\ud800')).toThrow(RangeError);
+    expect(() => sqlString(42 as unknown as string)).toThrow(TypeError);
+    expect(sqlInt(-12)).toBe('-12');
+    for (const bad of [1.5, Number.NaN, Infinity, 2 ** 53, '1; DROP' as unknown as number]) expect(() => sqlInt(bad)).toThrow(TypeError);
+    expect(sqlDate('2026-11-02')).toBe("toDate('2026-11-02')");
+    for (const bad of ['2026-13-01', "2026-01-01'", '2026-1-1']) expect(() => sqlDate(bad)).toThrow(TypeError);
+    expect(sqlIdent('siteline_1')).toBe('`siteline_1`');
+    for (const bad of ['a b', 'a`b', '1a', '', 'a.b', 'x'.repeat(65)]) expect(() => sqlIdent(bad)).toThrow(TypeError);
+  });
+});
+
+warnIfUnavailable('escape round trip through clickhouse-server');
+
+describe.skipIf(!clickhouseAvailable)('escape round trip through a real server', () => {
+  let server: TestServer;
+  let client: ClickHouseClient;
+  const rows = async <T>(query: string) => (await client.query({ query, format: 'JSONEachRow' })).json<T>();
+
+  beforeAll(async () => {
+    server = await startClickHouse();
+    client = createClient({ url: server.url });
+    await client.command({ query: 'CREATE TABLE default.payloads (i UInt32, s String) ENGINE = MergeTree() ORDER BY i' });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await server?.stop();
+  });
+
+  it('reads every payload back unchanged from a SELECT literal', async () => {
+    for (const payload of PAYLOADS) {
+      const [row] = await rows<{ s: string; n: string }>(`SELECT ${sqlString(payload)} AS s, length(s) AS n`);
+      expect(row?.s).toBe(payload);
+      expect(Number(row?.n)).toBe(Buffer.byteLength(payload));
+    }
+  });
+
+  it('stores payloads with INSERT ... VALUES and finds each with WHERE', async () => {
+    const values = PAYLOADS.map((p, i) => `(${sqlInt(i)}, ${sqlString(p)})`).join(', ');
+    await client.command({ query: `INSERT INTO default.payloads (i, s) VALUES ${values}` });
+    const stored = await rows<{ i: number; s: string }>('SELECT i, s FROM default.payloads ORDER BY i');
+    expect(stored.map((r) => r.s)).toEqual(PAYLOADS);
+    for (const [i, payload] of PAYLOADS.entries()) {
+      const found = await rows<{ i: number }>(`SELECT i FROM default.payloads WHERE s = ${sqlString(payload)}`);
+      expect(found.map((r) => Number(r.i))).toEqual([i]);
+    }
+    const [left] = await rows<{ n: string }>("SELECT count() AS n FROM system.tables WHERE database = 'default' AND name = 'payloads'");
+    expect(left?.n).toBe('1');
+  });
+
+  it('round-trips payloads sent as JSONEachRow, the path of event inserts', async () => {
+    await client.command({ query: 'CREATE TABLE default.json_payloads (i UInt32, s String) ENGINE = MergeTree() ORDER BY i' });
+    await client.insert({ table: 'default.json_payloads', values: PAYLOADS.map((s, i) => ({ i, s })), format: 'JSONEachRow' });
+    const stored = await rows<{ s: string }>('SELECT s FROM default.json_payloads ORDER BY i');
+    expect(stored.map((r) => r.s)).toEqual(PAYLOADS);
+  });
+});

@@ -1,0 +1,12 @@
+/**
+ * @siteline/clickhouse: the ClickHouse storage adapter of Siteline, for
+ * billions of events on one server or a sharded cluster.
+ *
+ * @example
+ * import { createClickHouseStorage } from '@siteline/clickhouse';
+ * const storage = createClickHouseStorage({ url: 'http://127.0.0.1:8123' });
+ * await storage.migrate();
+ */
+export { createClickHouseStorage, type ClickHouseStorage, type ClickHouseStorageOptions } from './clickhouse-storage.js';
+export { sqlDate, sqlIdent, sqlInt, sqlString } from './escape.js';
+export { schemaStatements, type SchemaTarget } from './schema.js';

@@ -1,0 +1,32 @@
+import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { schemaStatements, type SchemaTarget } from './schema.js';
+
+interface Credentials {
+  username?: string;
+  password?: string;
+  nodes?: string[];
+}
+
+/**
+ * Creates the schema. One server: the statements run on it. A cluster with
+ * `nodes`: they run on every node (each needs its local tables, the
+ * Distributed tables and the materialized view). A cluster without `nodes`:
+ * `ON CLUSTER` DDL through the given client (needs ZooKeeper / Keeper).
+ *
+ * @example
+ * await migrateSchema(client, { database: 'siteline' }, {});
+ */
+export async function migrateSchema(client: ClickHouseClient, target: SchemaTarget, options: Credentials): Promise<void> {
+  if (!target.cluster || !options.nodes?.length) {
+    for (const query of schemaStatements(target, true)) await client.command({ query });
+    return;
+  }
+  for (const url of options.nodes) {
+    const node = createClient({ url, username: options.username, password: options.password });
+    try {
+      for (const query of schemaStatements(target)) await node.command({ query });
+    } finally {
+      await node.close();
+    }
+  }
+}
