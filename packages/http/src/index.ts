@@ -15,3 +15,4 @@ export { communityAuthenticator, cloudAuthenticator, presentedKey, type Authenti
 export { HttpError, HTTP_MESSAGES } from './errors.js';
 export { RateLimiter, type RateLimitOptions, type RateLimitResult } from './rate-limit.js';
 export { jsonLogger, silentLogger, redactUrl, type Logger, type LogEntry } from './log.js';
+export * from './collect/index.js';

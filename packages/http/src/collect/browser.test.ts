@@ -1,0 +1,102 @@
+/**
+ * End to end in real headless Chromium: a site embeds the tracker, a visitor loads a page,
+ * follows a link, changes route in a single-page app and fires custom events (one queued
+ * before the script loaded); the read reports then count exactly that.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createSite, parseQuery, REPORTS } from '@siteline/core';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROME_UA, startCollector, type TestCollector } from './test-helpers.js';
+
+const SITE = 'ST-e2e';
+
+/** The embed snippet as a site would paste it: queue stub, then the deferred script. */
+const html = (collector: string, body: string, early = '') => `<!doctype html><html><head><title>t</title>
+<script>window.tracker=window.tracker||function(){(window.tracker.q=window.tracker.q||[]).push(arguments)}</script>
+<script>${early}</script>
+<script defer src="${collector}/tracker.js" data-site="${SITE}"></script>
+</head><body>${body}</body></html>`;
+
+describe('tracker in headless Chromium', () => {
+  let c: TestCollector;
+  let site: http.Server;
+  let sitePort: number;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    c = await startCollector({ batch: { maxEvents: 100, maxDelayMs: 60_000 } });
+    // The page is loaded from http://localhost:<port>, so the site's domain is `localhost`.
+    await createSite(c.storage, { id: SITE, name: 'E2E', domain: 'localhost' });
+    site = http.createServer((req, res) => {
+      const first = req.url === '/';
+      const body = first ? '<a id="next" href="/second?utm_source=ignored">next</a>' : '<p>second</p>';
+      // The first page records an event before the script has loaded: it waits in the queue.
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html(c.url, body, first ? "tracker('event', 'queued')" : ''));
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    sitePort = (site.address() as AddressInfo).port;
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    site?.closeAllConnections();
+    await new Promise((r) => site?.close(r));
+    await c?.close();
+  });
+
+  /** Waits until the collector has accepted `n` beacons (they are fire-and-forget). */
+  async function accepted(n: number): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (c.handler.stats.totals().accepted < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    expect(c.handler.stats.totals().accepted).toBe(n);
+  }
+
+  it('records pageviews, SPA navigation and custom events of one visit', async () => {
+    const context = await browser.newContext({ userAgent: CHROME_UA }); // HeadlessChrome would count as a bot
+    const page: Page = await context.newPage();
+    await page.goto(`http://localhost:${sitePort}/`);
+    await accepted(2); // the pageview and the queued event
+    await Promise.all([page.waitForURL('**/second**'), page.click('#next')]);
+    await accepted(3);
+    await page.evaluate(() => (window as unknown as { tracker: (...a: string[]) => void }).tracker('event', 'clicked'));
+    await accepted(4);
+    await page.evaluate(() => {
+      history.replaceState({}, '', location.href); // same URL: no pageview
+      history.pushState({}, '', '/spa/route');
+      history.pushState({}, '', '/spa/route#section'); // only the fragment changed: no pageview
+    });
+    await accepted(5);
+    await page.goBack(); // popstate back to /spa/route: same URL as last sent, no pageview
+    await new Promise((r) => setTimeout(r, 300));
+    await context.close();
+    await accepted(5);
+    expect(c.handler.stats.totals()).toMatchObject({ bot: 0, foreign_host: 0, invalid: 0, unknown_site: 0 });
+
+    await c.handler.flush();
+    const now = Date.now();
+    const q = (endpoint: Parameters<typeof parseQuery>[0]) => parseQuery(endpoint, { site_id: SITE, period: '1d' });
+    expect(await REPORTS.stats(c.storage, q('stats'), { now })).toMatchObject({ pageviews: 3, sessions: 1, visitors: 1, bounce_rate: 0 });
+    expect((await REPORTS.events(c.storage, q('events'), { now })).events).toEqual([
+      { name: 'clicked', count: 1 },
+      { name: 'queued', count: 1 },
+    ]);
+    expect((await REPORTS.live(c.storage, parseQuery('live', { site_id: SITE }), { now })).live).toBe(1);
+    const pages = (await REPORTS.pages(c.storage, q('pages'), { now })).pages;
+    expect(pages.map((p) => [p.url, p.pageviews, p.visitors])).toEqual([
+      ['/', 1, 1],
+      ['/second', 1, 1],
+      ['/spa/route', 1, 1],
+    ]);
+    // Later pages' own referrers and UTM do not change the session: its first event decides.
+    expect((await REPORTS.referrers(c.storage, q('referrers'), { now })).referrers).toEqual([
+      { source: 'Direct / None', visitors: 1, sessions: 1 },
+    ]);
+    expect((await REPORTS.devices(c.storage, q('devices'), { now })).devices).toEqual([{ name: 'Desktop', visitors: 1 }]);
+  });
+});

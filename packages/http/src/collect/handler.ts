@@ -1,0 +1,162 @@
+/**
+ * Collection beside the read API: `GET /tracker.js` and `POST /collect`. Unauthenticated on
+ * purpose (any page may post a beacon), so it only ever appends events, and every input is
+ * bounded before it costs anything.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Storage } from '@siteline/core';
+import { jsonLogger, type Logger } from '../log.js';
+import { type BatchOptions, BatchWriter } from './batch-writer.js';
+import { clientIp } from './client-ip.js';
+import { type CollectOutcome, Collector } from './collector.js';
+import { acceptedContentType, PREFLIGHT_HEADERS, readBody, sendJson } from './http-io.js';
+import { MAX_BODY_BYTES, parseCollectBody } from './payload.js';
+import { createMemorySaltStore, type SaltStore } from '@siteline/core';
+import { CollectStats } from './stats.js';
+import { serveTracker } from './tracker-route.js';
+
+export interface CollectHandlerOptions {
+  /** Where sites are read and events written (`getSite`, `writeEvents`). */
+  storage: Pick<Storage, 'getSite' | 'writeEvents'>;
+  /**
+   * Set when a proxy you control forwards to this server: the client IP is then the
+   * left-most address of `X-Forwarded-For`. Otherwise the header is ignored.
+   */
+  trustProxy?: boolean;
+  /** Errors and a per-minute summary of accepted and dropped beacons; default JSON lines. */
+  logger?: Logger;
+  /** Write batching; default 500 events or 1 s, whichever comes first. */
+  batch?: BatchOptions;
+  /** Clock, for tests; default `Date.now`. */
+  now?: () => number;
+  /** Daily salts of the visitor id; default in memory (one process; a restart rotates them). */
+  saltStore?: SaltStore;
+  /** Prefix the two routes are mounted at; default `''` (`/collect`, `/tracker.js`). */
+  basePath?: string;
+}
+
+/** A `(req, res, next?)` listener with the controls a server needs for a clean shutdown. */
+export type CollectHandler = ((req: IncomingMessage, res: ServerResponse, next?: () => void) => Promise<void>) & {
+  /** Writes every accepted event now. */
+  flush(): Promise<void>;
+  /**
+   * Refuses new beacons (503), waits for those being handled, then writes every accepted
+   * one. Call after the server stopped accepting connections and before `storage.close()`.
+   */
+  close(): Promise<void>;
+  /** Requests being handled right now. */
+  readonly inFlight: number;
+  /** Beacons by outcome since start. */
+  readonly stats: CollectStats;
+};
+
+const ERRORS = {
+  payloadTooLarge: 'Payload Too Large',
+  unsupportedMediaType: 'Unsupported Media Type',
+  siteNotFound: 'Site not found.',
+  unavailable: 'Service Unavailable',
+  methodNotAllowed: 'Method Not Allowed',
+  notFound: 'Not Found',
+  serverError: 'Server Error',
+} as const;
+
+/**
+ * The collector as a Node request listener. `POST /collect` answers 202 once the event is
+ * derived and queued (before it is written); 400 for a malformed body, 404 for an unknown
+ * site, 413 over 8 KB, 415 for other body types, 503 while closing or when storage lags far
+ * behind. Bots and pages outside the site's domain get 202 too (a beacon cannot read the
+ * answer) and are counted in `stats` and the log. Other paths go to `next()` when given.
+ *
+ * @example
+ * const collect = createCollectHandler({ storage });
+ * const api = createApiHandler({ storage, authenticate });
+ * https.createServer(tls, (req, res) => collect(req, res, () => api(req, res))).listen(8443);
+ * process.on('SIGTERM', async () => { await collect.close(); await storage.close(); });
+ */
+export function createCollectHandler(options: CollectHandlerOptions): CollectHandler {
+  const basePath = (options.basePath ?? '').replace(/\/+$/, '');
+  const logger = options.logger ?? jsonLogger();
+  const now = options.now ?? Date.now;
+  const trustProxy = options.trustProxy ?? false;
+  const writer = new BatchWriter(options.storage, options.batch, logger);
+  const collector = new Collector({ storage: options.storage, saltStore: options.saltStore ?? createMemorySaltStore({ now }), writer, now });
+  const stats = new CollectStats(logger);
+  let closed = false;
+  let inFlight = 0;
+  /** Beacons past the last `closed` check whose event is not queued yet: `close` waits for them. */
+  let deriving = 0;
+
+  const collect = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
+    if (closed || writer.full) return sendJson(res, 503, { error: ERRORS.unavailable }, { 'Retry-After': '5', Connection: 'close' });
+    if (!acceptedContentType(req.headers['content-type'])) return sendJson(res, 415, { error: ERRORS.unsupportedMediaType });
+    const body = await readBody(req, MAX_BODY_BYTES);
+    if (!body.ok && body.reason === 'aborted') return 0; // nobody is listening for an answer
+    if (!body.ok) return sendJson(res, 413, { error: ERRORS.payloadTooLarge }, { Connection: 'close' });
+    const parsed = parseCollectBody(body.text);
+    if (!parsed.ok) {
+      stats.count('invalid');
+      return sendJson(res, 400, { error: parsed.reason });
+    }
+    // Checked again: closing may have begun while the body was arriving.
+    if (closed) return sendJson(res, 503, { error: ERRORS.unavailable }, { 'Retry-After': '5', Connection: 'close' });
+    deriving++;
+    let outcome: CollectOutcome;
+    try {
+      outcome = await collector.collect({
+        payload: parsed.payload,
+        ip: clientIp(req, trustProxy),
+        userAgent: String(req.headers['user-agent'] ?? '').slice(0, 1024),
+      });
+    } finally {
+      deriving--;
+    }
+    stats.count(outcome);
+    if (outcome === 'unknown_site') return sendJson(res, 404, { error: ERRORS.siteNotFound });
+    return sendJson(res, 202);
+  };
+
+  const handler = async (req: IncomingMessage, res: ServerResponse, next?: () => void): Promise<void> => {
+    const path = (req.url ?? '/').split('?', 1)[0]!;
+    const route = path === `${basePath}/collect` ? 'collect' : path === `${basePath}/tracker.js` ? 'tracker' : undefined;
+    if (route === undefined) {
+      if (next) return next();
+      sendJson(res, 404, { error: ERRORS.notFound });
+      return;
+    }
+    inFlight++;
+    try {
+      if (route === 'tracker') {
+        if (req.method === 'GET' || req.method === 'HEAD') serveTracker(req, res);
+        else sendJson(res, 405, { error: ERRORS.methodNotAllowed }, { Allow: 'GET, HEAD' });
+      } else if (req.method === 'POST') await collect(req, res);
+      else if (req.method === 'OPTIONS') {
+        res.writeHead(204, PREFLIGHT_HEADERS);
+        res.end();
+      } else sendJson(res, 405, { error: ERRORS.methodNotAllowed }, { Allow: 'POST, OPTIONS' });
+    } catch (error) {
+      const requestId = randomUUID();
+      logger({ level: 'error', msg: 'collect failed', request_id: requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      sendJson(res, 500, { error: ERRORS.serverError }, { 'X-Request-Id': requestId });
+    } finally {
+      inFlight--;
+    }
+  };
+
+  const controls = {
+    flush: () => writer.flush(),
+    async close() {
+      closed = true;
+      // A beacon past the `closed` check may still be deriving its event (site, salt): let it queue first.
+      while (deriving > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      try {
+        await writer.flush();
+      } finally {
+        writer.stop();
+        stats.stop();
+      }
+    },
+    stats,
+  };
+  return Object.defineProperty(Object.assign(handler, controls), 'inFlight', { get: () => inFlight }) as CollectHandler;
+}

@@ -1,0 +1,76 @@
+/**
+ * Test scaffolding for the collector: a real SQLite store in a temp dir and the handler on
+ * a loopback HTTP port. Not exported from the package.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSqliteStorage } from '@siteline/core';
+import type { LogEntry } from '../log.js';
+import { type CollectHandler, type CollectHandlerOptions, createCollectHandler } from './handler.js';
+
+export interface Reply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export interface TestCollector {
+  storage: ReturnType<typeof createSqliteStorage>;
+  dbPath: string;
+  handler: CollectHandler;
+  logs: LogEntry[];
+  url: string;
+  request(path: string, init?: { method?: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<Reply>;
+  /** POSTs a JSON beacon with a desktop Chrome user agent unless `headers` say otherwise. */
+  beacon(body: unknown, headers?: Record<string, string>): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+export const CHROME_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+/** Starts a collector over a fresh SQLite file; `close()` closes everything and deletes it. */
+export async function startCollector(options: Partial<CollectHandlerOptions> = {}): Promise<TestCollector> {
+  const dir = mkdtempSync(join(tmpdir(), 'siteline-collect-'));
+  const dbPath = join(dir, 'collect.db');
+  const storage = createSqliteStorage(dbPath);
+  const logs: LogEntry[] = [];
+  const handler = createCollectHandler({ storage, logger: (e) => logs.push(e), ...options });
+  const server = http.createServer((req, res) => void handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const request: TestCollector['request'] = (path, init = {}) =>
+    new Promise((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: init.headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
+        });
+      });
+      req.on('error', reject).end(init.body);
+    });
+  return {
+    storage,
+    dbPath,
+    handler,
+    logs,
+    url: `http://127.0.0.1:${port}`,
+    request,
+    beacon: (body, headers = {}) =>
+      request('/collect', {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain;charset=UTF-8', 'User-Agent': CHROME_UA, ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await handler.close();
+      await storage.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
