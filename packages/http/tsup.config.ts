@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // `cli` is the `siteline` command (bin: dist/cli.js); its `#!/usr/bin/env node` line is kept from the source.
+  entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

@@ -44,3 +44,4 @@ export {
   saltExpiresAt,
   SALT_RETENTION_MS,
 } from './salts/salts.js';
+export * from './demo/index.js';

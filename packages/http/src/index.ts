@@ -16,3 +16,5 @@ export { HttpError, HTTP_MESSAGES } from './errors.js';
 export { RateLimiter, type RateLimitOptions, type RateLimitResult } from './rate-limit.js';
 export { jsonLogger, silentLogger, redactUrl, type Logger, type LogEntry } from './log.js';
 export * from './collect/index.js';
+export { startServer, runServer, authenticatorFor, type RunningServer, type StartServerOptions } from './server.js';
+export { loadConfig, parseConfig, ConfigError, DEFAULTS, type ServerConfig } from './config.js';

@@ -1,0 +1,46 @@
+import { importEvents, type ImportSummary } from '../import/import.js';
+import { createSite } from '../sites/sites.js';
+import type { Storage } from '../storage/types.js';
+import type { Site } from '../types.js';
+import { demoNdjson } from './generate.js';
+
+/** The site `siteline start` and `siteline demo` create. */
+export const DEMO_SITE = { id: 'ST-demo', name: 'Demo', timezone: 'Europe/Berlin', domain: 'demo.siteline.test' } as const;
+
+export interface AddDemoSiteOptions {
+  /** Site id; default `ST-demo`. */
+  id?: string;
+  /** Days of data ending now; default 30 (what the API reports without dates). */
+  days?: number;
+  /** Approximate pageviews a day; default 400. */
+  pageviewsPerDay?: number;
+  /** Default 1. */
+  seed?: number;
+  /** End of the data (epoch ms, exclusive); default now, so `/live` has visitors too. */
+  now?: number;
+}
+
+/**
+ * Creates the demo site and imports generated traffic into it. Fails, like
+ * `createSite`, when a site with that id exists already.
+ *
+ * @example
+ * const { site, summary } = await addDemoSite(storage);
+ * console.log(`${site.id}: ${summary.pageviews} pageviews`);
+ */
+export async function addDemoSite(storage: Storage, options: AddDemoSiteOptions = {}): Promise<{ site: Site; summary: ImportSummary }> {
+  const site = await createSite(storage, { ...DEMO_SITE, id: options.id ?? DEMO_SITE.id });
+  const summary = await importEvents(
+    storage,
+    demoNdjson({
+      siteId: site.id,
+      days: options.days ?? 30,
+      pageviewsPerDay: options.pageviewsPerDay ?? 400,
+      seed: options.seed ?? 1,
+      end: options.now ?? Date.now(),
+      timezone: site.timezone,
+      domain: site.domain ?? DEMO_SITE.domain,
+    }),
+  );
+  return { site, summary };
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { parseUserAgent } from '../derive/user-agent.js';
+import { parseImportLine } from '../import/line-schema.js';
+import { parseQuery } from '../query/parse.js';
+import { getCampaigns, getChannels } from '../reports/breakdowns.js';
+import { getEvents } from '../reports/events.js';
+import { getStats, getTimeseries } from '../reports/summary.js';
+import { createSqliteStorage } from '../storage/sqlite/sqlite-storage.js';
+import { DEVICES } from './catalog.js';
+import { addDemoSite, DEMO_SITE } from './demo-site.js';
+import { demoNdjson, type DemoEvent, generateDemoEvents } from './generate.js';
+
+const DAY = 86_400_000;
+const END = Date.parse('2026-06-01T00:00:00Z');
+const options = { siteId: 'ST-demo', days: 14, pageviewsPerDay: 500, seed: 7, end: END, timezone: 'Europe/Berlin' };
+const events: DemoEvent[] = [...generateDemoEvents(options)];
+
+describe('generateDemoEvents', () => {
+  it('is deterministic for a seed and differs between seeds', () => {
+    const again = [...demoNdjson({ ...options, days: 3 })];
+    expect([...demoNdjson({ ...options, days: 3 })]).toEqual(again);
+    expect([...demoNdjson({ ...options, days: 3, seed: 8 })]).not.toEqual(again);
+  });
+
+  it('writes valid import lines in time order inside [end - days, end)', () => {
+    for (const e of events) expect(parseImportLine(JSON.stringify(e))).toMatchObject({ ok: true });
+    const times = events.map((e) => Date.parse(e.ts));
+    expect(times.every((t, i) => i === 0 || t >= times[i - 1]!)).toBe(true);
+    expect(times[0]).toBeGreaterThanOrEqual(END - 14 * DAY);
+    expect(times.at(-1)).toBeLessThan(END);
+  });
+
+  it('produces about the requested pageviews, skewed over many pages', () => {
+    const views = events.filter((e) => e.type === 'pageview');
+    expect(views.length).toBeGreaterThan(14 * 500 * 0.75);
+    expect(views.length).toBeLessThan(14 * 500 * 1.25);
+    const byPath = new Map<string, number>();
+    for (const v of views) {
+      const path = new URL(v.url!, 'https://x').pathname;
+      byPath.set(path, (byPath.get(path) ?? 0) + 1);
+    }
+    expect(byPath.size).toBeGreaterThan(50);
+    expect(byPath.get('/')! / views.length).toBeGreaterThan(0.08);
+  });
+
+  it('mixes referrers, UTM triples, click ids, devices, countries and custom events', () => {
+    const hosts = new Set(events.flatMap((e) => (e.referrer ? [new URL(e.referrer).hostname] : [])));
+    for (const host of ['www.google.com', 'www.bing.com', 'duckduckgo.com', 'news.ycombinator.com', 'chatgpt.com', 't.co', DEMO_SITE.domain]) {
+      expect(hosts).toContain(host);
+    }
+    const urls = events.map((e) => e.url ?? '');
+    expect(urls.some((u) => u.includes('gclid='))).toBe(true);
+    expect(urls.some((u) => u.includes('fbclid='))).toBe(true);
+    expect(urls.some((u) => u.includes('utm_campaign='))).toBe(true);
+    expect(events.some((e) => e.utm_source && e.utm_medium && e.utm_campaign)).toBe(true);
+    expect(events.some((e) => e.utm_source && !e.utm_campaign)).toBe(true);
+    expect(events.some((e) => e.user_agent)).toBe(true);
+    expect(events.some((e) => e.device_type && e.browser && e.os)).toBe(true);
+    expect(new Set(events.map((e) => e.country_code)).size).toBeGreaterThanOrEqual(18);
+    expect(new Set(events.filter((e) => e.type === 'event').map((e) => e.name))).toEqual(
+      new Set(['signup', 'download', 'outbound', 'newsletter_subscribe', 'cta_click']),
+    );
+  });
+
+  it('gives user agents that parse to the same fields it writes explicitly', () => {
+    for (const [device] of DEVICES) {
+      expect(parseUserAgent(device.userAgent)).toEqual({ deviceType: device.deviceType, browser: device.browser, os: device.os });
+    }
+  });
+
+  it('rejects nonsense options', () => {
+    expect(() => generateDemoEvents({ ...options, days: 0 }).next()).toThrow(RangeError);
+    expect(() => generateDemoEvents({ ...options, pageviewsPerDay: -1 }).next()).toThrow(RangeError);
+  });
+});
+
+describe('addDemoSite', () => {
+  it('creates ST-demo with a month of data every report can show', async () => {
+    const storage = createSqliteStorage(':memory:');
+    const now = Date.parse('2026-06-15T10:00:00Z');
+    const { site, summary } = await addDemoSite(storage, { now, pageviewsPerDay: 150 });
+    expect(site).toMatchObject(DEMO_SITE);
+    expect(summary.pageviews).toBeGreaterThan(30 * 150 * 0.75);
+    const query = (endpoint: 'stats' | 'timeseries' | 'channels' | 'campaigns' | 'events') => parseQuery(endpoint, { site_id: 'ST-demo' });
+    const stats = await getStats(storage, query('stats'), { now });
+    expect(stats.visitors).toBeGreaterThan(0);
+    expect(stats.bounce_rate).toBeGreaterThan(20);
+    expect(stats.bounce_rate).toBeLessThan(80);
+    const { timeseries } = await getTimeseries(storage, query('timeseries'), { now });
+    expect(timeseries.filter((d) => d.pageviews > 0).length).toBeGreaterThanOrEqual(29);
+    const { channels } = await getChannels(storage, query('channels'), { now });
+    expect(channels.map((c) => c.channel)).toEqual(expect.arrayContaining(['Direct', 'Organic Search', 'Paid Search', 'Social', 'Email', 'Referral', 'AI Assistants']));
+    const { campaigns } = await getCampaigns(storage, query('campaigns'), { now });
+    expect(campaigns.length).toBeGreaterThan(0);
+    expect(campaigns.every((c) => c.source && c.medium && c.campaign)).toBe(true);
+    expect((await getEvents(storage, query('events'), { now })).events.length).toBe(5);
+    await expect(addDemoSite(storage, { now })).rejects.toThrow('already exists');
+    await storage.close();
+  });
+});

@@ -1,0 +1,147 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HELP } from './help.js';
+import { runCli } from './main.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'siteline-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+class Collect extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _encoding: string, done: () => void) {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+/** Runs the command in-process against `dir`, with its own database. */
+async function cli(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) {
+  const stdout = new Collect();
+  const stderr = new Collect();
+  const env = { DATABASE_PATH: join(dir, 'cli.db'), ...options.env };
+  const code = await runCli(args, { cwd: dir, env, stdin: Readable.from([options.stdin ?? '']), stdout, stderr });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+const line = (fields: Record<string, unknown>) => JSON.stringify({ site_id: 'ST-blog', type: 'pageview', ...fields });
+
+describe('siteline command', () => {
+  it('prints help with exit 0, for the whole command and each command', async () => {
+    expect(await cli(['--help'])).toEqual({ code: 0, stdout: `${HELP.siteline}\n`, stderr: '' });
+    expect((await cli(['help', 'import'])).stdout).toBe(`${HELP.import}\n`);
+    for (const command of ['start', 'serve', 'import', 'demo']) {
+      expect(await cli([command, '--help'])).toMatchObject({ code: 0, stdout: `${HELP[command as keyof typeof HELP]}\n` });
+    }
+    expect(await cli(['sites', 'add', '-h'])).toMatchObject({ code: 0, stdout: `${HELP.sites}\n` });
+  });
+
+  it('exits 2 on usage errors, saying what is wrong', async () => {
+    expect(await cli(['frobnicate'])).toEqual({ code: 2, stdout: '', stderr: 'siteline: unknown command "frobnicate".\nRun "siteline --help" for usage.\n' });
+    expect(await cli([])).toMatchObject({ code: 2, stderr: expect.stringContaining('a command is required') });
+    expect(await cli(['sites', 'add', '--colour', 'red'])).toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown option '--colour'") });
+    expect(await cli(['sites', 'add'])).toMatchObject({ code: 2, stderr: expect.stringContaining('sites add needs --name <name>.') });
+    expect(await cli(['sites', 'remove'])).toMatchObject({ code: 2, stderr: expect.stringContaining('Unknown subcommand "sites remove"') });
+    expect(await cli(['import'])).toMatchObject({ code: 2, stderr: expect.stringContaining('import needs exactly one file name') });
+    expect(await cli(['demo', '--days', 'many'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--days must be a whole number') });
+    expect(await cli(['serve', '--port', '1'])).toMatchObject({ code: 2 });
+  });
+
+  it('exits 1 with every configuration problem when serve is misconfigured', async () => {
+    const result = await cli(['serve'], { env: { PORT: 'http' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('  - PORT must be an integer from 0 to 65535 (got "http").');
+    expect(result.stderr).toContain('  - SERVICE_API_KEY is required');
+    expect(result.stderr).toContain('  - TLS_CERT_FILE and TLS_KEY_FILE are required');
+  });
+
+  it('adds and lists sites', async () => {
+    expect(await cli(['sites', 'list'])).toMatchObject({ code: 0, stdout: 'No sites yet. Add one with: siteline sites add --name <name>\n' });
+    expect(await cli(['sites', 'add', '--name', 'Blog', '--id', 'ST-blog', '--timezone', 'Europe/Berlin', '--domain', 'www.blog.example'])).toEqual({
+      code: 0,
+      stdout: 'Created site ST-blog "Blog" (time zone Europe/Berlin, domain blog.example).\n',
+      stderr: '',
+    });
+    const generated = await cli(['sites', 'add', '--name', 'Shop']);
+    expect(generated.stdout).toMatch(/^Created site ST-[A-Za-z0-9]{12} "Shop" \(time zone UTC\)\.\n$/);
+    expect(await cli(['sites', 'add', '--name', 'Again', '--id', 'ST-blog'])).toMatchObject({ code: 1, stderr: 'siteline: A site with id ST-blog already exists.\n' });
+    expect(await cli(['sites', 'add', '--name', 'X', '--timezone', 'Mars/Olympus'])).toMatchObject({ code: 1, stderr: expect.stringContaining('Unknown time zone "Mars/Olympus"') });
+
+    const table = (await cli(['sites', 'list'])).stdout.trimEnd().split('\n');
+    expect(table[0]).toMatch(/^ID {15}NAME {2}TIME ZONE {6}DOMAIN {8}ACCOUNT {2}CREATED$/);
+    expect(table[1]).toMatch(/^ST-blog {10}Blog {2}Europe\/Berlin {2}blog\.example {2}- {8}\d{4}-\d{2}-\d{2}$/);
+    expect(table).toHaveLength(3);
+  });
+
+  it('imports an NDJSON file, and refuses a file with bad lines listing each', async () => {
+    const good = join(dir, 'good.ndjson');
+    writeFileSync(good, [
+      line({ ts: '2026-05-01T10:00:00Z', url: '/', visitor_id: 'v1', referrer: 'https://www.google.com/' }),
+      line({ ts: '2026-05-01T10:01:00Z', url: '/pricing', visitor_id: 'v1' }),
+      line({ ts: '2026-05-01T10:02:00Z', type: 'event', name: 'signup', visitor_id: 'v1' }),
+      '',
+    ].join('\n'));
+    expect(await cli(['import', 'good.ndjson'])).toEqual({
+      code: 0,
+      stdout: expect.stringMatching(/^Imported 3 events \(2 pageviews, 1 custom event\) in 1 session for ST-blog in \d+\.\d s\.\n$/),
+      stderr: '',
+    });
+    expect(await cli(['import', 'good.ndjson'])).toMatchObject({ code: 1, stderr: expect.stringContaining('already imported') });
+
+    writeFileSync(join(dir, 'bad.ndjson'), [line({ ts: '2026-05-02T10:00:00Z', url: '/' }), '{oops', line({ ts: 'yesterday', url: '/' }), line({ ts: '2026-05-02T10:00:00Z', site_id: 'ST-nope', url: '/' })].join('\n'));
+    const bad = await cli(['import', 'bad.ndjson']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe(
+      'Import failed: 3 invalid lines; nothing was imported.\n' +
+        '  line 2: not valid JSON\n' +
+        '  line 3: ts must be an ISO 8601 instant with a zone, e.g. 2026-11-01T10:00:00Z\n' +
+        '  line 4: site_id ST-nope does not exist\n',
+    );
+    expect(await cli(['import', 'missing.ndjson'])).toMatchObject({ code: 1, stderr: 'siteline: Cannot read missing.ndjson: no such file.\n' });
+  });
+
+  it('imports from standard input with -', async () => {
+    const stdin = `${line({ ts: '2026-05-03T08:00:00Z', url: '/about', visitor_id: 'v9' })}\n`;
+    expect(await cli(['import', '-'], { stdin })).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Imported 1 event /) });
+  });
+
+  it('adds the demo site to the configured database', async () => {
+    const demo = await cli(['demo', '--days', '3', '--pageviews-per-day', '100', '--seed', '3']);
+    expect(demo.code).toBe(0);
+    expect(demo.stdout).toMatch(/^Added ST-demo "Demo" with [\d,]+ events \([\d,]+ pageviews, [\d,]+ sessions\) over 3 days in \d+\.\d s\.\n$/);
+    expect((await cli(['sites', 'list'])).stdout).toMatch(/\nST-demo +Demo +Europe\/Berlin +demo\.siteline\.test /);
+    expect(await cli(['demo'])).toMatchObject({ code: 1, stderr: 'siteline: A site with id ST-demo already exists.\n' });
+  });
+
+  it('manages Cloud accounts, their sites and keys', async () => {
+    const env = { DATABASE_PATH: join(dir, 'cloud-cli.db') };
+    const added = await cli(['accounts', 'add', '--name', 'Acme'], { env });
+    expect(added).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Created account acct_[a-z0-9]{16} "Acme"\.\n$/) });
+    const account = /acct_[a-z0-9]{16}/.exec(added.stdout)![0];
+    expect((await cli(['accounts', 'list'], { env })).stdout).toMatch(new RegExp(`^ID +NAME +CREATED\n${account} +Acme +\\d{4}-`));
+    expect(await cli(['sites', 'add', '--name', 'Shop', '--id', 'ST-shop', '--account', account], { env })).toMatchObject({ code: 0 });
+    expect(await cli(['sites', 'add', '--name', 'X', '--account', 'acct_nope'], { env })).toMatchObject({ code: 1, stderr: 'siteline: No account acct_nope; list them with: siteline accounts list\n' });
+
+    const created = await cli(['keys', 'create', '--account', account, '--name', 'reporting'], { env });
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^st_[0-9a-f]{64}\n$/);
+    expect(created.stderr).toMatch(/^Created key key_[a-z0-9]{12} "reporting"\. Copy it now: it is shown this once and cannot be recovered\.\n$/);
+    const key = created.stdout.trim();
+    const keyId = /key_[a-z0-9]{12}/.exec(created.stderr)![0];
+    const list = await cli(['keys', 'list', '--account', account], { env });
+    expect(list.stdout).toContain(`${keyId}  reporting  ${key.slice(0, 4)}…${key.slice(-4)}  `);
+    expect(list.stdout).not.toContain(key);
+    expect(list.stdout).toMatch(/ {2}- +-\n$/); // never used, not revoked
+
+    expect(await cli(['keys', 'revoke', '--account', account, '--key', keyId], { env })).toEqual({
+      code: 0, stdout: `Revoked key ${keyId}; requests with it get 401 from now on.\n`, stderr: '',
+    });
+    expect(await cli(['keys', 'revoke', '--account', account, '--key', keyId], { env })).toMatchObject({ code: 1, stderr: `siteline: No active key ${keyId} in account ${account}.\n` });
+    expect(await cli(['keys', 'create', '--name', 'x'], { env })).toMatchObject({ code: 2 });
+    expect(await cli(['keys', 'create', '--account', account], { env })).toMatchObject({ code: 2 });
+    expect(await cli(['keys', 'rotate', '--account', account], { env })).toMatchObject({ code: 2 });
+    expect(await cli(['keys', '--help'], { env })).toMatchObject({ code: 0, stdout: `${HELP.keys}\n` });
+  });
+});

@@ -1,0 +1,73 @@
+/** Help texts, one per command; `siteline --help` shows the first. */
+export const HELP = {
+  siteline: `Usage: siteline <command> [options]
+
+Commands:
+  start                 First run made easy: create .env with a key, a development
+                        certificate and a demo site if missing, then serve
+  serve                 Serve the API with the configuration in .env / the environment
+  sites add --name <n>  Add a site
+  sites list            List sites
+  import <file>         Import NDJSON events (- reads standard input)
+  demo                  Add the demo site with a month of generated traffic
+  accounts add|list     Cloud accounts (EDITION=cloud)
+  keys create|list|revoke --account <id>
+                        A Cloud account's API keys
+
+Run "siteline <command> --help" for a command's options. Settings are read from
+.env in the current directory; real environment variables override it.
+Exit codes: 0 ok, 1 failure, 2 usage error.`,
+
+  start: `Usage: siteline start
+
+Like "serve", but first creates what a fresh checkout lacks:
+  - .env with a random SERVICE_API_KEY (shown once), if no key is configured
+  - a self-signed certificate for localhost in .siteline/ (needs openssl),
+    if TLS_CERT_FILE/TLS_KEY_FILE are not set and TRUST_PROXY is not true
+  - the demo site ST-demo with a month of traffic, if the database has no sites
+and prints a curl command to try the API.`,
+
+  serve: `Usage: siteline serve
+
+Serves the read API (/api/v1) over HTTPS with the configuration from .env and
+the environment: SERVICE_API_KEY, DATABASE_PATH, HOST, PORT, TLS_CERT_FILE,
+TLS_KEY_FILE, EDITION, TRUST_PROXY, RATE_LIMIT_PER_MINUTE. Request logs are JSON
+lines on stdout. SIGTERM or SIGINT stops it gracefully.`,
+
+  sites: `Usage:
+  siteline sites add --name <name> [--id ST-...] [--timezone <IANA zone>] [--domain <host>] [--account <id>]
+  siteline sites list
+
+"add" prints the new site's id (generated unless --id is given; time zone
+default UTC; --account makes it a Cloud account's site). "list" prints every
+site as a table.`,
+
+  accounts: `Usage:
+  siteline accounts add --name <name>
+  siteline accounts list
+
+Cloud edition: accounts own sites (siteline sites add --account <id>) and API
+keys (siteline keys ...). A key reads every site of its account and no other.`,
+
+  keys: `Usage:
+  siteline keys create --account <id> --name <descriptive name>
+  siteline keys list   --account <id>
+  siteline keys revoke --account <id> --key <key id>
+
+"create" prints the new key (st_ + 64 hex) on standard output, once: only its
+hash is stored. "list" shows each key as its first and last four characters
+with name, creation, last use and revocation. "revoke" takes effect at once,
+also for requests in flight and for every server process using the database.`,
+
+  import: `Usage: siteline import <file>
+       siteline import -        (read standard input)
+
+Imports events in the NDJSON import format (one JSON object a line) into the
+database of DATABASE_PATH. All or nothing: if any line is invalid, nothing is
+stored and every bad line number is printed with its reason.`,
+
+  demo: `Usage: siteline demo [--id ST-demo] [--days 30] [--pageviews-per-day 400] [--seed 1]
+
+Adds a demo site (time zone Europe/Berlin) with generated, realistic traffic
+ending now, into the database of DATABASE_PATH.`,
+} as const;

@@ -1,0 +1,64 @@
+import { join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { addDemoSite, createSqliteStorage, DEMO_SITE, type Storage } from '@siteline/core';
+import { isTrue, parseConfig, readEnvironment, type ServerConfig } from '../config.js';
+import { DEV_CERT_DIR, ensureDevCertificate } from '../dev-cert.js';
+import { ensureServiceKey } from '../env-file.js';
+import { jsonLogger } from '../log.js';
+import { runServer } from '../server.js';
+import { type CliIo, flags, formatCount, HELP_FLAG } from './io.js';
+import { HELP } from './help.js';
+
+/**
+ * `serve`: the server from validated configuration. `start` (`firstRun`)
+ * first fills in what a fresh checkout lacks: key, certificate, demo data.
+ * Resolves once the server listens; a signal then ends the process.
+ */
+export async function serveCommand(args: string[], io: CliIo, firstRun: boolean): Promise<number> {
+  if (flags(() => parseArgs({ args, options: HELP_FLAG, strict: true })).values.help) return io.stdout.write(`${HELP[firstRun ? 'start' : 'serve']}\n`), 0;
+  const newKey = firstRun ? ensureServiceKey(io.cwd, io.env) : undefined;
+  if (newKey) io.stderr.write(`Created .env with a new SERVICE_API_KEY. It is shown only this once; keep it secret:\n\n  ${newKey}\n\n`);
+  let vars = readEnvironment(io.cwd, io.env);
+  let devCert: string | undefined;
+  if (firstRun && !vars.TLS_CERT_FILE && !vars.TLS_KEY_FILE && !isTrue(vars.TRUST_PROXY)) {
+    const cert = ensureDevCertificate(join(io.cwd, DEV_CERT_DIR));
+    if (cert.created) io.stderr.write(`Created a self-signed development certificate for localhost in ${DEV_CERT_DIR}/.\n`);
+    vars = { ...vars, TLS_CERT_FILE: cert.certFile, TLS_KEY_FILE: cert.keyFile };
+    devCert = cert.certFile;
+  }
+  const config = parseConfig(vars, io.cwd);
+  const storage = createSqliteStorage(config.databasePath);
+  let siteId: string | undefined;
+  try {
+    if (firstRun) siteId = await demoIfEmpty(storage, io);
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+  const running = await runServer(config, { storage, logger: jsonLogger(io.stdout, io.stderr), exit: io.exit });
+  if (firstRun && siteId) io.stderr.write(`\nTry it:\n\n  ${curlLine(running.url, config, siteId, io, { newKey, devCert })}\n\n`);
+  return 0;
+}
+
+/** Adds the demo site when there are no sites; returns the site to show in the example. */
+async function demoIfEmpty(storage: Storage, io: CliIo): Promise<string | undefined> {
+  const sites = await storage.listSites();
+  if (sites.length > 0) return sites.find((s) => s.id === DEMO_SITE.id)?.id ?? sites[0]!.id;
+  io.stderr.write(`The database has no sites yet: adding ${DEMO_SITE.id} with a month of generated traffic...\n`);
+  const { site, summary } = await addDemoSite(storage);
+  io.stderr.write(`Added ${site.id} ("${site.name}"): ${formatCount(summary.pageviews)} pageviews in ${formatCount(summary.sessions)} sessions.\n`);
+  return site.id;
+}
+
+/** A copy-paste request against the running server; shows the key only if it was created in this run. */
+function curlLine(url: string, config: ServerConfig, siteId: string, io: CliIo, made: { newKey?: string; devCert?: string }): string {
+  const key = made.newKey ?? (io.env.SERVICE_API_KEY ? '$SERVICE_API_KEY' : "$(sed -n 's/^SERVICE_API_KEY=//p' .env)");
+  const parts = ['curl', '-sS'];
+  if (made.devCert) {
+    const rel = relative(io.cwd, made.devCert);
+    parts.push('--cacert', rel.startsWith('..') ? made.devCert : rel);
+  }
+  if (!config.tls) parts.push('-H "X-Forwarded-Proto: https"');
+  parts.push(`-H "Authorization: Bearer ${key}"`, `"${url}/stats?site_id=${siteId}"`);
+  return parts.join(' ');
+}

@@ -1,0 +1,104 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseConfig, readEnvironment } from './config.js';
+import { ensureServiceKey } from './env-file.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'siteline-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const cert = join(dir, 'cert.pem');
+const key = join(dir, 'key.pem');
+writeFileSync(cert, 'not checked here');
+writeFileSync(key, 'not checked here');
+const KEY = 'a'.repeat(40);
+const valid = { SERVICE_API_KEY: KEY, TLS_CERT_FILE: cert, TLS_KEY_FILE: key };
+
+const problems = (vars: Record<string, string>) => {
+  try {
+    parseConfig(vars, dir);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('parseConfig', () => {
+  it('applies the documented defaults', () => {
+    expect(parseConfig(valid, dir)).toEqual({
+      edition: 'community',
+      serviceApiKey: KEY,
+      databasePath: join(dir, 'siteline.db'),
+      host: '127.0.0.1',
+      port: 8443,
+      tls: { certFile: cert, keyFile: key },
+      trustProxy: false,
+      rateLimitPerMinute: 600,
+      warnings: [],
+    });
+  });
+
+  it('names every bad variable with what it expects, at once', () => {
+    expect(problems({ ...valid, PORT: 'eighty', EDITION: 'enterprise', TRUST_PROXY: 'maybe', RATE_LIMIT_PER_MINUTE: '-1' })).toEqual([
+      'EDITION must be community or cloud (got "enterprise").',
+      'PORT must be an integer from 0 to 65535 (got "eighty").',
+      'TRUST_PROXY must be true or false (got "maybe").',
+      'RATE_LIMIT_PER_MINUTE must be an integer from 0 to 1000000 (got "-1").',
+    ]);
+    expect(problems({ ...valid, PORT: '70000' })).toEqual(['PORT must be an integer from 0 to 65535 (got "70000").']);
+  });
+
+  it('requires the key and HTTPS files, and says how to get them', () => {
+    const [missingKey, missingTls] = problems({});
+    expect(missingKey).toMatch(/^SERVICE_API_KEY is required.*siteline start/);
+    expect(missingTls).toMatch(/^TLS_CERT_FILE and TLS_KEY_FILE are required.*HTTPS only.*TRUST_PROXY=true/);
+    expect(problems({ SERVICE_API_KEY: KEY, TLS_CERT_FILE: cert })).toEqual([
+      'TLS_KEY_FILE is required when TLS_CERT_FILE is set: give both the certificate and its private key (PEM files).',
+    ]);
+    expect(problems({ ...valid, TLS_KEY_FILE: 'missing.pem' })).toEqual([
+      `TLS_KEY_FILE must name a readable PEM file; ${join(dir, 'missing.pem')} does not exist.`,
+    ]);
+  });
+
+  it('allows plain HTTP only behind a proxy on loopback', () => {
+    expect(parseConfig({ SERVICE_API_KEY: KEY, TRUST_PROXY: 'true' }, dir)).toMatchObject({ tls: null, trustProxy: true });
+    expect(problems({ SERVICE_API_KEY: KEY, TRUST_PROXY: 'true', HOST: '0.0.0.0' })[0]).toMatch(/^HOST must be a loopback address .* when TRUST_PROXY=true/);
+  });
+
+  it('warns about a short key without ever repeating it', () => {
+    const config = parseConfig({ ...valid, SERVICE_API_KEY: 'short-secret' }, dir);
+    expect(config.warnings).toEqual([expect.stringMatching(/^SERVICE_API_KEY has fewer than 32 characters/)]);
+    expect(JSON.stringify(config.warnings)).not.toContain('short-secret');
+    expect(JSON.stringify(problems({ SERVICE_API_KEY: 'short-secret', PORT: 'x' }))).not.toContain('short-secret');
+  });
+});
+
+describe('readEnvironment', () => {
+  it('reads .env with util.parseEnv and lets the real environment override it', () => {
+    const envDir = mkdtempSync(join(dir, 'env-'));
+    writeFileSync(join(envDir, '.env'), `# comment\nSERVICE_API_KEY=${KEY}\nPORT=9000\nHOST="0.0.0.0"\nDATABASE_PATH=data/site.db\nTLS_CERT_FILE=\n`);
+    expect(readEnvironment(envDir, {})).toEqual({ SERVICE_API_KEY: KEY, PORT: '9000', HOST: '0.0.0.0', DATABASE_PATH: 'data/site.db' });
+    const config = loadConfig(envDir, { PORT: '9443', TRUST_PROXY: 'yes', HOST: '127.0.0.1' });
+    expect(config).toMatchObject({ port: 9443, host: '127.0.0.1', trustProxy: true, databasePath: join(envDir, 'data/site.db') });
+  });
+});
+
+describe('ensureServiceKey', () => {
+  it('creates .env with a random 64-hex key, readable only by the owner', () => {
+    const fresh = mkdtempSync(join(dir, 'fresh-'));
+    const created = ensureServiceKey(fresh, {});
+    expect(created).toMatch(/^[0-9a-f]{64}$/);
+    expect(readEnvironment(fresh, {}).SERVICE_API_KEY).toBe(created);
+    expect(statSync(join(fresh, '.env')).mode & 0o777).toBe(0o600);
+    expect(ensureServiceKey(fresh, {})).toBeUndefined();
+    expect(ensureServiceKey(mkdtempSync(join(dir, 'env-set-')), { SERVICE_API_KEY: KEY })).toBeUndefined();
+  });
+
+  it('adds a key to an existing .env that lacks one, keeping the rest', () => {
+    const existing = mkdtempSync(join(dir, 'existing-'));
+    writeFileSync(join(existing, '.env'), 'PORT=9000');
+    const created = ensureServiceKey(existing, {});
+    expect(readFileSync(join(existing, '.env'), 'utf8')).toBe(`PORT=9000\nSERVICE_API_KEY=${created}\n`);
+  });
+});

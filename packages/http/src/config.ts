@@ -1,0 +1,144 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
+import { z } from 'zod';
+
+/** Environment variables the server reads (from `.env`, overridden by the real environment). */
+export type EnvVars = Record<string, string | undefined>;
+
+/** The standalone server's settings, validated. */
+export interface ServerConfig {
+  edition: 'community' | 'cloud';
+  /** The Community key; `''` in the Cloud edition, whose keys live in the database. */
+  serviceApiKey: string;
+  /** Absolute path of the SQLite file. */
+  databasePath: string;
+  host: string;
+  /** 0 picks a free port (tests). */
+  port: number;
+  /** Certificate and key files; `null` only behind a TLS-terminating proxy. */
+  tls: { certFile: string; keyFile: string } | null;
+  /** Plain HTTP on loopback, trusting the proxy's `X-Forwarded-Proto`. */
+  trustProxy: boolean;
+  /** Requests per key and minute; 0 turns the limit off. */
+  rateLimitPerMinute: number;
+  /** Worth saying at start, not worth refusing to start (a short key). */
+  warnings: string[];
+}
+
+/** One or more variables are wrong; `problems` names each with what is expected. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration (.env file or environment):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Defaults of the optional variables, as documented in the README. */
+export const DEFAULTS = { DATABASE_PATH: './siteline.db', HOST: '127.0.0.1', PORT: '8443', EDITION: 'community', TRUST_PROXY: 'false', RATE_LIMIT_PER_MINUTE: '600' } as const;
+
+/** Below this length `SERVICE_API_KEY` is accepted with a warning (decisions.md section 7). */
+export const MIN_KEY_LENGTH = 32;
+
+const integer = (min: number, max: number) =>
+  z.string().regex(/^\d+$/, { error: `must be an integer from ${min} to ${max}` }).transform(Number)
+    .refine((n) => n >= min && n <= max, { error: `must be an integer from ${min} to ${max}` });
+
+const boolean = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' }).transform(isTrue);
+
+/** How a yes/no variable says yes. */
+export function isTrue(value: string | undefined): boolean {
+  return value === 'true' || value === '1' || value === 'yes';
+}
+
+const schema = z.object({
+  EDITION: z.enum(['community', 'cloud'], { error: 'must be community or cloud' }).default(DEFAULTS.EDITION),
+  SERVICE_API_KEY: z.string().optional(),
+  DATABASE_PATH: z.string().default(DEFAULTS.DATABASE_PATH),
+  HOST: z.string().regex(/^[\w.:-]+$/, { error: 'must be a host name or IP address, e.g. 127.0.0.1 or 0.0.0.0' }).default(DEFAULTS.HOST),
+  PORT: integer(0, 65535).default(Number(DEFAULTS.PORT)),
+  TLS_CERT_FILE: z.string().optional(),
+  TLS_KEY_FILE: z.string().optional(),
+  TRUST_PROXY: boolean.default(false),
+  RATE_LIMIT_PER_MINUTE: integer(0, 1_000_000).default(Number(DEFAULTS.RATE_LIMIT_PER_MINUTE)),
+});
+
+/**
+ * The variables in effect: `.env` in `cwd` (parsed with Node's own
+ * `util.parseEnv`), then the real environment on top. Empty values count as unset.
+ * @example const vars = readEnvironment(process.cwd(), process.env);
+ */
+export function readEnvironment(cwd: string, env: EnvVars = process.env): EnvVars {
+  const file = resolve(cwd, '.env');
+  const merged: EnvVars = { ...(existsSync(file) ? parseEnv(readFileSync(file, 'utf8')) : {}) };
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) merged[name] = value;
+  for (const [name, value] of Object.entries(merged)) if (value?.trim() === '') delete merged[name];
+  return merged;
+}
+
+/**
+ * Validates the variables, reporting every bad one at once (`ConfigError`).
+ * Relative paths are resolved against `cwd`.
+ * @example const config = parseConfig(readEnvironment(process.cwd()), process.cwd());
+ */
+export function parseConfig(vars: EnvVars, cwd: string): ServerConfig {
+  const problems: string[] = [];
+  const result = schema.safeParse(vars);
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const name = String(issue.path[0]);
+      problems.push(`${name} ${issue.message} (got ${JSON.stringify(vars[name])}).`);
+    }
+  }
+  const key = vars.SERVICE_API_KEY ?? '';
+  const edition = result.data?.EDITION ?? 'community';
+  if (edition === 'community' && key === '') {
+    problems.push('SERVICE_API_KEY is required: the secret clients send as "Authorization: Bearer <key>" (run `siteline start` once to create one).');
+  }
+  const certFile = vars.TLS_CERT_FILE && resolve(cwd, vars.TLS_CERT_FILE);
+  const keyFile = vars.TLS_KEY_FILE && resolve(cwd, vars.TLS_KEY_FILE);
+  const trustProxy = result.data?.TRUST_PROXY ?? false;
+  if (!certFile !== !keyFile) {
+    problems.push(`${certFile ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE'} is required when ${certFile ? 'TLS_CERT_FILE' : 'TLS_KEY_FILE'} is set: give both the certificate and its private key (PEM files).`);
+  } else if (!certFile && !trustProxy) {
+    problems.push('TLS_CERT_FILE and TLS_KEY_FILE are required: the server speaks HTTPS only. Set them to PEM files, run `siteline start` for a development certificate, or set TRUST_PROXY=true behind a TLS-terminating proxy.');
+  }
+  for (const [name, file] of [['TLS_CERT_FILE', certFile], ['TLS_KEY_FILE', keyFile]] as const) {
+    if (file && !existsSync(file)) problems.push(`${name} must name a readable PEM file; ${file} does not exist.`);
+  }
+  const host = result.data?.HOST ?? DEFAULTS.HOST;
+  if (trustProxy && !isLoopback(host)) {
+    problems.push(`HOST must be a loopback address (127.0.0.1, ::1 or localhost) when TRUST_PROXY=true, got ${JSON.stringify(host)}: plain HTTP may only be reachable by the proxy on this machine.`);
+  }
+  if (problems.length > 0 || !result.success) throw new ConfigError(problems);
+
+  const data = result.data;
+  const warnings: string[] = [];
+  if (edition === 'community' && key.length < MIN_KEY_LENGTH) {
+    warnings.push(`SERVICE_API_KEY has fewer than ${MIN_KEY_LENGTH} characters; use a long random key (e.g. \`openssl rand -hex 32\`).`);
+  }
+  return {
+    edition,
+    serviceApiKey: edition === 'community' ? key : '',
+    databasePath: resolve(cwd, data.DATABASE_PATH),
+    host,
+    port: data.PORT,
+    tls: certFile && keyFile ? { certFile, keyFile } : null,
+    trustProxy,
+    rateLimitPerMinute: data.RATE_LIMIT_PER_MINUTE,
+    warnings,
+  };
+}
+
+/**
+ * `readEnvironment` and `parseConfig` in one step.
+ * @example const config = loadConfig(process.cwd());
+ */
+export function loadConfig(cwd: string, env: EnvVars = process.env): ServerConfig {
+  return parseConfig(readEnvironment(cwd, env), cwd);
+}
+
+/** Whether `host` only accepts connections from this machine. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
