@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -44,14 +44,16 @@ describe('Cloud edition: account keys over real HTTPS', () => {
   let keyA: string;
   let keyB: string;
   let keyAId: string;
+  let acme: { id: string };
+  let globex: { id: string };
   const logs: LogEntry[] = [];
   let gate: Promise<void> | undefined;
 
   beforeAll(async () => {
     storage = createSqliteStorage(dbPath);
     accounts = createSqliteAccounts(storage.db);
-    const a = await accounts.createAccount('Acme');
-    const b = await accounts.createAccount('Globex');
+    const a = (acme = await accounts.createAccount('Acme'));
+    const b = (globex = await accounts.createAccount('Globex'));
     await createSite(storage, { id: 'ST-acme', name: 'Acme site', accountId: a.id });
     await createSite(storage, { id: 'ST-globex', name: 'Globex site', accountId: b.id });
     ({ key: keyA, info: { id: keyAId } } = await accounts.createKey(a.id, 'reporting'));
@@ -80,7 +82,7 @@ describe('Cloud edition: account keys over real HTTPS', () => {
 
   it('shows a key once; lists it masked with name, times and state', async () => {
     expect(keyA).toMatch(/^st_[0-9a-f]{64}$/);
-    const [info] = await accounts.listKeys((await accounts.listAccounts())[0]!.id);
+    const [info] = await accounts.listKeys(acme.id);
     expect(info).toMatchObject({ id: keyAId, name: 'reporting', masked: `${keyA.slice(0, 4)}…${keyA.slice(-4)}`, revokedAt: null });
     expect(info!.masked).toMatch(/^st_[0-9a-f]…[0-9a-f]{4}$/);
     expect(info!.lastUsedAt).not.toBeNull(); // used by the previous test
@@ -112,29 +114,28 @@ describe('Cloud edition: account keys over real HTTPS', () => {
     gate = new Promise((r) => (release = r));
     const inFlight = get(port, '/api/v1/stats?site_id=ST-acme', keyA);
     await new Promise((r) => setTimeout(r, 100)); // authenticated, now waiting in storage
-    const [account] = await accounts.listAccounts();
-    expect(await accounts.revokeKey(account!.id, keyAId)).toBe(true);
+    const revoked = await accounts.revokeKey(acme.id, keyAId);
     release();
+    expect(revoked).toBe(true);
     expect(await inFlight).toEqual({ status: 401, body: '{"error":"Unauthorized"}' });
     expect(await get(port, '/api/v1/stats?site_id=ST-acme', keyA)).toEqual({ status: 401, body: '{"error":"Unauthorized"}' });
-    expect(await accounts.revokeKey(account!.id, keyAId)).toBe(false);
-    expect((await accounts.listKeys(account!.id))[0]!.revokedAt).not.toBeNull();
+    expect(await accounts.revokeKey(acme.id, keyAId)).toBe(false);
+    expect((await accounts.listKeys(acme.id))[0]!.revokedAt).not.toBeNull();
     gate = undefined;
   });
 
   it('a revocation made by a second process applies to the next request', async () => {
-    const [, globex] = await accounts.listAccounts();
-    const [info] = await accounts.listKeys(globex!.id);
+    const [info] = await accounts.listKeys(globex.id);
     expect((await get(port, '/api/v1/live?site_id=ST-globex', keyB)).status).toBe(200);
-    const script = join(dir, 'revoke.mts');
-    writeFileSync(script, `
-      import { createSqliteAccounts, createSqliteStorage } from ${JSON.stringify(join(repo, 'packages/core/src/index.ts'))};
-      const storage = createSqliteStorage(process.argv[2]);
-      console.log(await createSqliteAccounts(storage.db).revokeKey(process.argv[3], process.argv[4]));
-      await storage.close();
-    `);
-    const child = spawnSync(join(repo, 'node_modules/.bin/tsx'), [script, dbPath, globex!.id, info!.id], { encoding: 'utf8' });
-    expect(child.stdout.trim()).toBe('true');
+    // The real `siteline keys revoke` in its own process, on the same database file.
+    const child = spawnSync(join(repo, 'node_modules/.bin/tsx'), [join(repo, 'packages/http/src/cli.ts'), 'keys', 'revoke', '--account', globex.id, '--key', info!.id], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', DATABASE_PATH: dbPath, TSX_TSCONFIG_PATH: join(repo, 'tsconfig.json') },
+      cwd: dir,
+    });
+    expect({ status: child.status, stdout: child.stdout, stderr: child.stderr }).toEqual({
+      status: 0, stdout: `Revoked key ${info!.id}; requests with it get 401 from now on.\n`, stderr: '',
+    });
     expect(await get(port, '/api/v1/live?site_id=ST-globex', keyB)).toEqual({ status: 401, body: '{"error":"Unauthorized"}' });
   });
 
