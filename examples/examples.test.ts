@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -6,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSite, createSqliteStorage, importEvents } from '@siteline/core';
 import { ALPHA, ndjson } from '@siteline/core/testing';
+import { ensureDevCertificate } from '@siteline/http';
 import { afterAll, expect, it } from 'vitest';
 import { createApp } from './express-app.js';
 
@@ -13,14 +13,13 @@ const dir = mkdtempSync(join(tmpdir(), 'siteline-examples-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('the API works mounted in an Express app, next to the app\'s own routes', async () => {
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem')], { stdio: 'ignore' });
-  const cert = readFileSync(join(dir, 'c.pem'));
+    const { certFile, keyFile } = ensureDevCertificate(dir);
+  const cert = readFileSync(certFile);
   const storage = createSqliteStorage(':memory:');
   await createSite(storage, { id: 'ST-alpha', name: 'Alpha', domain: 'alpha.example' });
   await importEvents(storage, ndjson(ALPHA));
   const key = 'example-key-0123456789-0123456789';
-  const server = https.createServer({ cert, key: readFileSync(join(dir, 'k.pem')) }, createApp(storage, key));
+  const server = https.createServer({ cert, key: readFileSync(keyFile) }, createApp(storage, key));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   const get = (path: string, headers: Record<string, string> = {}) =>

@@ -5,6 +5,7 @@
  * days and import batches), equal timestamps, UTM triples, referrers, click
  * ids, user agents and IPs to derive from. Deterministic for a seed.
  */
+import { mulberry32 } from '@siteline/core';
 
 export const DIFF_SITES: readonly { id: string; name: string; timezone: string; domain?: string }[] = [
   { id: 'ST-diffutc', name: 'UTC', timezone: 'UTC', domain: 'utc.example' },
@@ -15,17 +16,6 @@ export const DIFF_SITES: readonly { id: string; name: string; timezone: string; 
 
 /** First and last day of generated data (UTC), with room for every zone. */
 export const DIFF_SPAN = { from: '2026-10-20', to: '2026-11-29' };
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PATHS = ['/', '/pricing', '/docs', '/docs/', '/blog/a', '/blog/b', '/caf%C3%A9', '/about'];
 const EVENTS = ['signup', 'download', 'play', 'share'];

@@ -3,7 +3,6 @@
  * self-signed certificate for 127.0.0.1, a `fetch` over `node:https` that
  * trusts it, and real servers around the real API handler.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import https from 'node:https';
@@ -12,20 +11,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSite, createSqliteStorage, importEvents, type Storage } from '@siteline/core';
 import { ALPHA, ndjson } from '@siteline/core/testing';
-import { type ApiHandlerOptions, communityAuthenticator, createApiHandler } from '@siteline/http';
+import { type ApiHandlerOptions, communityAuthenticator, createApiHandler, ensureDevCertificate } from '@siteline/http';
 import type { Fetch } from './options.js';
 
 export const KEY = 'client-test-key-0123456789abcdef0123456789';
 /** The handler's clock: ST-alpha has one live visitor at this instant. */
 export const NOW = Date.parse('2026-11-03T12:04:00Z');
 
-/** A key and certificate for `127.0.0.1`, made with the openssl CLI. */
+/** A key and certificate for `127.0.0.1` (the server's development certificate). */
 export function selfSignedCert(): { key: Buffer; cert: Buffer } {
   const dir = mkdtempSync(join(tmpdir(), 'siteline-client-'));
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem')], { stdio: 'ignore' });
-    return { key: readFileSync(join(dir, 'k.pem')), cert: readFileSync(join(dir, 'c.pem')) };
+    const { keyFile, certFile } = ensureDevCertificate(dir);
+    return { key: readFileSync(keyFile), cert: readFileSync(certFile) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

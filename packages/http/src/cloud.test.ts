@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -15,13 +15,13 @@ import {
 } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudAuthenticator, communityAuthenticator } from './auth.js';
+import { ensureDevCertificate } from './dev-cert.js';
 import { createApiHandler } from './handler.js';
 import type { LogEntry } from './log.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'siteline-cloud-'));
-execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-  '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
-const tls = { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+const devCert = ensureDevCertificate(dir);
+const tls = { key: readFileSync(devCert.keyFile), cert: readFileSync(devCert.certFile) };
 const repo = resolve(fileURLToPath(import.meta.url), '../../../..');
 
 function get(port: number, path: string, key: string) {

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -9,14 +8,14 @@ import { createSite, createSqliteStorage, importEvents, MESSAGES, type Storage }
 import { ALPHA, ndjson } from '@siteline/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { communityAuthenticator } from './auth.js';
+import { ensureDevCertificate } from './dev-cert.js';
 import { createApiHandler, type ApiHandlerOptions } from './handler.js';
 import type { LogEntry } from './log.js';
 
 const KEY = 'k'.repeat(40);
 const dir = mkdtempSync(join(tmpdir(), 'siteline-http-'));
-execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-  '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
-const tls = { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+const devCert = ensureDevCertificate(dir);
+const tls = { key: readFileSync(devCert.keyFile), cert: readFileSync(devCert.certFile) };
 
 interface Reply { status: number; headers: http.IncomingHttpHeaders; body: string; json: unknown }
 

@@ -18,3 +18,4 @@ export { jsonLogger, silentLogger, redactUrl, type Logger, type LogEntry } from 
 export * from './collect/index.js';
 export { startServer, runServer, authenticatorFor, type RunningServer, type StartServerOptions } from './server.js';
 export { loadConfig, parseConfig, ConfigError, DEFAULTS, type ServerConfig } from './config.js';
+export { ensureDevCertificate, DEV_CERT_DIR, type DevCertificate } from './dev-cert.js';
