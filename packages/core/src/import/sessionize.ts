@@ -49,11 +49,19 @@ export function stampSessions(events: (EnrichedEvent & { sessionId: string })[])
     const f = first.get(key);
     if (!f || e.ts < f.ts || (e.ts === f.ts && e.seq < f.seq)) first.set(key, e);
   }
+  // Written out field by field: an object spread here costs microseconds per event.
   return events.map((e) => {
     const f = first.get(`${e.siteId}\u0000${e.sessionId}`)!;
     return {
-      ...e,
+      siteId: e.siteId,
+      ts: e.ts,
+      day: e.day,
+      type: e.type,
+      name: e.name,
+      path: e.path,
       visitorId: e.visitorId,
+      sessionId: e.sessionId,
+      seq: e.seq,
       entryPath: f.path,
       referrerSource: f.referrerSource,
       channel: f.channel,
