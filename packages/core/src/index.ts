@@ -45,3 +45,4 @@ export {
   SALT_RETENTION_MS,
 } from './salts/salts.js';
 export * from './demo/index.js';
+export { createSqliteSaltStore } from './storage/sqlite/sqlite-salts.js';

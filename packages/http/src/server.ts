@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { type AccountStore, createSqliteAccounts, createSqliteStorage, type Storage } from '@siteline/core';
+import { type AccountStore, createSqliteAccounts, createSqliteSaltStore, createSqliteStorage, type Storage } from '@siteline/core';
 import { type Authenticator, cloudAuthenticator, communityAuthenticator } from './auth.js';
 import { type CollectHandler, createCollectHandler } from './collect/index.js';
 import { ConfigError, isLoopback, type ServerConfig } from './config.js';
@@ -74,7 +74,9 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
       rateLimit: config.rateLimitPerMinute === 0 ? false : { limit: config.rateLimitPerMinute, windowMs: 60_000 },
       logger,
     });
-    const collect = createCollectHandler({ storage, trustProxy: config.trustProxy, logger });
+    // Salts in the database: every process and restart agrees on the day's visitor ids.
+    const saltStore = sqlite ? createSqliteSaltStore(sqlite.db) : undefined;
+    const collect = createCollectHandler({ storage, trustProxy: config.trustProxy, logger, saltStore });
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => collect(req, res, () => void api(req, res));
     const server = config.tls ? httpsServer(config.tls, handler) : http.createServer(handler);
     await listen(server, config);

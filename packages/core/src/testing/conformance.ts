@@ -6,7 +6,7 @@ import { REPORTS } from '../reports/index.js';
 import { createSite } from '../sites/sites.js';
 import type { Storage } from '../storage/types.js';
 import type { EndpointName } from '../types.js';
-import { ALPHA, BETA, GAMMA_FIRST, GAMMA_SECOND, ndjson } from './datasets.js';
+import { ALPHA, BETA, DELTA_FIRST, DELTA_SECOND, GAMMA_FIRST, GAMMA_SECOND, ndjson } from './datasets.js';
 
 export interface TestStorageOptions {
   /** Shown in the test names. */
@@ -35,11 +35,14 @@ export function testStorage({ name, create }: TestStorageOptions): void {
       await createSite(storage, { id: 'ST-alpha', name: 'Alpha', timezone: 'UTC', domain: 'alpha.example' });
       await createSite(storage, { id: 'ST-beta', name: 'Beta', timezone: 'America/New_York' });
       await createSite(storage, { id: 'ST-gamma', name: 'Gamma' });
+      await createSite(storage, { id: 'ST-delta', name: 'Delta' });
       await createSite(storage, { id: 'ST-empty', name: 'Empty', timezone: 'Asia/Kolkata', accountId: 'acct1' });
       await importEvents(storage, ndjson(ALPHA));
       await importEvents(storage, ndjson(BETA));
       await importEvents(storage, ndjson(GAMMA_FIRST));
       await importEvents(storage, ndjson(GAMMA_SECOND));
+      await importEvents(storage, ndjson(DELTA_FIRST));
+      await importEvents(storage, ndjson(DELTA_SECOND));
     });
     afterAll(() => storage?.close());
 
@@ -47,9 +50,9 @@ export function testStorage({ name, create }: TestStorageOptions): void {
       expect(await storage.getSite('ST-empty')).toMatchObject({ id: 'ST-empty', name: 'Empty', timezone: 'Asia/Kolkata', domain: null, accountId: 'acct1' });
       expect(await storage.getSite('ST-alpha')).toMatchObject({ domain: 'alpha.example', accountId: null });
       expect(await storage.getSite('ST-nope')).toBeUndefined();
-      expect((await storage.listSites()).map((s) => s.id).sort()).toEqual(['ST-alpha', 'ST-beta', 'ST-empty', 'ST-gamma']);
+      expect((await storage.listSites()).map((s) => s.id).sort()).toEqual(['ST-alpha', 'ST-beta', 'ST-delta', 'ST-empty', 'ST-gamma']);
       expect((await storage.listSites({ accountId: 'acct1' })).map((s) => s.id)).toEqual(['ST-empty']);
-      expect((await storage.listSites({ accountId: null })).map((s) => s.id).sort()).toEqual(['ST-alpha', 'ST-beta', 'ST-gamma']);
+      expect((await storage.listSites({ accountId: null })).map((s) => s.id).sort()).toEqual(['ST-alpha', 'ST-beta', 'ST-delta', 'ST-gamma']);
     });
 
     it('/stats over two days, one day, and a day with only a late pageview', async () => {
@@ -200,6 +203,20 @@ export function testStorage({ name, create }: TestStorageOptions): void {
       });
       expect(await report('referrers', gamma)).toEqual({ referrers: [{ source: 'b.example', visitors: 1, sessions: 1 }] });
       expect(await report('events', gamma)).toEqual({ events: [{ name: 'ping', count: 1 }] });
+    });
+
+    it('an event added inside a stored session by a later write keeps the session\'s first-event attributes', async () => {
+      const delta = { site_id: 'ST-delta', from: '2026-11-02', to: '2026-11-02' };
+      expect(await report('stats', delta)).toEqual({ visitors: 1, pageviews: 3, sessions: 1, bounce_rate: 0, avg_duration: 1800 });
+      expect(await report('referrers', delta)).toEqual({ referrers: [{ source: 'a.example', visitors: 1, sessions: 1 }] });
+      expect(await report('locations', delta)).toEqual({ locations: [{ country: 'France', country_code: 'FR', visitors: 1 }] });
+      expect(await report('pages', delta)).toEqual({
+        pages: [
+          { url: '/a', pageviews: 1, visitors: 1, bounce_rate: 0, avg_duration: 600 },
+          { url: '/b', pageviews: 1, visitors: 1, bounce_rate: 0, avg_duration: 0 },
+          { url: '/c', pageviews: 1, visitors: 1, bounce_rate: 0, avg_duration: 1200 },
+        ],
+      });
     });
 
     it('a site with no data gives zeros and empty lists', async () => {

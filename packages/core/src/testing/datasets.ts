@@ -61,5 +61,18 @@ export const GAMMA_SECOND = [
   { site_id: 'ST-gamma', ts: '2026-11-02T09:55:00Z', type: 'pageview', visitor_id: 'v9', session_id: 'x', url: '/q', referrer: 'https://b.example/' },
 ];
 
+/**
+ * ST-delta: a later import adds an event in the middle of a stored session.
+ * Session y of v7: 10:00 `/a` (from a.example), 10:10 `/c` (from c.example, second import),
+ * 10:30 `/b`. The session keeps its first event's attributes: a.example, entry `/a`.
+ */
+export const DELTA_FIRST = [
+  { site_id: 'ST-delta', ts: '2026-11-02T10:00:00Z', type: 'pageview', visitor_id: 'v7', session_id: 'y', url: '/a', referrer: 'https://a.example/', country_code: 'FR' },
+  { site_id: 'ST-delta', ts: '2026-11-02T10:30:00Z', type: 'pageview', visitor_id: 'v7', session_id: 'y', url: '/b' },
+];
+export const DELTA_SECOND = [
+  { site_id: 'ST-delta', ts: '2026-11-02T10:10:00Z', type: 'pageview', visitor_id: 'v8', session_id: 'y', url: '/c', referrer: 'https://c.example/', country_code: 'IT' },
+];
+
 /** NDJSON text of a dataset. */
 export const ndjson = (lines: readonly object[]): string => lines.map((line) => JSON.stringify(line)).join('\n');

@@ -3,4 +3,4 @@
  * conformance suite (needs vitest). Import from `@siteline/core/testing`.
  */
 export { testStorage, type TestStorageOptions } from './conformance.js';
-export { ALPHA, BETA, GAMMA_FIRST, GAMMA_SECOND, ndjson } from './datasets.js';
+export { ALPHA, BETA, DELTA_FIRST, DELTA_SECOND, GAMMA_FIRST, GAMMA_SECOND, ndjson } from './datasets.js';

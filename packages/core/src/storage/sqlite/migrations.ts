@@ -86,4 +86,145 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX api_keys_account ON api_keys (account_id);
   `,
+  `
+  -- Raw rows clustered the way they are read: events by (site, time), sessions by
+  -- (site, day, visitor), so reading a day (a dirty day, a rebuild, /live) is one
+  -- sequential range instead of an index walk with a lookup per row, and a visitor's
+  -- other sessions of a day are one short range. Event ids come from event_ids
+  -- (MAX(id) would be a full scan without a rowid).
+  CREATE TABLE events_by_time (
+    site_id     TEXT NOT NULL,
+    ts          INTEGER NOT NULL,
+    id          INTEGER NOT NULL,
+    day         TEXT NOT NULL,
+    type        INTEGER NOT NULL,
+    name        TEXT NOT NULL,
+    path        TEXT NOT NULL,
+    visitor_id  TEXT NOT NULL,
+    session_id  TEXT NOT NULL,
+    seq         INTEGER NOT NULL,
+    gap_ms      INTEGER,
+    PRIMARY KEY (site_id, ts, id)
+  ) STRICT, WITHOUT ROWID;
+  INSERT INTO events_by_time SELECT site_id, ts, id, day, type, name, path, visitor_id, session_id, seq, gap_ms FROM events;
+  CREATE TABLE event_ids (next INTEGER NOT NULL) STRICT;
+  INSERT INTO event_ids SELECT COALESCE(MAX(id), 0) + 1 FROM events;
+  DROP TABLE events;
+  ALTER TABLE events_by_time RENAME TO events;
+
+  CREATE TABLE sessions_by_day (
+    site_id          TEXT NOT NULL,
+    session_id       TEXT NOT NULL,
+    visitor_id       TEXT NOT NULL,
+    day              TEXT NOT NULL,
+    start_ts         INTEGER NOT NULL,
+    end_ts           INTEGER NOT NULL,
+    end_seq          INTEGER NOT NULL,
+    last_event_id    INTEGER NOT NULL,
+    pageviews        INTEGER NOT NULL,
+    custom_events    INTEGER NOT NULL,
+    entry_path       TEXT NOT NULL,
+    referrer_source  TEXT NOT NULL,
+    channel          TEXT NOT NULL,
+    utm_source       TEXT NOT NULL,
+    utm_medium       TEXT NOT NULL,
+    utm_campaign     TEXT NOT NULL,
+    country_code     TEXT NOT NULL,
+    device_type      TEXT NOT NULL,
+    browser          TEXT NOT NULL,
+    os               TEXT NOT NULL,
+    PRIMARY KEY (site_id, day, visitor_id, session_id)
+  ) STRICT, WITHOUT ROWID;
+  INSERT INTO sessions_by_day SELECT * FROM sessions;
+  DROP TABLE sessions;
+  ALTER TABLE sessions_by_day RENAME TO sessions;
+  CREATE UNIQUE INDEX sessions_id ON sessions (site_id, session_id);
+
+  -- Per-day rollups, so a report sums about one row per day and value instead of
+  -- scanning raw events. Visitors are distinct per day, so summing days gives the
+  -- metric of decisions.md 3. A (site, day) is in one of three states
+  -- (sqlite-rollups.ts): clean (rollup rows complete), dirty (a row in dirty_days,
+  -- no rollup rows: read raw until rebuilt), or live (a row in live_days: rollup
+  -- rows complete and kept current by each small write, with live_page_visitors
+  -- telling whether a pageview's visitor is new for its page that day).
+  CREATE TABLE rollup_days (
+    site_id      TEXT NOT NULL,
+    day          TEXT NOT NULL,
+    visitors     INTEGER NOT NULL,
+    sessions     INTEGER NOT NULL,
+    bounces      INTEGER NOT NULL,
+    duration_ms  INTEGER NOT NULL,
+    pageviews    INTEGER NOT NULL,
+    PRIMARY KEY (site_id, day)
+  ) STRICT, WITHOUT ROWID;
+
+  -- Sessions by one attribute: dimension is a SessionDimension or 'entryPath';
+  -- for 'utm' the value is source, medium and campaign joined by U+0000.
+  CREATE TABLE rollup_sessions (
+    site_id    TEXT NOT NULL,
+    dimension  TEXT NOT NULL,
+    day        TEXT NOT NULL,
+    value      TEXT NOT NULL,
+    visitors   INTEGER NOT NULL,
+    sessions   INTEGER NOT NULL,
+    bounces    INTEGER NOT NULL,
+    PRIMARY KEY (site_id, dimension, day, value)
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE TABLE rollup_pages (
+    site_id          TEXT NOT NULL,
+    day              TEXT NOT NULL,
+    path             TEXT NOT NULL,
+    pageviews        INTEGER NOT NULL,
+    visitors         INTEGER NOT NULL,
+    timed_views      INTEGER NOT NULL,
+    time_on_page_ms  INTEGER NOT NULL,
+    PRIMARY KEY (site_id, day, path)
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE TABLE rollup_events (
+    site_id  TEXT NOT NULL,
+    day      TEXT NOT NULL,
+    name     TEXT NOT NULL,
+    count    INTEGER NOT NULL,
+    PRIMARY KEY (site_id, day, name)
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE TABLE dirty_days (
+    site_id  TEXT NOT NULL,
+    day      TEXT NOT NULL,
+    PRIMARY KEY (site_id, day)
+  ) STRICT, WITHOUT ROWID;
+  INSERT INTO dirty_days SELECT DISTINCT site_id, day FROM events UNION SELECT site_id, day FROM sessions;
+
+  CREATE TABLE live_days (
+    site_id  TEXT NOT NULL,
+    day      TEXT NOT NULL,
+    PRIMARY KEY (site_id, day)
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE TABLE live_page_visitors (
+    site_id     TEXT NOT NULL,
+    day         TEXT NOT NULL,
+    path        TEXT NOT NULL,
+    visitor_id  TEXT NOT NULL,
+    PRIMARY KEY (site_id, day, path, visitor_id)
+  ) STRICT, WITHOUT ROWID;
+
+  -- Bumped whenever the rollup rows of a site's clean days change (a day changes
+  -- state), so a reader may keep sums over clean days.
+  CREATE TABLE rollup_generations (
+    site_id     TEXT PRIMARY KEY,
+    generation  INTEGER NOT NULL
+  ) STRICT, WITHOUT ROWID;
+  `,
+  `
+  -- Daily salts of the collector's visitor ids, shared by every process; each
+  -- is deleted 48 hours after its day began (see salts/salts.ts).
+  CREATE TABLE salts (
+    day         TEXT PRIMARY KEY,
+    salt        TEXT NOT NULL,
+    expires_at  INTEGER NOT NULL
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];

@@ -1,13 +1,21 @@
 import Database from 'better-sqlite3';
 import type { Site } from '../../types.js';
-import type { Storage } from '../types.js';
+import type { ImportRecord, Storage, StoredEvent } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
-import { createQueries } from './sqlite-queries.js';
-import { createWriter } from './sqlite-writer.js';
+import { createReads } from './sqlite-reads.js';
+import { createRollups } from './sqlite-rollups.js';
+import { createLiveDeltas } from './sqlite-live.js';
+import { createWriter, LIVE_WRITE_MAX_EVENTS } from './sqlite-writer.js';
 
 export interface SqliteStorageOptions {
-  /** Open read-only (no migrations, no writes). */
+  /** Open read-only (no migrations, no writes; days not yet rolled up are read raw). */
   readonly?: boolean;
+  /**
+   * The clock that decides which days are hot ("today", whose rollups each
+   * small write keeps current) for the rollups; default `Date.now`. Results
+   * never depend on it, only speed. For benchmarks and tests.
+   */
+  now?: () => number;
 }
 
 interface SiteRow {
@@ -31,22 +39,31 @@ const toSite = (row: SiteRow): Site => ({
 /**
  * The embedded store: one SQLite file (or `:memory:`) through better-sqlite3,
  * in WAL mode so readers never wait for the writer. The schema is migrated
- * on open.
+ * on open. Reports sum per-day rollups (a few rows per day and value) instead
+ * of scanning raw events: past days are rolled up after an import or on the
+ * first read, today's rollups are kept current by each small write, and a day
+ * a write has just touched is read raw until then (sqlite-rollups.ts), so
+ * results are always those of the raw rows.
  *
  * @example
  * const storage = createSqliteStorage('./siteline.db');
  * const stats = await getStats(storage, parseQuery('stats', { site_id: 'ST-demo' }));
  */
 export function createSqliteStorage(path: string, options: SqliteStorageOptions = {}): Storage & { db: Database.Database } {
-  const db = new Database(path, { readonly: options.readonly ?? false });
-  if (!options.readonly) {
+  const readonly = options.readonly ?? false;
+  const db = new Database(path, { readonly });
+  db.pragma('busy_timeout = 5000');
+  // A larger page cache keeps the index pages of a bulk import in memory (the default is 2 MB).
+  db.pragma('cache_size = -65536');
+  db.pragma('temp_store = MEMORY');
+  if (!readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
     migrate(db);
+  } else if ((db.pragma('user_version', { simple: true }) as number) < MIGRATIONS.length) {
+    db.close();
+    throw new Error(`Database ${path} has an older schema; open it once read-write to upgrade it.`);
   }
-  const write = createWriter(db);
-  const queries = createQueries(db);
   const insertSite = db.prepare(
     'INSERT INTO sites (id, name, timezone, domain, account_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
@@ -54,7 +71,30 @@ export function createSqliteStorage(path: string, options: SqliteStorageOptions 
   const allSites = db.prepare<[], SiteRow>('SELECT * FROM sites ORDER BY created_at, id');
   const accountSites = db.prepare<[string], SiteRow>('SELECT * FROM sites WHERE account_id = ? ORDER BY created_at, id');
   const communitySites = db.prepare<[], SiteRow>('SELECT * FROM sites WHERE account_id IS NULL ORDER BY created_at, id');
-
+  const timezones = new Map<string, string>();
+  const timezoneOf = (siteId: string): string | undefined => {
+    let zone = timezones.get(siteId);
+    if (zone === undefined) {
+      zone = getSite.get(siteId)?.timezone;
+      if (zone !== undefined) timezones.set(siteId, zone);
+    }
+    return zone;
+  };
+  const write = createWriter(db, createLiveDeltas(db));
+  const rollups = createRollups(db);
+  const reads = createReads(db, rollups, { now: options.now ?? Date.now, readonly, timezoneOf });
+  const writeEvents = db.transaction((events: readonly StoredEvent[], record?: ImportRecord) => {
+    const touched = write(events, record);
+    rollups.markDirty(touched);
+    // A large write (an import) rebuilds what it touched now; a small one leaves it to the next read.
+    if (!record && events.length < LIVE_WRITE_MAX_EVENTS) return;
+    const days = new Map<string, string[]>();
+    for (const key of touched) {
+      const [siteId, day] = key.split('\u0000') as [string, string];
+      days.set(siteId, [...(days.get(siteId) ?? []), day]);
+    }
+    for (const [siteId, list] of days) reads.refresh(siteId, list);
+  });
   return {
     kind: 'sqlite',
     db,
@@ -71,14 +111,14 @@ export function createSqliteStorage(path: string, options: SqliteStorageOptions 
       return rows.map(toSite);
     },
     async writeEvents(events, record) {
-      write(events, record);
+      writeEvents.immediate(events, record);
     },
-    summary: async (range) => queries.summary(range),
-    timeseries: async (range) => queries.timeseries(range),
-    sessionBreakdown: async (range, dimension) => queries.sessionBreakdown(range, dimension),
-    pages: async (range) => queries.pages(range),
-    customEvents: async (range, name) => queries.customEvents(range, name),
-    liveVisitors: async (siteId, since, until) => queries.liveVisitors(siteId, since, until),
+    summary: async (range) => reads.summary(range),
+    timeseries: async (range) => reads.timeseries(range),
+    sessionBreakdown: async (range, dimension) => reads.sessionBreakdown(range, dimension),
+    pages: async (range) => reads.pages(range),
+    customEvents: async (range, name) => reads.customEvents(range, name),
+    liveVisitors: async (siteId, since, until) => reads.liveVisitors(siteId, since, until),
     async close() {
       if (db.open) db.close();
     },

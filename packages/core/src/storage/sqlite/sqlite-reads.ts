@@ -1,0 +1,158 @@
+import type Database from 'better-sqlite3';
+import { dayStart, localDay, shiftDay } from '../../time/zone.js';
+import type { BreakdownTotals, DayRange, EventTotals, PageTotals, SessionDimension, SummaryTotals } from '../types.js';
+import { type Aggregates, createQueries, createRollupQueries } from './sqlite-queries.js';
+import type { Rollups } from './sqlite-rollups.js';
+
+/**
+ * Days still receiving writes: the site's current local day and, for the first
+ * six hours after midnight, the previous one (sessions running across midnight
+ * extend it). A hot day is rebuilt as a live day (kept current by each small
+ * write), any other as clean, which a late event makes dirty again (a full
+ * rebuild of that day on the next read); the window keeps that rare.
+ */
+const HOT_WINDOW_MS = 6 * 3_600_000;
+
+/** Every day, for listing a site's live days. */
+const ALL = { from: '0000-00-00', to: '9999-99-99' };
+
+/** Range sums over clean days kept per store (each a few thousand rows at most). */
+const MAX_CACHED = 256;
+
+export interface ReadsOptions {
+  /** The clock that decides which days are hot. */
+  now: () => number;
+  /** A read-only store never rebuilds: it reads dirty days raw. */
+  readonly: boolean;
+  /** The site's time zone, or undefined for an unknown site. */
+  timezoneOf: (siteId: string) => string | undefined;
+}
+
+/** Sums rows that share a key (additive metrics; visitors are per-day distinct counts). Copies, never mutates, its input. */
+function sumBy<T extends object>(rows: T[], key: (row: T) => string): T[] {
+  const sums = new Map<string, T>();
+  for (const row of rows) {
+    const k = key(row);
+    const sum = sums.get(k);
+    if (!sum) sums.set(k, { ...row });
+    else for (const [field, value] of Object.entries(row)) if (typeof value === 'number') (sum as Record<string, number>)[field]! += value;
+  }
+  return [...sums.values()];
+}
+
+type Source = 'clean' | 'live' | 'dirty';
+
+/** `[from, to]` cut into runs of consecutive days by source: dirty and live days as listed, the rest clean. */
+function segments(from: string, to: string, dirty: readonly string[], live: readonly string[]): { source: Source; from: string; to: string }[] {
+  const special = [...dirty.map((day) => ({ day, source: 'dirty' as const })), ...live.map((day) => ({ day, source: 'live' as const }))]
+    .sort((a, b) => (a.day < b.day ? -1 : 1));
+  const out: { source: Source; from: string; to: string }[] = [];
+  let cursor = from;
+  for (const { day, source } of special) {
+    const last = out[out.length - 1];
+    if (cursor < day) out.push({ source: 'clean', from: cursor, to: shiftDay(day, -1) });
+    else if (last?.source === source) {
+      last.to = day;
+      cursor = shiftDay(day, 1);
+      continue;
+    }
+    out.push({ source, from: day, to: day });
+    cursor = shiftDay(day, 1);
+  }
+  if (cursor <= to) out.push({ source: 'clean', from: cursor, to });
+  return out;
+}
+
+/**
+ * The store's aggregate reads, in one read transaction (a consistent snapshot):
+ * rollups for clean days (their sums kept while the site's generation holds)
+ * and live days, raw rows for dirty days, summed. Dirty days are rebuilt
+ * first unless the store is read-only.
+ */
+export function createReads(db: Database.Database, rollups: Rollups, options: ReadsOptions) {
+  const raw = createQueries(db);
+  const rolled = createRollupQueries(db);
+  const starts = new Map<string, number>();
+  const startOf = (day: string, timezone: string) => {
+    const key = `${timezone} ${day}`;
+    let ms = starts.get(key);
+    if (ms === undefined) {
+      if (starts.size > 10_000) starts.clear();
+      starts.set(key, (ms = dayStart(day, timezone)));
+    }
+    return ms;
+  };
+
+  const hotDays = (timezone: string): string[] => {
+    const now = options.now();
+    return [localDay(now, timezone), localDay(now - HOT_WINDOW_MS, timezone)];
+  };
+
+  const refreshDays = db.transaction((siteId: string, days: readonly string[], timezone: string) => {
+    const hot = hotDays(timezone);
+    for (const day of rollups.liveDays(siteId, ALL.from, ALL.to)) if (!hot.includes(day)) rollups.settle(siteId, day);
+    for (const day of days) rollups.rebuild(siteId, day, timezone, hot.includes(day));
+  });
+
+  /** Rebuilds the listed dirty days of a site (hot ones as live days) and settles live days that cooled down. */
+  const refresh = (siteId: string, days: readonly string[]) => {
+    const timezone = options.timezoneOf(siteId);
+    if (timezone !== undefined && !options.readonly) refreshDays.immediate(siteId, days, timezone);
+  };
+
+  /** Whether a read of `range` should refresh first: a dirty day in it, or a live day of the site no longer hot. */
+  const stale = (range: DayRange): string[] | undefined => {
+    const dirty = rollups.dirtyDays(range.siteId, range.from, range.to);
+    if (dirty.length > 0) return dirty;
+    const live = rollups.liveDays(range.siteId, ALL.from, ALL.to);
+    if (live.length === 0) return undefined;
+    const hot = hotDays(options.timezoneOf(range.siteId) ?? 'UTC');
+    return live.some((day) => !hot.includes(day)) ? [] : undefined;
+  };
+
+  /** Runs `fn` in one read transaction: rollups and day states come from the same snapshot. */
+  const snapshot = db.transaction((fn: () => unknown) => fn());
+
+  const cache = new Map<string, { generation: number; value: unknown }>();
+  const cached = <T>(range: DayRange, key: string, get: (q: Aggregates, r: DayRange) => T): T => {
+    const cacheKey = `${range.siteId}\u0000${range.from}\u0000${range.to}\u0000${key}`;
+    const generation = rollups.generation(range.siteId);
+    const hit = cache.get(cacheKey);
+    if (hit?.generation === generation) return hit.value as T;
+    const value = get(rolled, range);
+    if (cache.size >= MAX_CACHED) cache.clear();
+    cache.set(cacheKey, { generation, value });
+    return value;
+  };
+
+  const read = <T>(range: DayRange, key: string, get: (q: Aggregates, r: DayRange) => T, merge: (parts: T[]) => T): T => {
+    const days = stale(range);
+    if (days) refresh(range.siteId, days);
+    return snapshot(() => {
+      const timezone = options.timezoneOf(range.siteId) ?? 'UTC';
+      const parts: T[] = [];
+      const { siteId } = range;
+      for (const { source, from, to } of segments(range.from, range.to, rollups.dirtyDays(siteId, range.from, range.to), rollups.liveDays(siteId, range.from, range.to))) {
+        const part = { siteId, from, to, startMs: startOf(from, timezone), endMs: startOf(shiftDay(to, 1), timezone) };
+        parts.push(source === 'clean' ? cached(part, key, get) : get(source === 'live' ? rolled : raw, part));
+      }
+      return merge(parts);
+    }) as T;
+  };
+
+  return {
+    refresh,
+    summary: (range: DayRange) =>
+      read(range, 'summary', (q, r) => q.summary(r), (parts): SummaryTotals =>
+        sumBy(parts, () => '')[0] ?? { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 }),
+    timeseries: (range: DayRange) => read(range, 'timeseries', (q, r) => q.timeseries(r), (parts) => parts.flat()),
+    sessionBreakdown: (range: DayRange, dimension: SessionDimension) =>
+      read(range, dimension, (q, r) => q.sessionBreakdown(r, dimension), (parts): BreakdownTotals[] =>
+        sumBy(parts.flat(), (row) => row.key.join('\u0000'))),
+    pages: (range: DayRange) =>
+      read(range, 'pages', (q, r) => q.pages(r), (parts): PageTotals[] => sumBy(parts.flat(), (row) => row.path).filter((p) => p.pageviews > 0)),
+    customEvents: (range: DayRange, name?: string) =>
+      read(range, `events\u0000${name ?? ''}`, (q, r) => q.customEvents(r, name), (parts): EventTotals[] => sumBy(parts.flat(), (row) => row.name)),
+    liveVisitors: raw.liveVisitors,
+  };
+}

@@ -1,0 +1,37 @@
+/** Timing helpers of the bench: repeated runs, percentiles, number formatting. */
+
+export interface Timing {
+  p50: number;
+  p95: number;
+  runs: number;
+}
+
+/** Nearest-rank percentile of sorted milliseconds. */
+export function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** Runs `fn` `runs` times in a row and returns p50/p95 in ms, and the last result. */
+export async function time<T>(runs: number, fn: () => Promise<T>): Promise<{ timing: Timing; result: T }> {
+  const ms: number[] = [];
+  let result!: T;
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    result = await fn();
+    ms.push(performance.now() - t);
+  }
+  ms.sort((a, b) => a - b);
+  return { timing: { p50: percentile(ms, 50), p95: percentile(ms, 95), runs }, result };
+}
+
+/** Milliseconds with a precision that suits their size. */
+export const ms = (v: number): string => (v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0));
+
+/** 1234567 -> "1,234,567". */
+export const int = (v: number): string => Math.round(v).toLocaleString('en-US');
+
+/** A Markdown table. */
+export function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
+}
