@@ -21,6 +21,7 @@ import { createSite } from '../packages/core/src/sites/sites.js';
 import { createSqliteStorage } from '../packages/core/src/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../packages/core/src/storage/types.js';
 import { ENDPOINT_PATHS, type EndpointName } from '../packages/core/src/types.js';
+import { benchClickHouse, clickhouseUnavailable, type ClickHouseResult } from './bench/clickhouse.js';
 import { measureCollect, wrkInstalled, type CollectResult } from './bench/collect.js';
 import { importStages, type Stage } from './bench/import-stages.js';
 import { int, ms, table, time, type Timing } from './bench/measure.js';
@@ -42,6 +43,8 @@ const { values: args } = parseArgs({
     'stage-events': { type: 'string', default: '200000' },
     dir: { type: 'string', default: '.bench' },
     reuse: { type: 'boolean', default: false },
+    /** `auto`: a ClickHouse column when clickhouse-server is installed; `yes` requires it; `no` skips it. */
+    clickhouse: { type: 'string', default: 'auto' },
   },
 });
 const num = (name: keyof typeof args) => Number(args[name]);
@@ -65,6 +68,17 @@ const sites = [
 
 const log = (text: string) => console.error(`[bench ${((performance.now()) / 1000).toFixed(0)}s] ${text}`);
 
+/** A site's generated import lines, in chunks of --chunk lines (the same lines every time). */
+function* chunks(site: (typeof sites)[number]): Generator<string[]> {
+  const lines: string[] = [];
+  const perDay = site.pageviews / num('days');
+  for (const line of demoNdjson({ siteId: site.id, days: num('days'), pageviewsPerDay: perDay, seed: num('seed'), end: endMs, timezone: site.timezone, domain: site.domain })) {
+    lines.push(line);
+    if (lines.length >= num('chunk')) yield lines.splice(0);
+  }
+  if (lines.length > 0) yield lines;
+}
+
 /** Imports every site's generated lines in chunks; returns events and seconds spent in importEvents. */
 async function load(): Promise<{ events: number; seconds: number; generateSeconds: number }> {
   for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
@@ -74,24 +88,16 @@ async function load(): Promise<{ events: number; seconds: number; generateSecond
   let generateMs = 0;
   for (const site of sites) {
     await createSite(storage, site);
-    const lines: string[] = [];
     let t = performance.now();
-    const flush = async () => {
+    for (const lines of chunks(site)) {
       generateMs += performance.now() - t;
       t = performance.now();
       await importEvents(storage, lines);
       importMs += performance.now() - t;
       events += lines.length;
-      lines.length = 0;
       log(`imported ${int(events)} events (${int((events / importMs) * 1000)}/s)`);
       t = performance.now();
-    };
-    const perDay = site.pageviews / num('days');
-    for (const line of demoNdjson({ siteId: site.id, days: num('days'), pageviewsPerDay: perDay, seed: num('seed'), end: endMs, timezone: site.timezone, domain: site.domain })) {
-      lines.push(line);
-      if (lines.length >= num('chunk')) await flush();
     }
-    if (lines.length > 0) await flush();
   }
   storage.db.pragma('wal_checkpoint(TRUNCATE)');
   await storage.close();
@@ -104,6 +110,8 @@ interface EndpointResult {
   core: Timing;
   http: Timing;
   naive: Timing;
+  /** The core's answer; the naive scan, HTTP and ClickHouse must give the same. */
+  json: string;
   same: boolean;
 }
 
@@ -131,8 +139,17 @@ async function main() {
     const json = JSON.stringify(core.result);
     const same = json === JSON.stringify(slow.result) && json === JSON.stringify(JSON.parse(http.result));
     if (endpoint === 'stats') pageviews = (core.result as { pageviews: number }).pageviews;
-    results.push({ endpoint, cold: cold.get(endpoint)!, core: core.timing, http: http.timing, naive: slow.timing, same });
+    results.push({ endpoint, cold: cold.get(endpoint)!, core: core.timing, http: http.timing, naive: slow.timing, json, same });
     log(`${endpoint}: core p50 ${ms(core.timing.p50)} ms, naive p50 ${ms(slow.timing.p50)} ms${same ? '' : ' RESULTS DIFFER'}`);
+  }
+
+  const noClickHouse = args.clickhouse === 'no' ? 'skipped (--clickhouse no)' : clickhouseUnavailable();
+  if (noClickHouse && args.clickhouse === 'yes') throw new Error(`--clickhouse yes, but ${noClickHouse}`);
+  let clickhouse: ClickHouseResult | undefined;
+  if (!noClickHouse) {
+    log('clickhouse: importing the same data into a local clickhouse-server');
+    clickhouse = await benchClickHouse({ sites, chunks: (id) => chunks(sites.find((x) => x.id === id)!), endpoints, runs: num('runs'), run: (store, endpoint) => run(store, endpoint), log });
+    for (const r of results) r.same &&= clickhouse.endpoints.get(r.endpoint)!.json === r.json;
   }
 
   let collect: CollectResult | string = 'n/a (wrk not installed)';
@@ -157,17 +174,21 @@ async function main() {
   }
 
   const endpointTable = table(
-    ['endpoint', 'core p50', 'core p95', 'core first call', 'HTTP p50', 'HTTP p95', 'naive p50', 'naive p95', 'naive / core p50', 'same JSON'],
-    results.map((r) => [
-      r.endpoint, ms(r.core.p50), ms(r.core.p95), ms(r.cold), ms(r.http.p50), ms(r.http.p95), ms(r.naive.p50), ms(r.naive.p95),
-      `${(r.naive.p50 / r.core.p50).toFixed(0)}x`, r.same ? 'yes' : '**NO**',
-    ]),
+    ['endpoint', 'core p50', 'core p95', 'core first call', 'HTTP p50', 'HTTP p95', 'naive p50', 'naive p95', 'naive / core p50', 'ClickHouse p50', 'ClickHouse p95', 'same JSON'],
+    results.map((r) => {
+      const ch = clickhouse?.endpoints.get(r.endpoint)?.timing;
+      return [
+        r.endpoint, ms(r.core.p50), ms(r.core.p95), ms(r.cold), ms(r.http.p50), ms(r.http.p95), ms(r.naive.p50), ms(r.naive.p95),
+        `${(r.naive.p50 / r.core.p50).toFixed(0)}x`, ch ? ms(ch.p50) : 'n/a', ch ? ms(ch.p95) : 'n/a', r.same ? 'yes' : '**NO**',
+      ];
+    }),
   );
   const c = typeof collect === 'string' ? undefined : collect;
   const summary = table(['measure', 'value'], [
     ['pageviews of the large site in the queried 30 days', int(pageviews)],
     ['events in the database (all sites)', int(events)],
     ['import, events/s (importEvents incl. rollups)', loaded ? int(loaded.events / loaded.seconds) : 'n/a (--reuse)'],
+    ['import into ClickHouse, events/s (importEvents, one local server)', clickhouse ? int(clickhouse.importPerSecond) : `n/a (${noClickHouse})`],
     ['collect, stored events/s (wrk, POST /collect)', c ? `${int(c.storedPerSecond)} (${int(c.requestsPerSecond)} req/s)` : String(collect)],
     ['collect latency p50 / p99', c ? `${ms(c.p50Ms)} / ${ms(c.p99Ms)} ms` : 'n/a'],
     ['database bytes per million events', int((bytes / events) * 1e6)],
@@ -195,7 +216,7 @@ async function main() {
       ['total (events/s)', total.toFixed(2), int(1e6 / total)],
     ]));
   }
-  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, pageviews, events, bytes, loaded, collect, results, stages, maxRssKb: process.resourceUsage().maxRSS }, null, 2)}\n`);
+  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, pageviews, events, bytes, loaded, collect, results, clickhouse: clickhouse && { importPerSecond: clickhouse.importPerSecond, endpoints: Object.fromEntries([...clickhouse.endpoints].map(([e, v]) => [e, v.timing])) }, stages, maxRssKb: process.resourceUsage().maxRSS }, null, 2)}\n`);
   if (results.some((r) => !r.same)) process.exitCode = 1;
 }
 
