@@ -1,5 +1,4 @@
-import type { Storage } from '@siteline/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClient } from './client.js';
 import {
   APIError,
@@ -15,8 +14,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from './errors.js';
-import type { Fetch } from './options.js';
-import { alphaStorage, apiHandler, closedPort, httpsFetch, KEY, listen, selfSignedCert, type TestServer } from './test-support.js';
+import { apiHandler, closedPort, KEY, useRealServers } from './test-support.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -41,36 +39,19 @@ describe('makeError', () => {
 });
 
 describe('errors from the real handler', () => {
-  let storage: Storage;
-  let tls: { key: Buffer; cert: Buffer };
-  let fetch: Fetch;
-  const servers: TestServer[] = [];
-  const serve = async (...args: Parameters<typeof listen>) => {
-    const server = await listen(...args);
-    servers.push(server);
-    return server;
-  };
+  const env = useRealServers();
   const alpha = { site_id: 'ST-alpha', from: '2026-11-02', to: '2026-11-03' };
 
-  beforeAll(async () => {
-    tls = selfSignedCert();
-    fetch = httpsFetch(tls.cert);
-    storage = await alphaStorage();
-  });
-  afterAll(async () => {
-    await Promise.all(servers.map((s) => s.close()));
-    await storage?.close();
-  });
 
   it('401 UnauthorizedError for a wrong key, 404 NotFoundError, 422 ValidationError with the exact message', async () => {
-    const server = await serve(apiHandler({ storage }), tls);
-    const wrong = createClient({ baseUrl: server.baseUrl, apiKey: 'not-the-key', fetch });
+    const server = await env.serve(apiHandler({ storage: env.storage }), env.tls);
+    const wrong = createClient({ baseUrl: server.baseUrl, apiKey: 'not-the-key', fetch: env.fetch });
     const error = await wrong.stats(alpha).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect(error).toMatchObject({ status: 401, message: 'Unauthorized', requestId: expect.stringMatching(UUID) });
     expect((error as APIError).headers.get('www-authenticate')).toBe('Bearer');
 
-    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, fetch });
+    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, fetch: env.fetch });
     await expect(client.stats({ site_id: 'ST-nope' })).rejects.toThrow(NotFoundError);
     await expect(client.stats({ site_id: 'ST-nope' })).rejects.toMatchObject({ status: 404, message: 'Site not found.' });
     const invalid = client.stats({ site_id: 'ST-alpha', from: '2026-11-03', to: '2026-11-02' });
@@ -82,14 +63,14 @@ describe('errors from the real handler', () => {
   });
 
   it('422 is final: no retry', async () => {
-    const server = await serve(apiHandler({ storage }), tls);
-    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, fetch, maxRetries: 2 });
+    const server = await env.serve(apiHandler({ storage: env.storage }), env.tls);
+    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, fetch: env.fetch, maxRetries: 2 });
     await expect(client.stats({ site_id: '' })).rejects.toMatchObject({ status: 422, message: 'The site_id field is required.' });
     expect(server.hits).toHaveLength(1);
   });
 
   it('403 ForbiddenError when the server is reached over plain HTTP (loopback allowed explicitly)', async () => {
-    const server = await serve(apiHandler({ storage }));
+    const server = await env.serve(apiHandler({ storage: env.storage }));
     const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, allowInsecureLoopback: true });
     await expect(client.stats(alpha)).rejects.toThrow(ForbiddenError);
     await expect(client.stats(alpha)).rejects.toMatchObject({ status: 403, message: 'HTTPS is required.' });
@@ -97,8 +78,8 @@ describe('errors from the real handler', () => {
 
   it('429 RateLimitError with retryAfter; a wait over 30 s is thrown at once, not slept', async () => {
     // The handler's clock sits on a minute boundary, so the window resets in 60 s.
-    const server = await serve(apiHandler({ storage, rateLimit: { limit: 1, windowMs: 60_000 } }), tls);
-    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, fetch, maxRetries: 2 });
+    const server = await env.serve(apiHandler({ storage: env.storage, rateLimit: { limit: 1, windowMs: 60_000 } }), env.tls);
+    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, fetch: env.fetch, maxRetries: 2 });
     await client.live({ site_id: 'ST-alpha' });
     const started = Date.now();
     const error = await client.live({ site_id: 'ST-alpha' }).catch((e: unknown) => e);
@@ -109,15 +90,15 @@ describe('errors from the real handler', () => {
   });
 
   it('500 ServerError when storage fails, retried maxRetries times', async () => {
-    const failing = new Proxy(storage, {
+    const failing = new Proxy(env.storage, {
       get(target, prop) {
         if (prop === 'summary') return () => Promise.reject(new Error('disk on fire'));
         const value = Reflect.get(target, prop) as unknown;
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    const server = await serve(apiHandler({ storage: failing }), tls);
-    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, fetch, maxRetries: 1 });
+    const server = await env.serve(apiHandler({ storage: failing }), env.tls);
+    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, fetch: env.fetch, maxRetries: 1 });
     const error = await client.stats(alpha).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServerError);
     expect(error).toMatchObject({ status: 500, message: 'Server Error', requestId: expect.stringMatching(UUID) });
@@ -135,8 +116,8 @@ describe('errors from the real handler', () => {
   });
 
   it('TimeoutError when the server never answers, not retried', async () => {
-    const server = await serve(() => {}, tls);
-    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, fetch, timeoutMs: 200, maxRetries: 2 });
+    const server = await env.serve(() => {}, env.tls);
+    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, fetch: env.fetch, timeoutMs: 200, maxRetries: 2 });
     const error = await client.stats(alpha).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toBeInstanceOf(ConnectionError);

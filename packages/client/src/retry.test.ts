@@ -1,9 +1,7 @@
-import type { Storage } from '@siteline/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClient } from './client.js';
-import type { Fetch } from './options.js';
 import { backoffDelay, MAX_RETRY_AFTER_MS, parseRetryAfter, retryDelay } from './retry.js';
-import { alphaStorage, apiHandler, httpsFetch, KEY, listen, selfSignedCert, type TestServer } from './test-support.js';
+import { apiHandler, KEY, useRealServers } from './test-support.js';
 
 describe('retry timing', () => {
   it('reads Retry-After as seconds or an HTTP-date', () => {
@@ -31,35 +29,18 @@ describe('retry timing', () => {
 });
 
 describe('retries against real servers', () => {
-  let storage: Storage;
-  let tls: { key: Buffer; cert: Buffer };
-  let fetch: Fetch;
-  const servers: TestServer[] = [];
-  const serve = async (...args: Parameters<typeof listen>) => {
-    const server = await listen(...args);
-    servers.push(server);
-    return server;
-  };
+  const env = useRealServers();
 
-  beforeAll(async () => {
-    tls = selfSignedCert();
-    fetch = httpsFetch(tls.cert);
-    storage = await alphaStorage();
-  });
-  afterAll(async () => {
-    await Promise.all(servers.map((s) => s.close()));
-    await storage?.close();
-  });
 
   it('a 429 with Retry-After: 1 is retried exactly once, after a second', async () => {
-    const handler = apiHandler({ storage });
+    const handler = apiHandler({ storage: env.storage });
     let first = true;
-    const server = await serve((req, res) => {
+    const server = await env.serve((req, res) => {
       if (!first) return void handler(req, res);
       first = false;
       res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '1' }).end('{"error":"Too Many Requests"}');
-    }, tls);
-    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, fetch });
+    }, env.tls);
+    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, fetch: env.fetch });
     const started = Date.now();
     expect(await client.live({ site_id: 'ST-alpha' })).toEqual({ live: 1 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
@@ -67,16 +48,16 @@ describe('retries against real servers', () => {
   });
 
   it('a dropped connection is retried with backoff', async () => {
-    const handler = apiHandler({ storage });
-    const server = await serve((req, res) => (server.hits.length === 1 ? req.socket.destroy() : void handler(req, res)), tls);
-    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, fetch, maxRetries: 1 });
+    const handler = apiHandler({ storage: env.storage });
+    const server = await env.serve((req, res) => (server.hits.length === 1 ? req.socket.destroy() : void handler(req, res)), env.tls);
+    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, fetch: env.fetch, maxRetries: 1 });
     expect(await client.live({ site_id: 'ST-alpha' })).toEqual({ live: 1 });
     expect(server.hits).toHaveLength(2);
   });
 
   it("a caller's abort rejects with its reason, in flight or between retries, and is not retried", async () => {
-    const hang = await serve(() => {}, tls);
-    const client = createClient({ baseUrl: hang.baseUrl, apiKey: KEY, fetch });
+    const hang = await env.serve(() => {}, env.tls);
+    const client = createClient({ baseUrl: hang.baseUrl, apiKey: KEY, fetch: env.fetch });
     const aborted = AbortSignal.abort(new Error('stop'));
     await expect(client.live({ site_id: 'ST-alpha' }, { signal: aborted })).rejects.toThrow('stop');
     expect(hang.hits).toHaveLength(0);
@@ -87,8 +68,8 @@ describe('retries against real servers', () => {
     await expect(inFlight).rejects.toThrow('changed my mind');
     expect(hang.hits).toHaveLength(1);
 
-    const busy = await serve((_req, res) => void res.writeHead(503, { 'Retry-After': '10' }).end('{"error":"busy"}'), tls);
-    const patient = createClient({ baseUrl: busy.baseUrl, apiKey: KEY, fetch });
+    const busy = await env.serve((_req, res) => void res.writeHead(503, { 'Retry-After': '10' }).end('{"error":"busy"}'), env.tls);
+    const patient = createClient({ baseUrl: busy.baseUrl, apiKey: KEY, fetch: env.fetch });
     const waiting = new AbortController();
     const retrying = patient.live({ site_id: 'ST-alpha' }, { signal: waiting.signal });
     setTimeout(() => waiting.abort(new Error('too slow')), 200);

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { createSite, createSqliteStorage, importEvents, type Storage } from '@siteline/core';
 import { ALPHA, ndjson } from '@siteline/core/testing';
 import { type ApiHandlerOptions, communityAuthenticator, createApiHandler, ensureDevCertificate } from '@siteline/http';
+import { afterAll, beforeAll } from 'vitest';
 import type { Fetch } from './options.js';
 
 export const KEY = 'client-test-key-0123456789abcdef0123456789';
@@ -95,4 +96,36 @@ export async function closedPort(): Promise<number> {
   const port = Number(new URL(probe.baseUrl).port);
   await probe.close();
   return port;
+}
+
+/** What `useRealServers()` gives a `describe` block once its `beforeAll` ran. */
+export interface RealServers {
+  storage: Storage;
+  tls: { key: Buffer; cert: Buffer };
+  /** A fetch trusting `tls.cert`. */
+  fetch: Fetch;
+  /** `listen()`, with the server closed after the block. */
+  serve: typeof listen;
+}
+
+/** Per-block fixtures: the ST-alpha store, a certificate, a fetch that trusts it, and servers closed afterwards. */
+export function useRealServers(): RealServers {
+  const servers: TestServer[] = [];
+  const env = {
+    serve: async (...args: Parameters<typeof listen>) => {
+      const server = await listen(...args);
+      servers.push(server);
+      return server;
+    },
+  } as RealServers;
+  beforeAll(async () => {
+    env.tls = selfSignedCert();
+    env.fetch = httpsFetch(env.tls.cert);
+    env.storage = await alphaStorage();
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+    await env.storage?.close();
+  });
+  return env;
 }
