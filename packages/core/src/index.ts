@@ -32,10 +32,7 @@ export { isValidTimeZone, localDay, dayStart, shiftDay, daysBetween } from './ti
 export type { Account, AccountStore, ApiKeyInfo, KeyIdentity } from './accounts/types.js';
 export { CLOUD_KEY_PATTERN, generateCloudKey, hashCloudKey, maskKey } from './accounts/keys.js';
 export { createSqliteAccounts } from './storage/sqlite/sqlite-accounts.js';
-export { isBotUserAgent } from './derive/bots.js';
-export { lookupCountry, countryName } from './derive/geo.js';
-export { parseUserAgent } from './derive/user-agent.js';
-export { classifyChannel, CHANNEL_RULES } from './derive/channel.js';
+export * from './derive/index.js';
 export {
   type SaltStore,
   type MemorySaltStore,
