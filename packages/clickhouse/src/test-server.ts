@@ -51,15 +51,21 @@ export interface TestCluster {
   stop(): Promise<void>;
 }
 
+/**
+ * A free loopback port below the kernel's ephemeral range (32768+ on Linux),
+ * so the outgoing connections of other tests cannot take it between this
+ * probe and the server binding it.
+ */
 async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
 }
 
 const USERS_XML = `<?xml version="1.0"?>
@@ -158,7 +164,18 @@ const threePorts = async () => ({ http: await freePort(), tcp: await freePort(),
  * await server.stop();
  */
 export async function startClickHouse(): Promise<TestServer> {
-  return launch(await threePorts());
+  return withRetries(async () => launch(await threePorts()));
+}
+
+/** Starts again on fresh ports when a port was taken after all (at most three tries). */
+async function withRetries<T>(start: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (error) {
+      if (attempt >= 3 || !/Address already in use/.test(String(error))) throw error;
+    }
+  }
 }
 
 /**
@@ -171,6 +188,10 @@ export async function startClickHouse(): Promise<TestServer> {
  * const storage = createClickHouseStorage({ url: cluster.servers[0].url, cluster: cluster.cluster, nodes: cluster.servers.map((s) => s.url) });
  */
 export async function startClickHouseCluster(shards = 2, cluster = 'siteline_test'): Promise<TestCluster> {
+  return withRetries(() => launchCluster(shards, cluster));
+}
+
+async function launchCluster(shards: number, cluster: string): Promise<TestCluster> {
   const ports = [];
   for (let i = 0; i < shards; i++) ports.push(await threePorts());
   const shardXml = ports
