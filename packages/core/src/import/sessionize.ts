@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { StoredEvent } from '../storage/types.js';
 import type { EnrichedEvent } from './enrich.js';
 
@@ -34,8 +34,8 @@ export class Sessionizer {
 
 /** Deterministic id of a derived session: time-ordered prefix (index locality) and a hash. */
 function sessionId(siteId: string, visitorId: string, firstTs: number): string {
-  const hash = createHash('sha256').update(`${siteId}\u0000${visitorId}\u0000${firstTs}`).digest('base64url');
-  return `${firstTs.toString(36)}-${hash.slice(0, 12)}`;
+  const digest = hash('sha256', `${siteId}\u0000${visitorId}\u0000${firstTs}`, 'base64url');
+  return `${firstTs.toString(36)}-${digest.slice(0, 12)}`;
 }
 
 /**
