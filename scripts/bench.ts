@@ -152,16 +152,24 @@ async function main() {
     for (const r of results) r.same &&= clickhouse.endpoints.get(r.endpoint)!.json === r.json;
   }
 
-  let collect: CollectResult | string = 'n/a (wrk not installed)';
-  if (wrkInstalled()) {
-    log('collect: wrk on POST /collect');
-    const count = storage.db.prepare('SELECT COUNT(*) FROM events WHERE site_id = ?').pluck();
-    collect = await measureCollect({
-      url: server.url, siteId: BIG.id, domain: BIG.domain, seconds: num('collect-seconds'), connections: num('connections'), dir,
-      flush: () => server.flush(), countStored: () => count.get(BIG.id) as number,
-    });
-  }
   await server.close();
+  let collect: CollectResult | string = 'n/a (wrk not installed)';
+  let collectInThread: CollectResult | string = collect;
+  if (wrkInstalled()) {
+    const count = storage.db.prepare('SELECT COUNT(*) FROM events WHERE site_id = ?').pluck();
+    // As the standalone server runs it (derivations and writes on the worker thread), then everything in the request thread.
+    for (const worker of [true, false]) {
+      log(`collect: wrk on POST /collect (${worker ? 'worker thread' : 'request thread'})`);
+      const collector = await startServer(storage, now, join(dir, 'tls'), worker ? file : undefined);
+      const result = await measureCollect({
+        url: collector.url, siteId: BIG.id, domain: BIG.domain, seconds: num('collect-seconds'), connections: num('connections'), dir,
+        flush: () => collector.flush(), countStored: () => count.get(BIG.id) as number,
+      });
+      await collector.close();
+      if (worker) collect = result;
+      else collectInThread = result;
+    }
+  }
   await storage.close();
 
   let stages: Stage[] = [];
@@ -184,13 +192,16 @@ async function main() {
     }),
   );
   const c = typeof collect === 'string' ? undefined : collect;
+  const ct = typeof collectInThread === 'string' ? undefined : collectInThread;
   const summary = table(['measure', 'value'], [
     ['pageviews of the large site in the queried 30 days', int(pageviews)],
     ['events in the database (all sites)', int(events)],
     ['import, events/s (importEvents incl. rollups)', loaded ? int(loaded.events / loaded.seconds) : 'n/a (--reuse)'],
     ['import into ClickHouse, events/s (importEvents, one local server)', clickhouse ? int(clickhouse.importPerSecond) : `n/a (${noClickHouse})`],
-    ['collect, stored events/s (wrk, POST /collect)', c ? `${int(c.storedPerSecond)} (${int(c.requestsPerSecond)} req/s)` : String(collect)],
-    ['collect latency p50 / p99', c ? `${ms(c.p50Ms)} / ${ms(c.p99Ms)} ms` : 'n/a'],
+    ['collect, stored events/s (wrk, POST /collect; worker thread, as the server runs)', c ? `${int(c.storedPerSecond)} (${int(c.requestsPerSecond)} req/s)` : String(collect)],
+    ['collect latency p50 / p99 (worker thread)', c ? `${ms(c.p50Ms)} / ${ms(c.p99Ms)} ms` : 'n/a'],
+    ['collect, stored events/s (everything in the request thread)', ct ? `${int(ct.storedPerSecond)} (${int(ct.requestsPerSecond)} req/s)` : String(collectInThread)],
+    ['collect latency p50 / p99 (request thread)', ct ? `${ms(ct.p50Ms)} / ${ms(ct.p99Ms)} ms` : 'n/a'],
     ['database bytes per million events', int((bytes / events) * 1e6)],
     ['peak RSS', `${int(process.resourceUsage().maxRSS / 1024)} MB`],
   ]);
@@ -216,7 +227,7 @@ async function main() {
       ['total (events/s)', total.toFixed(2), int(1e6 / total)],
     ]));
   }
-  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, pageviews, events, bytes, loaded, collect, results, clickhouse: clickhouse && { importPerSecond: clickhouse.importPerSecond, endpoints: Object.fromEntries([...clickhouse.endpoints].map(([e, v]) => [e, v.timing])) }, stages, maxRssKb: process.resourceUsage().maxRSS }, null, 2)}\n`);
+  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, pageviews, events, bytes, loaded, collect, collectInThread, results, clickhouse: clickhouse && { importPerSecond: clickhouse.importPerSecond, endpoints: Object.fromEntries([...clickhouse.endpoints].map(([e, v]) => [e, v.timing])) }, stages, maxRssKb: process.resourceUsage().maxRSS }, null, 2)}\n`);
   if (results.some((r) => !r.same)) process.exitCode = 1;
 }
 

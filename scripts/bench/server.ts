@@ -36,10 +36,11 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-export async function startServer(storage: Storage, now: () => number, dir: string): Promise<BenchServer> {
+/** `collectWorker`: the SQLite file for the collector's worker thread (as the standalone server runs it); none: in the request thread. */
+export async function startServer(storage: Storage, now: () => number, dir: string, collectWorker?: string): Promise<BenchServer> {
   const tls = certificate(dir);
   const api = createApiHandler({ storage, authenticate: communityAuthenticator(BENCH_KEY), rateLimit: false, logger: silentLogger, now });
-  const collect = createCollectHandler({ storage, trustProxy: true, logger: silentLogger, now });
+  const collect = createCollectHandler({ storage, trustProxy: true, logger: silentLogger, now, ...(collectWorker ? { worker: { sqlitePath: collectWorker } } : {}) });
   const server = https.createServer(tls, (req, res) => void collect(req, res, () => void api(req, res)));
   // Never close idle keep-alive connections: a naive query can block the loop for longer than any timeout.
   server.keepAliveTimeout = 0;

@@ -5,6 +5,7 @@ import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
 import { createSite, createSqliteAccounts, type createSqliteStorage } from '@siteline/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from './config.js';
@@ -98,6 +99,29 @@ describe('the standalone server as a real process', () => {
     expect(await server.exited).toBe(0);
     expect(server.out.stdout + server.out.stderr).not.toContain(key);
     expect(server.out.stderr).toBe('');
+  });
+
+  it('collects beacons on its worker thread and writes every accepted one before it exits', async () => {
+    const server = run(join(SRC, 'cli.ts'), ['serve'], tlsEnv);
+    await server.waitFor('stdout', /"server started"/);
+    const origin = new URL(startedUrl(server.out.stdout)).origin;
+    const ca = readFileSync(join(dir, '.siteline/dev-cert.pem'));
+    const post = (body: object) =>
+      new Promise<number>((resolve, reject) => {
+        const req = https.request(`${origin}/collect`, { method: 'POST', ca, agent: false, headers: { 'Content-Type': 'text/plain', 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0' } }, (res) => {
+          res.resume().on('end', () => resolve(res.statusCode!));
+        });
+        req.on('error', reject).end(JSON.stringify(body));
+      });
+    const beacon = { site_id: 'ST-demo', type: 'pageview', url: 'https://demo.siteline.test/from-the-worker', referrer: '' };
+    expect(await Promise.all([post(beacon), post(beacon), post({ ...beacon, type: 'event', name: 'worker-test' })])).toEqual([202, 202, 202]);
+    server.child.kill('SIGTERM'); // well within the 1-second batch delay: only the shutdown writes them
+    expect(await server.exited).toBe(0);
+    expect(server.out.stderr).toBe('');
+    const stored = new Database(join(dir, 'siteline.db'), { readonly: true });
+    const rows = stored.prepare("SELECT type, name FROM events WHERE path = '/from-the-worker' ORDER BY type").all();
+    stored.close();
+    expect(rows).toEqual([{ type: 0, name: '' }, { type: 0, name: '' }, { type: 1, name: 'worker-test' }]);
   });
 
   it('finishes an in-flight request after SIGTERM, refuses new connections, closes the database and exits 0', async () => {

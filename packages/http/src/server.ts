@@ -74,9 +74,22 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
       rateLimit: config.rateLimitPerMinute === 0 ? false : { limit: config.rateLimitPerMinute, windowMs: 60_000 },
       logger,
     });
-    // Salts in the database: every process and restart agrees on the day's visitor ids.
-    const saltStore = sqlite ? createSqliteSaltStore(sqlite.db) : undefined;
-    const collect = createCollectHandler({ storage, trustProxy: config.trustProxy, logger, saltStore });
+    // On the SQLite file, beacons are derived and written on a worker thread with its own
+    // connection (salts in the database, so every process and restart agrees on the day's
+    // visitor ids); with another storage, in this thread.
+    const file = sqlite && isFile(config.databasePath) ? config.databasePath : undefined;
+    const collect = createCollectHandler({
+      storage,
+      trustProxy: config.trustProxy,
+      logger,
+      ...(file ? { worker: { sqlitePath: file } } : sqlite ? { saltStore: createSqliteSaltStore(sqlite.db) } : {}),
+    });
+    try {
+      await collect.ready();
+    } catch (error) {
+      await collect.close();
+      throw error;
+    }
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => collect(req, res, () => void api(req, res));
     const server = config.tls ? httpsServer(config.tls, handler) : http.createServer(handler);
     await listen(server, config);
@@ -116,6 +129,11 @@ async function stop(server: http.Server | https.Server, handler: ApiHandler, col
   await collect.close(); // every accepted beacon is written before the database closes
   await storage.close();
   logger({ level: 'info', msg: 'server stopped', database: 'closed' });
+}
+
+/** Whether a SQLite path names a file another connection can open (not an in-memory database). */
+function isFile(path: string): boolean {
+  return path !== '' && path !== ':memory:' && !path.startsWith('file::memory:') && !/[?&]mode=memory/.test(path);
 }
 
 function httpsServer(files: { certFile: string; keyFile: string }, handler: http.RequestListener): https.Server {

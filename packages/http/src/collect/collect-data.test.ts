@@ -9,12 +9,15 @@ const page = (path: string, extra: object = {}) => ({ site_id: 'ST-blog', type: 
 const rows = (c: TestCollector) =>
   c.storage.db.prepare('SELECT * FROM events JOIN sessions USING (site_id, session_id) ORDER BY ts, seq').all() as Record<string, unknown>[];
 
-describe('collect handler: what is stored', () => {
+describe.each([
+  { mode: 'in the request thread', worker: false },
+  { mode: 'on the worker thread', worker: true },
+])('collect handler: what is stored, $mode', ({ worker }) => {
   let c: TestCollector;
   afterEach(() => c.close());
 
   async function start(now: () => number, options: Parameters<typeof startCollector>[0] = {}) {
-    c = await startCollector({ now, trustProxy: true, batch: { maxEvents: 100, maxDelayMs: 60_000 }, ...options });
+    c = await startCollector({ now, trustProxy: true, batch: { maxEvents: 100, maxDelayMs: 60_000 }, worker, ...options });
     await createSite(c.storage, { id: 'ST-blog', name: 'Blog', domain: 'blog.example', timezone: 'Europe/London' });
   }
 
@@ -55,6 +58,27 @@ describe('collect handler: what is stored', () => {
     expect(rows(c)[0]!.country_code).toBe('XX'); // the loopback socket address
   });
 
+  it('writes every accepted event on close, then refuses new ones', async () => {
+    await start(Date.now);
+    for (const path of ['/1', '/2', '/3']) expect((await c.beacon(page(path))).status).toBe(202);
+    expect(rows(c)).toHaveLength(0); // still batched
+    await c.handler.close();
+    expect(rows(c)).toHaveLength(3);
+    const late = await c.beacon(page('/4'));
+    expect([late.status, JSON.parse(late.body)]).toEqual([503, { error: 'Service Unavailable' }]);
+  });
+
+});
+
+describe('collect handler: salts from a given store (in the request thread)', () => {
+  let c: TestCollector;
+  afterEach(() => c.close());
+
+  async function start(now: () => number, options: Parameters<typeof startCollector>[0] = {}) {
+    c = await startCollector({ now, trustProxy: true, batch: { maxEvents: 100, maxDelayMs: 60_000 }, ...options });
+    await createSite(c.storage, { id: 'ST-blog', name: 'Blog', domain: 'blog.example', timezone: 'Europe/London' });
+  }
+
   it('rotates the salt daily: the same IP and user agent are a new visitor the next day; old salts go after 48 h', async () => {
     let now = Date.parse('2026-11-01T10:00:00Z');
     const salts = createMemorySaltStore({ now: () => now });
@@ -76,16 +100,6 @@ describe('collect handler: what is stored', () => {
     expect(new Set(ids).size).toBe(3);
   });
 
-  it('writes every accepted event on close, then refuses new ones', async () => {
-    await start(Date.now);
-    for (const path of ['/1', '/2', '/3']) expect((await c.beacon(page(path))).status).toBe(202);
-    expect(rows(c)).toHaveLength(0); // still batched
-    await c.handler.close();
-    expect(rows(c)).toHaveLength(3);
-    const late = await c.beacon(page('/4'));
-    expect([late.status, JSON.parse(late.body)]).toEqual([503, { error: 'Service Unavailable' }]);
-  });
-
   it('on close, waits for a beacon still deriving its event and writes it too', async () => {
     const memory = createMemorySaltStore();
     let entered!: () => void;
@@ -103,5 +117,45 @@ describe('collect handler: what is stored', () => {
     await c.handler.close();
     expect((await reply).status).toBe(202);
     expect(rows(c).map((e) => e.path)).toEqual(['/slow']);
+  });
+});
+
+describe('collect handler: salts on the worker thread', () => {
+  let c: TestCollector;
+  afterEach(() => c.close());
+
+  it('keeps the day\'s salts in the database: same visitor within a day, a new one the next day', async () => {
+    let now = Date.parse('2026-11-01T10:00:00Z');
+    c = await startCollector({ now: () => now, trustProxy: true, batch: { maxEvents: 100, maxDelayMs: 60_000 }, worker: true });
+    await createSite(c.storage, { id: 'ST-blog', name: 'Blog', domain: 'blog.example', timezone: 'Europe/London' });
+    const xff = { 'X-Forwarded-For': IP };
+    await c.beacon(page('/a'), xff);
+    now += 3_600_000;
+    await c.beacon(page('/b'), xff);
+    now = Date.parse('2026-11-02T10:00:00Z');
+    await c.beacon(page('/c'), xff);
+    await c.handler.flush();
+    const ids = rows(c).map((e) => e.visitor_id);
+    expect(new Set(rows(c).map((e) => e.session_id)).size).toBe(3);
+    expect(ids[1]).toBe(ids[0]);
+    expect(ids[2]).not.toBe(ids[0]);
+    const days = c.storage.db.prepare('SELECT day FROM salts ORDER BY day').pluck().all();
+    expect(days).toEqual(['2026-11-01', '2026-11-02']);
+  });
+});
+
+describe('collect handler: a worker that cannot open its database', () => {
+  it('is reported by ready(), answers 503 instead of accepting beacons it would lose, and closes cleanly', async () => {
+    const c = await startCollector({ worker: '/nonexistent-siteline-dir/collect.db', batch: { maxEvents: 100, maxDelayMs: 60_000 } });
+    try {
+      await createSite(c.storage, { id: 'ST-blog', name: 'Blog', domain: 'blog.example' });
+      await expect(c.handler.ready()).rejects.toThrow(/The collector's worker could not start: .*(directory does not exist|unable to open)/);
+      const reply = await c.beacon(page('/'));
+      expect([reply.status, JSON.parse(reply.body), reply.headers['retry-after']]).toEqual([503, { error: 'Service Unavailable' }, '5']);
+      expect(c.logs.map((l) => l.msg)).toContain('collect worker stopped; restarting it');
+      await expect(c.handler.flush()).rejects.toThrow('The collect worker is not running (see the log); it is being restarted.');
+    } finally {
+      await c.close();
+    }
   });
 });

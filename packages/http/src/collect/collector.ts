@@ -2,12 +2,17 @@
  * From a validated beacon to a stored event, through the core's one derivation path:
  * `enrichEvent` (path, campaign parameters, visitor id, referrer source, channel, device,
  * country), then the session by the 30-minute rule and the session's first-event attributes.
+ *
+ * Two halves: `screenBeacon` decides on the request thread whether a beacon is kept (bots,
+ * unknown sites, foreign hosts are not), and `EventDeriver` turns a kept beacon into a stored
+ * event. `Collector` runs both in this thread; `CollectThread` (collect-thread.ts) runs the
+ * deriver and the writes on a worker thread.
  */
-import { enrichEvent, type IncomingEvent, isBotUserAgent, localDay, type SaltStore, type Storage } from '@siteline/core';
+import { enrichEvent, type IncomingEvent, isBotUserAgent, localDay, type SaltStore, type Site, type Storage, type StoredEvent } from '@siteline/core';
 import type { BatchWriter } from './batch-writer.js';
 import { type CollectPayload, hostBelongsTo, pageHost } from './payload.js';
 import { OpenSessions } from './sessions.js';
-import { SiteCache } from './site-cache.js';
+import type { SiteCache } from './site-cache.js';
 
 /** What became of a beacon: stored, or why it was dropped. */
 export type CollectOutcome = 'accepted' | 'bot' | 'unknown_site' | 'foreign_host';
@@ -19,42 +24,93 @@ export interface Beacon {
   userAgent: string;
 }
 
-export interface CollectorOptions {
-  storage: Pick<Storage, 'getSite'>;
-  saltStore: SaltStore;
-  writer: Pick<BatchWriter, 'push'>;
-  now: () => number;
+/** What every collector does with a beacon: keep it (`collect` says `accepted`) or say why not. */
+export interface BeaconSink {
+  collect(beacon: Beacon): Promise<CollectOutcome>;
+  /** Too much is waiting for storage: the handler answers 503 instead of accepting more. */
+  readonly full: boolean;
+  /** Writes every accepted event now. */
+  flush(): Promise<void>;
+  /** Writes every accepted event, then stops (no `collect` after this). */
+  close(): Promise<void>;
 }
 
+/** The beacon's site when it is to be kept, or the reason it is dropped. */
+export async function screenBeacon(beacon: Beacon, sites: SiteCache, now: number): Promise<Site | Exclude<CollectOutcome, 'accepted'>> {
+  if (isBotUserAgent(beacon.userAgent)) return 'bot';
+  const site = await sites.get(beacon.payload.site_id, now);
+  if (!site) return 'unknown_site';
+  if (!hostBelongsTo(pageHost(beacon.payload.url), site.domain)) return 'foreign_host';
+  return site;
+}
+
+/** The site fields the derivations read. */
+export type SiteFacts = Pick<Site, 'id' | 'timezone' | 'domain'>;
+
 /**
- * Turns beacons into stored events and queues them for writing. All awaiting (site, salt)
- * happens before the event's timestamp is taken; from there to the queue everything is
- * synchronous, so events reach the sessionizer in timestamp order.
- *
- * @example
- * const collector = new Collector({ storage, saltStore: createMemorySaltStore(), writer, now: Date.now });
- * await collector.collect({ payload, ip: '198.51.100.4', userAgent: req.headers['user-agent'] ?? '' });
+ * Kept beacons to stored events, one at a time and in timestamp order: derivations, then
+ * the session (open sessions are remembered here, bounded by the 30-minute rule).
  */
-export class Collector {
-  private readonly sites: SiteCache;
+export class EventDeriver {
   private readonly sessions = new OpenSessions();
   private lastSeq = 0;
 
-  constructor(private readonly options: CollectorOptions) {
-    this.sites = new SiteCache(options.storage);
-  }
-
-  /** Open sessions remembered (bounded by the 30-minute rule). */
+  /** Open sessions remembered. */
   get openSessions(): number {
     return this.sessions.size;
   }
 
-  async collect({ payload, ip, userAgent }: Beacon): Promise<CollectOutcome> {
-    if (isBotUserAgent(userAgent)) return 'bot';
-    const site = await this.sites.get(payload.site_id, this.options.now());
-    if (!site) return 'unknown_site';
-    if (!hostBelongsTo(pageHost(payload.url), site.domain)) return 'foreign_host';
+  derive(site: SiteFacts, beacon: Beacon, ts: number, salt: string): StoredEvent {
+    const { payload } = beacon;
+    const incoming: IncomingEvent = {
+      ts,
+      type: payload.type,
+      name: payload.name,
+      url: payload.url,
+      referrer: payload.referrer,
+      ip: beacon.ip,
+      user_agent: beacon.userAgent,
+    };
+    // Orders events with equal timestamps; the `ts * 1000` base keeps it rising across restarts.
+    this.lastSeq = Math.max(this.lastSeq + 1, ts * 1000);
+    return this.sessions.stamp(enrichEvent(site as Site, incoming, () => salt, this.lastSeq));
+  }
+}
 
+export interface CollectorOptions {
+  sites: SiteCache;
+  saltStore: SaltStore;
+  writer: BatchWriter;
+  now: () => number;
+}
+
+/**
+ * Everything in this thread: screens beacons, derives their events and queues them for the
+ * batch writer. All awaiting (site, salt) happens before the event's timestamp is taken;
+ * from there to the queue everything is synchronous, so events reach the sessionizer in
+ * timestamp order.
+ *
+ * @example
+ * const collector = new Collector({ sites: new SiteCache(storage), saltStore, writer, now: Date.now });
+ * await collector.collect({ payload, ip: '198.51.100.4', userAgent: req.headers['user-agent'] ?? '' });
+ */
+export class Collector implements BeaconSink {
+  private readonly deriver = new EventDeriver();
+
+  constructor(private readonly options: CollectorOptions) {}
+
+  /** Open sessions remembered (bounded by the 30-minute rule). */
+  get openSessions(): number {
+    return this.deriver.openSessions;
+  }
+
+  get full(): boolean {
+    return this.options.writer.full;
+  }
+
+  async collect(beacon: Beacon): Promise<CollectOutcome> {
+    const site = await screenBeacon(beacon, this.options.sites, this.options.now());
+    if (typeof site === 'string') return site;
     // The salt is that of the event's local day; should the day turn while it is fetched, fetch again.
     let ts: number;
     let salt: string;
@@ -64,20 +120,19 @@ export class Collector {
       ts = this.options.now();
       if (localDay(ts, site.timezone) === day) break;
     }
-
-    const incoming: IncomingEvent = {
-      ts,
-      type: payload.type,
-      name: payload.name,
-      url: payload.url,
-      referrer: payload.referrer,
-      ip,
-      user_agent: userAgent,
-    };
-    // Orders events with equal timestamps; the `ts * 1000` base keeps it rising across restarts.
-    this.lastSeq = Math.max(this.lastSeq + 1, ts * 1000);
-    const enriched = enrichEvent(site, incoming, () => salt, this.lastSeq);
-    this.options.writer.push(this.sessions.stamp(enriched));
+    this.options.writer.push(this.deriver.derive(site, beacon, ts, salt));
     return 'accepted';
+  }
+
+  flush(): Promise<void> {
+    return this.options.writer.flush();
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.options.writer.flush();
+    } finally {
+      this.options.writer.stop();
+    }
   }
 }

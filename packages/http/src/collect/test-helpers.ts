@@ -32,13 +32,17 @@ export interface TestCollector {
 export const CHROME_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-/** Starts a collector over a fresh SQLite file; `close()` closes everything and deletes it. */
-export async function startCollector(options: Partial<CollectHandlerOptions> = {}): Promise<TestCollector> {
+/**
+ * Starts a collector over a fresh SQLite file; `close()` closes everything and deletes it.
+ * `worker: true` derives and writes on the worker thread, over the same file (a string: over that file).
+ */
+export async function startCollector(options: Partial<Omit<CollectHandlerOptions, 'worker'>> & { worker?: boolean | string } = {}): Promise<TestCollector> {
   const dir = mkdtempSync(join(tmpdir(), 'siteline-collect-'));
   const dbPath = join(dir, 'collect.db');
   const storage = createSqliteStorage(dbPath);
   const logs: LogEntry[] = [];
-  const handler = createCollectHandler({ storage, logger: (e) => logs.push(e), ...options });
+  const { worker, ...rest } = options;
+  const handler = createCollectHandler({ storage, logger: (e) => logs.push(e), ...rest, ...(worker ? { worker: { sqlitePath: worker === true ? dbPath : worker } } : {}) });
   const server = http.createServer((req, res) => void handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,0 +1,207 @@
+/**
+ * The collector with its heavy half on a worker thread: this thread screens each beacon
+ * (bot, site, host), stamps its time and answers; the worker (collect-worker.ts) derives the
+ * events and writes them to the SQLite file on a connection of its own. Answering a beacon
+ * then costs this thread little more than the HTTP exchange, and a batch write or a WAL
+ * checkpoint never delays an answer (the read API's included).
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../log.js';
+import type { BatchOptions } from './batch-writer.js';
+import { type Beacon, type BeaconSink, type CollectOutcome, screenBeacon } from './collector.js';
+import type { SiteCache } from './site-cache.js';
+import { FIELD_COUNT, type FromWorker, type ToWorker, type WorkerConfig } from './thread-protocol.js';
+
+/** Beacons sent to the worker in one message at most (more wait for the next one). */
+const MAX_BEACONS_PER_MESSAGE = 512;
+const DEFAULT_MAX_PENDING = 100_000;
+/** A worker that dies is replaced after this delay, doubling while it keeps dying (a database that cannot be opened). */
+const MIN_RESTART_DELAY_MS = 100;
+const MAX_RESTART_DELAY_MS = 30_000;
+
+export interface CollectThreadOptions {
+  /** The SQLite file the worker writes to (the request thread's storage reads the same file). */
+  sqlitePath: string;
+  sites: SiteCache;
+  now: () => number;
+  batch?: BatchOptions;
+  logger: Logger;
+}
+
+/**
+ * Runs the worker, restarting it if it dies (what it had not written then is lost and
+ * logged; until a new worker has opened the database, beacons get 503). Accepted beacons
+ * travel to it in batches, at most one message per turn of the event loop.
+ */
+export class CollectThread implements BeaconSink {
+  private worker!: Worker;
+  private rows: (string | number)[] = [];
+  private scheduled = false;
+  /** Beacons handed to the current worker, and how many of them it has settled. */
+  private sent = 0;
+  private settled = 0;
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  private closing: Promise<void> | undefined;
+  private readonly maxPending: number;
+  /** The last worker died and the next one has not opened the database yet: beacons get 503. */
+  private broken = false;
+  private restartDelayMs = MIN_RESTART_DELAY_MS;
+  private restartTimer: NodeJS.Timeout | undefined;
+  /** Settles when the first worker has opened the database (or failed to). */
+  readonly ready: Promise<void>;
+  private firstStart: { resolve: () => void; reject: (error: Error) => void } | undefined;
+
+  constructor(private readonly options: CollectThreadOptions) {
+    this.maxPending = Math.max(options.batch?.maxEvents ?? 500, options.batch?.maxPending ?? DEFAULT_MAX_PENDING);
+    this.ready = new Promise((resolve, reject) => (this.firstStart = { resolve, reject }));
+    this.ready.catch(() => {}); // also reported through the log; callers that await it see it
+    this.start();
+  }
+
+  get full(): boolean {
+    return this.broken || this.sent + this.rows.length / FIELD_COUNT - this.settled >= this.maxPending;
+  }
+
+  async collect(beacon: Beacon): Promise<CollectOutcome> {
+    const site = await screenBeacon(beacon, this.options.sites, this.options.now());
+    if (typeof site === 'string') return site;
+    const { payload } = beacon;
+    // Synchronous from the timestamp to the queue: beacons reach the worker in time order.
+    this.rows.push(site.id, site.timezone, site.domain ?? '', payload.type, payload.name ?? '', payload.url, payload.referrer,
+      beacon.ip, beacon.userAgent, this.options.now());
+    if (this.rows.length >= MAX_BEACONS_PER_MESSAGE * FIELD_COUNT) this.send();
+    else if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.send());
+    }
+    return 'accepted';
+  }
+
+  /** Resolves once every beacon accepted so far is written; rejects with the worker's error if a write fails. */
+  flush(): Promise<void> {
+    return this.request('flush');
+  }
+
+  /** Writes every accepted beacon, closes the worker's database connection and ends the worker. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      clearTimeout(this.restartTimer);
+      if (this.broken) {
+        const lost = this.rows.length / FIELD_COUNT;
+        if (lost > 0) this.options.logger({ level: 'error', msg: 'collect worker not running at close; beacons lost', lost_beacons: lost });
+        return;
+      }
+      await this.request('close');
+      await new Promise<void>((resolve) => {
+        if (this.worker.threadId === -1) resolve();
+        else this.worker.once('exit', () => resolve());
+      });
+    })();
+    return this.closing;
+  }
+
+  private request(kind: 'flush' | 'close'): Promise<void> {
+    if (this.broken) return Promise.reject(new Error('The collect worker is not running (see the log); it is being restarted.'));
+    this.send();
+    const id = this.nextId++;
+    // The worker is unref'd like the in-thread writer's timer, except while someone waits for it.
+    this.worker.ref();
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.post({ kind, id });
+    });
+  }
+
+  private settle(id: number, error?: string): void {
+    const waiter = this.waiting.get(id);
+    this.waiting.delete(id);
+    if (this.waiting.size === 0) this.worker.unref();
+    if (error === undefined) waiter?.resolve();
+    else waiter?.reject(new Error(error));
+  }
+
+  private send(): void {
+    this.scheduled = false;
+    if (this.rows.length === 0 || this.broken) return; // kept for the next worker
+    const rows = this.rows;
+    this.rows = [];
+    this.sent += rows.length / FIELD_COUNT;
+    this.post({ kind: 'beacons', rows });
+  }
+
+  private post(message: ToWorker): void {
+    this.worker.postMessage(message);
+  }
+
+  private start(): void {
+    const config: WorkerConfig = {
+      sqlitePath: this.options.sqlitePath,
+      batch: this.options.batch ?? {},
+      clockOffsetMs: this.options.now() - Date.now(),
+    };
+    const worker = workerFor(config);
+    if (this.waiting.size === 0) worker.unref();
+    this.worker = worker;
+    this.sent = 0;
+    this.settled = 0;
+    worker.on('message', (message: FromWorker) => {
+      switch (message.kind) {
+        case 'settled':
+          this.settled += message.n;
+          break;
+        case 'log':
+          this.options.logger(message.entry);
+          break;
+        case 'done':
+          this.settle(message.id, message.error);
+          break;
+        case 'ready':
+          this.broken = false;
+          this.restartDelayMs = MIN_RESTART_DELAY_MS;
+          this.firstStart?.resolve();
+          this.firstStart = undefined;
+          this.send();
+          break;
+      }
+    });
+    let failure = '';
+    worker.on('error', (error) => {
+      failure = error.message;
+      this.options.logger({ level: 'error', msg: 'collect worker failed', error: error.stack ?? error.message });
+    });
+    worker.on('exit', (code) => {
+      if (this.closing && this.waiting.size === 0) return;
+      const lost = this.sent - this.settled;
+      this.broken = true;
+      this.options.logger({ level: 'error', msg: 'collect worker stopped; restarting it', exit_code: code, lost_beacons: lost, restart_in_ms: this.restartDelayMs });
+      for (const waiter of this.waiting.values()) waiter.reject(new Error(`collect worker stopped (exit code ${code}); ${lost} beacons were lost`));
+      this.waiting.clear();
+      this.firstStart?.reject(new Error(`The collector's worker could not start: ${failure || `exit code ${code}`}`));
+      this.firstStart = undefined;
+      if (this.closing) return;
+      this.restartTimer = setTimeout(() => this.start(), this.restartDelayMs).unref();
+      this.restartDelayMs = Math.min(this.restartDelayMs * 2, MAX_RESTART_DELAY_MS);
+    });
+  }
+}
+
+/**
+ * The worker next to this module: `collect-worker.js` (or `.cjs`) in the built package; from
+ * the TypeScript sources (tests, the bench), the `.ts` file through tsx's loader.
+ */
+function workerFor(config: WorkerConfig): Worker {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) {
+    const file = new URL('./collect-worker.ts', here).href;
+    // tsx's ESM API by absolute path (the worker's own resolution would start from the cwd).
+    const tsxPackage = createRequire(here).resolve('tsx/package.json');
+    const tsx = pathToFileURL(join(dirname(tsxPackage), 'dist/esm/api/index.mjs')).href;
+    const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(file)}); })`;
+    return new Worker(boot, { eval: true, workerData: config });
+  }
+  return new Worker(new URL(here.endsWith('.cjs') ? './collect-worker.cjs' : './collect-worker.js', here), { workerData: config });
+}

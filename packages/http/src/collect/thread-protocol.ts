@@ -1,0 +1,31 @@
+/**
+ * Messages between the request thread (collect-thread.ts) and the collector's worker thread
+ * (collect-worker.ts). Beacons travel as one flat array of primitives per batch: cloning
+ * that costs far less than an object per beacon.
+ */
+import type { LogEntry } from '../log.js';
+import type { BatchOptions } from './batch-writer.js';
+
+/** Fields of one beacon in `BeaconsMessage.rows`, in this order. */
+export const BEACON_FIELDS = ['siteId', 'timezone', 'domain', 'type', 'name', 'url', 'referrer', 'ip', 'userAgent', 'ts'] as const;
+export const FIELD_COUNT = BEACON_FIELDS.length;
+
+export interface WorkerConfig {
+  sqlitePath: string;
+  batch: BatchOptions;
+  /** The request thread's clock minus `Date.now()` at start (tests and the bench run on other clocks). */
+  clockOffsetMs: number;
+}
+
+export type ToWorker =
+  /** `rows`: `FIELD_COUNT` values per beacon; `domain` and `name` are '' when absent. */
+  | { kind: 'beacons'; rows: (string | number)[] }
+  | { kind: 'flush'; id: number }
+  | { kind: 'close'; id: number };
+
+export type FromWorker =
+  | { kind: 'ready' }
+  /** `n` more beacons are done with: their events committed (or, after an error that was logged, dropped). */
+  | { kind: 'settled'; n: number }
+  | { kind: 'done'; id: number; error?: string }
+  | { kind: 'log'; entry: LogEntry };
