@@ -5,7 +5,7 @@ import { ImportError, type ImportLineError } from '../errors.js';
 import type { Storage } from '../storage/types.js';
 import type { Site } from '../types.js';
 import { enrichEvent, type EnrichedEvent } from './enrich.js';
-import { parseImportLine } from './line-schema.js';
+import { type ImportLine, parseImportLine } from './line-schema.js';
 import { Sessionizer, stampSessions } from './sessionize.js';
 
 /** NDJSON text, an iterable of lines, or a readable stream of NDJSON. */
@@ -62,29 +62,50 @@ export async function importEvents(storage: Storage, input: ImportInput, options
   let lineNo = 0;
   const seqBase = Date.now() * 1000;
 
-  for await (const raw of lines(input)) {
+  const fail = (reason: string) => {
+    badLines++;
+    if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line: lineNo, reason });
+  };
+  const accept = (site: Site | undefined, event: ImportLine) => {
+    if (!site) fail(`site_id ${event.site_id} does not exist`);
+    else if (badLines === 0) events.push(enrichEvent(site, event, salt, seqBase + lineNo));
+  };
+  /** Handles one line; a promise only when the line names a site not looked up yet. */
+  const handle = (raw: string): Promise<void> | undefined => {
     lineNo++;
     if (lineNo % 10_000 === 0) options.onProgress?.(lineNo);
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (text.trim() === '') continue;
+    if (text.trim() === '') return;
     hash.update(text).update('\n');
-    const fail = (reason: string) => {
-      badLines++;
-      if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line: lineNo, reason });
-    };
     const parsed = parseImportLine(text);
     if (!parsed.ok) {
       fail(parsed.reason);
-      continue;
+      return;
     }
-    const { site_id, ...event } = parsed.line;
-    if (!sites.has(site_id)) sites.set(site_id, await storage.getSite(site_id));
-    const site = sites.get(site_id);
-    if (!site) {
-      fail(`site_id ${site_id} does not exist`);
-      continue;
+    // The line is an IncomingEvent with a site_id: passed as it is (a rest copy per line costs more than the check).
+    const event = parsed.line;
+    const site = sites.get(event.site_id);
+    if (site !== undefined || sites.has(event.site_id)) {
+      accept(site, event);
+      return;
     }
-    if (badLines === 0) events.push(enrichEvent(site, event, salt, seqBase + lineNo));
+    return storage.getSite(event.site_id).then((found) => {
+      sites.set(event.site_id, found);
+      accept(found, event);
+    });
+  };
+  // Lines in memory are walked synchronously (an async iteration costs a promise per line).
+  const inMemory = typeof input === 'string' ? input.split('\n') : Symbol.iterator in input ? (input as Iterable<string>) : undefined;
+  if (inMemory) {
+    for (const raw of inMemory) {
+      const pending = handle(raw);
+      if (pending) await pending;
+    }
+  } else {
+    for await (const raw of lines(input as AsyncIterable<string> | Readable)) {
+      const pending = handle(raw);
+      if (pending) await pending;
+    }
   }
   options.onProgress?.(lineNo);
   if (badLines > 0) {
@@ -113,12 +134,7 @@ function assignSessions(events: EnrichedEvent[]): (EnrichedEvent & { sessionId: 
   return ordered as (EnrichedEvent & { sessionId: string })[];
 }
 
-async function* lines(input: ImportInput): AsyncIterable<string> {
-  if (typeof input === 'string') {
-    yield* input.split('\n');
-  } else if (Symbol.asyncIterator in input && typeof (input as Readable).pipe === 'function') {
-    yield* createInterface({ input: input as Readable, crlfDelay: Infinity });
-  } else {
-    yield* input as Iterable<string> | AsyncIterable<string>;
-  }
+async function* lines(input: AsyncIterable<string> | Readable): AsyncIterable<string> {
+  if (typeof (input as Readable).pipe === 'function') yield* createInterface({ input: input as Readable, crlfDelay: Infinity });
+  else yield* input as AsyncIterable<string>;
 }
