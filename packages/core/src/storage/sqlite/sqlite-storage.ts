@@ -59,12 +59,6 @@ export function createSqliteStorage(path: string, options: SqliteStorageOptions 
   if (!readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    // Checkpoint every ~40 MB of WAL instead of SQLite's 4 MB: a page rewritten by many small
-    // writes (rollup rows, the newest events) is copied back once per checkpoint, so fewer
-    // checkpoints copy far fewer pages (collection: ~15% more beacons a second). The file is
-    // cut back to 64 MB after each one.
-    db.pragma('wal_autocheckpoint = 10000');
-    db.pragma('journal_size_limit = 67108864');
     migrate(db);
   } else if ((db.pragma('user_version', { simple: true }) as number) < MIGRATIONS.length) {
     db.close();
