@@ -5,6 +5,15 @@ import { SITE_ID_PATTERN } from '../query/schema.js';
 /** Longest accepted NDJSON line, in characters; longer lines are rejected. */
 export const MAX_LINE_LENGTH = 16_384;
 
+/** Shortest and longest accepted length of each optional text field: the schema and the fast path read them here. */
+const TEXT_LIMITS = {
+  url: [0, 4096], referrer: [0, 4096], visitor_id: [1, 256], session_id: [1, 256],
+  utm_source: [0, 500], utm_medium: [0, 500], utm_campaign: [0, 500],
+  browser: [0, 100], os: [0, 100], user_agent: [0, 1024],
+} as const satisfies Record<string, readonly [number, number]>;
+type TextField = keyof typeof TEXT_LIMITS;
+const TEXT_FIELDS = Object.entries(TEXT_LIMITS) as [TextField, readonly [number, number]][];
+
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 const optionalText = (max: number) => z.string().max(max, { error: `must have at most ${max} characters` }).optional();
 
@@ -31,13 +40,13 @@ export const importLineSchema = z
       .min(1, { error: `must have 1 to ${MAX_EVENT_NAME_LENGTH} characters` })
       .max(MAX_EVENT_NAME_LENGTH, { error: `must have 1 to ${MAX_EVENT_NAME_LENGTH} characters` })
       .optional(),
-    url: optionalText(4096),
-    visitor_id: z.string().min(1).max(256).optional(),
-    session_id: z.string().min(1).max(256).optional(),
-    referrer: optionalText(4096),
-    utm_source: optionalText(500),
-    utm_medium: optionalText(500),
-    utm_campaign: optionalText(500),
+    url: optionalText(TEXT_LIMITS.url[1]),
+    visitor_id: z.string().min(TEXT_LIMITS.visitor_id[0]).max(TEXT_LIMITS.visitor_id[1]).optional(),
+    session_id: z.string().min(TEXT_LIMITS.session_id[0]).max(TEXT_LIMITS.session_id[1]).optional(),
+    referrer: optionalText(TEXT_LIMITS.referrer[1]),
+    utm_source: optionalText(TEXT_LIMITS.utm_source[1]),
+    utm_medium: optionalText(TEXT_LIMITS.utm_medium[1]),
+    utm_campaign: optionalText(TEXT_LIMITS.utm_campaign[1]),
     country_code: z
       .string()
       .regex(/^[A-Za-z]{2}$/, { error: 'must be an ISO 3166-1 alpha-2 code such as DE' })
@@ -47,10 +56,10 @@ export const importLineSchema = z
       .transform((v) => v.charAt(0).toUpperCase() + v.slice(1).toLowerCase())
       .pipe(z.enum(['Desktop', 'Mobile', 'Tablet', 'Unknown'], { error: 'must be Desktop, Mobile, Tablet or Unknown' }))
       .optional(),
-    browser: optionalText(100),
-    os: optionalText(100),
+    browser: optionalText(TEXT_LIMITS.browser[1]),
+    os: optionalText(TEXT_LIMITS.os[1]),
     ip: z.union([z.ipv4(), z.ipv6()], { error: 'must be an IPv4 or IPv6 address' }).optional(),
-    user_agent: optionalText(1024),
+    user_agent: optionalText(TEXT_LIMITS.user_agent[1]),
   })
   .superRefine((line, ctx) => {
     if (line.type === 'event' && line.name === undefined) {
@@ -83,17 +92,9 @@ export function parseImportLine(text: string): { ok: true; line: ImportLine } | 
   return { ok: false, reason: missing ? `${field} is required` : `${field} ${issue.message}`.trim() };
 }
 
-/** zod's own IPv4 pattern (z.ipv4()), so the fast path accepts exactly the addresses the schema does. */
-const IPV4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])$/;
 const COUNTRY = /^[A-Za-z]{2}$/;
 const DEVICE_TYPES = new Set(['Desktop', 'Mobile', 'Tablet', 'Unknown']);
 
-/** Optional text fields and their longest accepted length, as in `importLineSchema`. */
-const TEXT_FIELDS: readonly (readonly [keyof ImportLine, number, number])[] = [
-  ['url', 0, 4096], ['referrer', 0, 4096], ['visitor_id', 1, 256], ['session_id', 1, 256],
-  ['utm_source', 0, 500], ['utm_medium', 0, 500], ['utm_campaign', 0, 500],
-  ['browser', 0, 100], ['os', 0, 100], ['user_agent', 0, 1024],
-];
 
 /**
  * The fast path for the common line: plain checks that accept only what `importLineSchema`
@@ -114,7 +115,7 @@ function plainLine(json: Record<string, unknown>): ImportLine | undefined {
     if (typeof name !== 'string' || name.length < 1 || name.length > MAX_EVENT_NAME_LENGTH) return undefined;
     line.name = name;
   }
-  for (const [field, min, max] of TEXT_FIELDS) {
+  for (const [field, [min, max]] of TEXT_FIELDS) {
     const value = json[field];
     if (value === undefined) continue;
     if (typeof value !== 'string' || value.length < min || value.length > max) return undefined;
@@ -125,7 +126,8 @@ function plainLine(json: Record<string, unknown>): ImportLine | undefined {
     line.country_code = country_code;
   }
   if (ip !== undefined) {
-    if (typeof ip !== 'string' || !IPV4.test(ip)) return undefined;
+    // zod's own IPv4 pattern: the fast path accepts exactly the addresses z.ipv4() does (IPv6 goes to the schema).
+    if (typeof ip !== 'string' || !z.regexes.ipv4.test(ip)) return undefined;
     line.ip = ip;
   }
   if (device_type !== undefined) {

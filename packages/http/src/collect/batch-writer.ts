@@ -17,6 +17,11 @@ export interface BatchOptions {
   maxPending?: number;
 }
 
+/** Events allowed to wait for storage under `options` (also what the worker-thread collector allows in flight). */
+export function pendingLimit(options: BatchOptions): number {
+  return Math.max(Math.max(1, options.maxEvents ?? 500), options.maxPending ?? 100_000);
+}
+
 /**
  * Queues stored events and writes them in batches, in acceptance order, one batch at a
  * time. A failed write puts its batch back at the head of the queue and is retried, so an
@@ -42,8 +47,8 @@ export class BatchWriter {
     private readonly logger: Logger = () => {},
   ) {
     this.maxEvents = Math.max(1, options.maxEvents ?? 500);
+    this.maxPending = pendingLimit(options);
     this.maxDelayMs = Math.max(0, options.maxDelayMs ?? 1000);
-    this.maxPending = Math.max(this.maxEvents, options.maxPending ?? 100_000);
   }
 
   /** Events accepted and not yet written (including the batch being written). */

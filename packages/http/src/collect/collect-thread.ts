@@ -10,14 +10,13 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../log.js';
-import type { BatchOptions } from './batch-writer.js';
+import { type BatchOptions, pendingLimit } from './batch-writer.js';
 import { type Beacon, type BeaconSink, type CollectOutcome, screenBeacon } from './collector.js';
 import type { SiteCache } from './site-cache.js';
 import { FIELD_COUNT, type FromWorker, type ToWorker, type WorkerConfig } from './thread-protocol.js';
 
 /** Beacons sent to the worker in one message at most (more wait for the next one). */
 const MAX_BEACONS_PER_MESSAGE = 512;
-const DEFAULT_MAX_PENDING = 100_000;
 /** A worker that dies is replaced after this delay, doubling while it keeps dying (a database that cannot be opened). */
 const MIN_RESTART_DELAY_MS = 100;
 const MAX_RESTART_DELAY_MS = 30_000;
@@ -52,14 +51,18 @@ export class CollectThread implements BeaconSink {
   private restartDelayMs = MIN_RESTART_DELAY_MS;
   private restartTimer: NodeJS.Timeout | undefined;
   /** Settles when the first worker has opened the database (or failed to). */
-  readonly ready: Promise<void>;
+  private readonly started: Promise<void>;
   private firstStart: { resolve: () => void; reject: (error: Error) => void } | undefined;
 
   constructor(private readonly options: CollectThreadOptions) {
-    this.maxPending = Math.max(options.batch?.maxEvents ?? 500, options.batch?.maxPending ?? DEFAULT_MAX_PENDING);
-    this.ready = new Promise((resolve, reject) => (this.firstStart = { resolve, reject }));
-    this.ready.catch(() => {}); // also reported through the log; callers that await it see it
+    this.maxPending = pendingLimit(options.batch ?? {});
+    this.started = new Promise((resolve, reject) => (this.firstStart = { resolve, reject }));
+    this.started.catch(() => {}); // also reported through the log; callers that await it see it
     this.start();
+  }
+
+  ready(): Promise<void> {
+    return this.started;
   }
 
   get full(): boolean {

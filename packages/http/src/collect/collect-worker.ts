@@ -29,7 +29,6 @@ const writer = new BatchWriter(
   (entry: LogEntry) => send({ kind: 'log', entry }),
 );
 const deriver = new EventDeriver();
-const sites = new Map<string, SiteFacts>();
 
 /** The salt of each day in use, asked of the store once per day. */
 function daySalts(store: SaltStore) {
@@ -55,12 +54,7 @@ async function derive(rows: (string | number)[]): Promise<void> {
     const domain = rows[i + 2] as string;
     const type = rows[i + 3] as 'pageview' | 'event';
     const ts = rows[i + 9] as number;
-    const key = `${siteId}\u0000${timezone}\u0000${domain}`;
-    let site = sites.get(key);
-    if (!site) {
-      if (sites.size >= 10_000) sites.clear();
-      sites.set(key, (site = { id: siteId, timezone, domain: domain || null }));
-    }
+    const site: SiteFacts = { id: siteId, timezone, domain: domain || null };
     try {
       const saltOrPromise = salts.get(localDay(ts, timezone));
       const salt = typeof saltOrPromise === 'string' ? saltOrPromise : await saltOrPromise;

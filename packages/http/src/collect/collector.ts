@@ -29,6 +29,8 @@ export interface BeaconSink {
   collect(beacon: Beacon): Promise<CollectOutcome>;
   /** Too much is waiting for storage: the handler answers 503 instead of accepting more. */
   readonly full: boolean;
+  /** Resolves once events can be written (rejects with the reason if they never can). */
+  ready(): Promise<void>;
   /** Writes every accepted event now. */
   flush(): Promise<void>;
   /** Writes every accepted event, then stops (no `collect` after this). */
@@ -106,6 +108,11 @@ export class Collector implements BeaconSink {
 
   get full(): boolean {
     return this.options.writer.full;
+  }
+
+  /** Writes go through `storage.writeEvents`, ready from the start. */
+  ready(): Promise<void> {
+    return Promise.resolve();
   }
 
   async collect(beacon: Beacon): Promise<CollectOutcome> {

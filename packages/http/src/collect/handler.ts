@@ -161,7 +161,7 @@ export function createCollectHandler(options: CollectHandlerOptions): CollectHan
   };
 
   const controls = {
-    ready: () => (collector instanceof CollectThread ? collector.ready : Promise.resolve()),
+    ready: () => collector.ready(),
     flush: () => collector.flush(),
     async close() {
       closed = true;
