@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { testStorage } from '../../testing/conformance.js';
 import { createSqliteStorage } from './sqlite-storage.js';
 
@@ -10,3 +10,48 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 testStorage({ name: 'sqlite file', create: async () => createSqliteStorage(join(dir, 'conformance.db')) });
 testStorage({ name: 'sqlite :memory:', create: async () => createSqliteStorage(':memory:') });
+
+describe('walAutocheckpointPages', () => {
+  /** Commits `transactions` writes of 100 fresh 4 KB pages each on `storage`'s connection; the frames left in its WAL. */
+  const framesAfterWrites = (storage: ReturnType<typeof createSqliteStorage>, transactions: number): number => {
+    storage.db.exec('CREATE TABLE scratch (b BLOB)');
+    const insert = storage.db.prepare('INSERT INTO scratch VALUES (zeroblob(4000))');
+    const write = storage.db.transaction(() => {
+      for (let i = 0; i < 100; i++) insert.run();
+    });
+    for (let i = 0; i < transactions; i++) write();
+    // PASSIVE with another connection holding no lock: returns [busy, frames in the WAL, frames checkpointed].
+    const [result] = storage.db.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
+    return result!.log;
+  };
+
+  it("checkpoints after SQLite's default of 1000 pages without it, and only after the given number with it", async () => {
+    const plain = createSqliteStorage(join(dir, 'wal-default.db'));
+    const larger = createSqliteStorage(join(dir, 'wal-larger.db'), { walAutocheckpointPages: 10_000 });
+    expect(plain.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    expect(larger.db.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
+    // 30 commits of ~100 pages: ~3,000 frames. The default checkpoints after the commit that passes
+    // 1000 frames and the next commit starts the WAL over, so it never holds more than 1000 + one commit.
+    expect(framesAfterWrites(plain, 30)).toBeLessThan(1000 + 110);
+    expect(framesAfterWrites(larger, 30)).toBeGreaterThan(3000);
+    await plain.close();
+    await larger.close();
+  });
+
+  it('is a setting of the connection: another connection to the same file keeps the default', async () => {
+    const writer = createSqliteStorage(join(dir, 'wal-shared.db'), { walAutocheckpointPages: 10_000 });
+    const reader = createSqliteStorage(join(dir, 'wal-shared.db'));
+    expect(reader.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    await reader.close();
+    await writer.close();
+  });
+
+  it('refuses anything but a whole number >= 0, before opening the file', () => {
+    for (const bad of [-1, 1.5, Number.NaN]) {
+      expect(() => createSqliteStorage(join(dir, 'wal-bad.db'), { walAutocheckpointPages: bad })).toThrow(
+        new RangeError(`walAutocheckpointPages must be a whole number >= 0, got ${bad}`),
+      );
+    }
+    expect(existsSync(join(dir, 'wal-bad.db'))).toBe(false);
+  });
+});
