@@ -23,10 +23,11 @@ import type { Storage } from '../packages/core/src/storage/types.js';
 import { ENDPOINT_PATHS, type EndpointName } from '../packages/core/src/types.js';
 import { benchClickHouse, clickhouseUnavailable, type ClickHouseResult } from './bench/clickhouse.js';
 import { measureCollect, wrkInstalled, type CollectResult } from './bench/collect.js';
+import { startFloorServer } from './bench/collect-floor.js';
 import { importStages, type Stage } from './bench/import-stages.js';
 import { int, ms, table, time, type Timing } from './bench/measure.js';
 import { naiveStorage } from './bench/naive.js';
-import { startServer } from './bench/server.js';
+import { certificate, startServer } from './bench/server.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -155,14 +156,22 @@ async function main() {
   await server.close();
   let collect: CollectResult | string = 'n/a (wrk not installed)';
   let collectInThread: CollectResult | string = collect;
+  let collectFloor: CollectResult | string = collect;
   if (wrkInstalled()) {
+    const wrk = { seconds: num('collect-seconds'), connections: num('connections'), dir };
+    log('collect: wrk on the baseline (bare HTTPS + JSON.parse + one row per beacon on a worker)');
+    const floorFile = join(dir, 'floor.db');
+    const floor = await startFloorServer(certificate(join(dir, 'tls')), floorFile);
+    collectFloor = await measureCollect({ ...wrk, url: floor.url, siteId: BIG.id, domain: BIG.domain, flush: () => floor.flush(), countStored: () => floor.stored() });
+    await floor.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(floorFile + suffix, { force: true });
     const count = storage.db.prepare('SELECT COUNT(*) FROM events WHERE site_id = ?').pluck();
     // As the standalone server runs it (derivations and writes on the worker thread), then everything in the request thread.
     for (const worker of [true, false]) {
       log(`collect: wrk on POST /collect (${worker ? 'worker thread' : 'request thread'})`);
       const collector = await startServer(storage, now, join(dir, 'tls'), worker ? file : undefined);
       const result = await measureCollect({
-        url: collector.url, siteId: BIG.id, domain: BIG.domain, seconds: num('collect-seconds'), connections: num('connections'), dir,
+        ...wrk, url: collector.url, siteId: BIG.id, domain: BIG.domain,
         flush: () => collector.flush(), countStored: () => count.get(BIG.id) as number,
       });
       await collector.close();
@@ -198,13 +207,23 @@ async function main() {
     ['events in the database (all sites)', int(events)],
     ['import, events/s (importEvents incl. rollups)', loaded ? int(loaded.events / loaded.seconds) : 'n/a (--reuse)'],
     ['import into ClickHouse, events/s (importEvents, one local server)', clickhouse ? int(clickhouse.importPerSecond) : `n/a (${noClickHouse})`],
-    ['collect, stored events/s (wrk, POST /collect; worker thread, as the server runs)', c ? `${int(c.storedPerSecond)} (${int(c.requestsPerSecond)} req/s)` : String(collect)],
-    ['collect latency p50 / p99 (worker thread)', c ? `${ms(c.p50Ms)} / ${ms(c.p99Ms)} ms` : 'n/a'],
-    ['collect, stored events/s (everything in the request thread)', ct ? `${int(ct.storedPerSecond)} (${int(ct.requestsPerSecond)} req/s)` : String(collectInThread)],
-    ['collect latency p50 / p99 (request thread)', ct ? `${ms(ct.p50Ms)} / ${ms(ct.p99Ms)} ms` : 'n/a'],
     ['database bytes per million events', int((bytes / events) * 1e6)],
     ['peak RSS', `${int(process.resourceUsage().maxRSS / 1024)} MB`],
   ]);
+  const f = typeof collectFloor === 'string' ? undefined : collectFloor;
+  const collectRow = (name: string, r: CollectResult | undefined) =>
+    r
+      ? [name, int(r.storedPerSecond), int(r.requestsPerSecond), ms(r.p50Ms), ms(r.p99Ms), int(r.cpuMicrosPerRequest), int(r.requestThreadMicrosPerRequest),
+          f ? `${((r.storedPerSecond / f.storedPerSecond) * 100).toFixed(0)}%` : 'n/a']
+      : [name, String(collect), '', '', '', '', '', ''];
+  const collectTable = table(
+    ['collector', 'stored events/s', 'requests/s', 'p50 ms', 'p99 ms', 'CPU µs/beacon (all threads)', 'request thread busy µs/beacon', 'of baseline'],
+    [
+      collectRow('baseline: bare HTTPS + JSON.parse, one row per beacon on a worker', f),
+      collectRow('POST /collect, worker thread (as the standalone server runs)', c),
+      collectRow('POST /collect, everything in the request thread', ct),
+    ],
+  );
   // The targets of the issue; /live is a 5-minute window on the raw rows in both implementations, so it has no ratio target.
   const scans = results.filter((r) => r.endpoint !== 'live');
   const worstP50 = Math.max(...results.map((r) => Math.max(r.core.p50, r.http.p50)));
@@ -219,15 +238,17 @@ async function main() {
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, Node ${process.version}`;
   console.log(`## SQLite store, ${int(num('pageviews'))} pageviews requested over ${num('days')} days (times in ms; now = ${args.now}; ${machine})\n`);
   console.log(`${endpointTable}\n\n${summary}\n\n${targets}`);
+  console.log(`\nCollect: wrk, ${num('connections')} keep-alive HTTPS connections, ${num('collect-seconds')} s each, on the same ${cpus().length} cores:\n\n${collectTable}`);
   if (stages.length > 0) {
-    const total = stages.filter((st) => !st.stage.startsWith(' ')).reduce((sum, st) => sum + st.microsPerEvent, 0);
+    const total = stages.filter((st) => !st.stage.startsWith(' ') && !st.reference).reduce((sum, st) => sum + st.microsPerEvent, 0);
     console.log(`\nImport pipeline by stage (${int(num('stage-events'))} pageviews' lines, one import; µs per event):\n`);
     console.log(table(['stage', 'µs/event', 'share'], [
-      ...stages.map((st) => [st.stage, st.microsPerEvent.toFixed(2), st.stage.startsWith(' ') ? '' : `${((st.microsPerEvent / total) * 100).toFixed(0)}%`]),
+      ...stages.filter((st) => !st.reference).map((st) => [st.stage, st.microsPerEvent.toFixed(2), st.stage.startsWith(' ') ? '' : `${((st.microsPerEvent / total) * 100).toFixed(0)}%`]),
       ['total (events/s)', total.toFixed(2), int(1e6 / total)],
+      ...stages.filter((st) => st.reference).map((st) => [st.stage, st.microsPerEvent.toFixed(2), `${int(1e6 / st.microsPerEvent)}/s at most`]),
     ]));
   }
-  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, pageviews, events, bytes, loaded, collect, collectInThread, results, clickhouse: clickhouse && { importPerSecond: clickhouse.importPerSecond, endpoints: Object.fromEntries([...clickhouse.endpoints].map(([e, v]) => [e, v.timing])) }, stages, maxRssKb: process.resourceUsage().maxRSS }, null, 2)}\n`);
+  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, pageviews, events, bytes, loaded, collect, collectInThread, collectFloor, results, clickhouse: clickhouse && { importPerSecond: clickhouse.importPerSecond, endpoints: Object.fromEntries([...clickhouse.endpoints].map(([e, v]) => [e, v.timing])) }, stages, maxRssKb: process.resourceUsage().maxRSS }, null, 2)}\n`);
   if (results.some((r) => !r.same)) process.exitCode = 1;
 }
 

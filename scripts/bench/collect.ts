@@ -7,6 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 
 export interface CollectResult {
   requestsPerSecond: number;
@@ -15,6 +16,14 @@ export interface CollectResult {
   p50Ms: number;
   p99Ms: number;
   stored: number;
+  /**
+   * CPU time of this process (every thread: the request thread, a collector worker, libuv)
+   * per request while wrk ran, µs. The server runs in the bench's process, which is
+   * otherwise idle then.
+   */
+  cpuMicrosPerRequest: number;
+  /** Time the request thread's event loop was busy per request while wrk ran, µs. */
+  requestThreadMicrosPerRequest: number;
 }
 
 const SCRIPT = (siteId: string, domain: string) => `
@@ -48,12 +57,16 @@ export async function measureCollect(options: {
   writeFileSync(script, SCRIPT(options.siteId, options.domain));
   const before = options.countStored();
   const started = performance.now();
+  const cpu = process.cpuUsage();
+  const loop = performance.eventLoopUtilization();
   const output = await new Promise<string>((resolve, reject) => {
     const wrk = spawn('wrk', ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--latency', '-s', script, `${options.url}/collect`]);
     let text = '';
     wrk.stdout.on('data', (c: Buffer) => (text += c.toString()));
     wrk.on('error', reject).on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited ${code}: ${text}`))));
   });
+  const cpuUsed = process.cpuUsage(cpu);
+  const busy = performance.eventLoopUtilization(loop);
   await options.flush();
   const elapsed = (performance.now() - started) / 1000;
   const stored = options.countStored() - before;
@@ -63,5 +76,14 @@ export async function measureCollect(options: {
   };
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(output);
   if (/Non-2xx/.test(output)) throw new Error(`collect answered errors:\n${output}`);
-  return { requestsPerSecond: rps ? Number(rps[1]) : NaN, storedPerSecond: stored / elapsed, p50Ms: latency('50'), p99Ms: latency('99'), stored };
+  const requests = Number(/(\d+) requests in/.exec(output)?.[1] ?? NaN);
+  return {
+    requestsPerSecond: rps ? Number(rps[1]) : NaN,
+    storedPerSecond: stored / elapsed,
+    p50Ms: latency('50'),
+    p99Ms: latency('99'),
+    stored,
+    cpuMicrosPerRequest: (cpuUsed.user + cpuUsed.system) / requests,
+    requestThreadMicrosPerRequest: (busy.active * 1000) / requests,
+  };
 }

@@ -16,7 +16,8 @@ import { silentLogger } from '../../packages/http/src/log.js';
 
 export const BENCH_KEY = 'bench-key-bench-key-bench-key-bench-key';
 
-function certificate(dir: string): { key: Buffer; cert: Buffer } {
+/** A throwaway self-signed certificate for 127.0.0.1 in `dir` (made once). */
+export function certificate(dir: string): { key: Buffer; cert: Buffer } {
   mkdirSync(dir, { recursive: true });
   const key = join(dir, 'key.pem');
   const cert = join(dir, 'cert.pem');
@@ -41,6 +42,8 @@ export async function startServer(storage: Storage, now: () => number, dir: stri
   const tls = certificate(dir);
   const api = createApiHandler({ storage, authenticate: communityAuthenticator(BENCH_KEY), rateLimit: false, logger: silentLogger, now });
   const collect = createCollectHandler({ storage, trustProxy: true, logger: silentLogger, now, ...(collectWorker ? { worker: { sqlitePath: collectWorker } } : {}) });
+  // As the standalone server does: the collector's worker has opened the database before the first request.
+  await collect.ready();
   const server = https.createServer(tls, (req, res) => void collect(req, res, () => void api(req, res)));
   // Never close idle keep-alive connections: a naive query can block the loop for longer than any timeout.
   server.keepAliveTimeout = 0;
