@@ -22,7 +22,10 @@ export interface CollectResult {
    * otherwise idle then.
    */
   cpuMicrosPerRequest: number;
-  /** Time the request thread's event loop was busy per request while wrk ran, µs. */
+  /**
+   * Time the request thread's event loop was busy per request while wrk ran, µs. Neither
+   * figure counts the backlog a collector writes after wrk stops (`stored` vs `requests`).
+   */
   requestThreadMicrosPerRequest: number;
 }
 

@@ -21,8 +21,9 @@ export interface SqliteStorageOptions {
    * database file (SQLite's `wal_autocheckpoint`; default 1000, ~4 MB). A
    * connection doing only many small writes, away from any thread that answers
    * requests, does better with more: a page rewritten by many commits (rollup
-   * rows, a session b-tree leaf) is copied back once per checkpoint. With a
-   * larger value the WAL file is cut back to 64 MB after each checkpoint.
+   * rows, a session b-tree leaf) is copied back once per checkpoint. When set,
+   * the WAL file is also cut back to 64 MB after a checkpoint (it would keep
+   * its largest size otherwise).
    */
   walAutocheckpointPages?: number;
 }
