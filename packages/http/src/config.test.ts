@@ -39,6 +39,11 @@ describe('parseConfig', () => {
     });
   });
 
+  it('resolves DATABASE_PATH against the directory, except :memory: (an in-memory database)', () => {
+    expect(parseConfig({ ...valid, DATABASE_PATH: 'data/site.db' }, dir).databasePath).toBe(join(dir, 'data/site.db'));
+    expect(parseConfig({ ...valid, DATABASE_PATH: ':memory:' }, dir).databasePath).toBe(':memory:');
+  });
+
   it('names every bad variable with what it expects, at once', () => {
     expect(problems({ ...valid, PORT: 'eighty', EDITION: 'enterprise', TRUST_PROXY: 'maybe', RATE_LIMIT_PER_MINUTE: '-1' })).toEqual([
       'EDITION must be community or cloud (got "enterprise").',

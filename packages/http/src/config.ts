@@ -120,7 +120,8 @@ export function parseConfig(vars: EnvVars, cwd: string): ServerConfig {
   return {
     edition,
     serviceApiKey: edition === 'community' ? key : '',
-    databasePath: resolve(cwd, data.DATABASE_PATH),
+    // `:memory:` is SQLite's in-memory database, not a file name to resolve.
+    databasePath: data.DATABASE_PATH === ':memory:' ? ':memory:' : resolve(cwd, data.DATABASE_PATH),
     host,
     port: data.PORT,
     tls: certFile && keyFile ? { certFile, keyFile } : null,
