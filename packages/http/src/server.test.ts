@@ -187,6 +187,16 @@ describe('startServer in process', () => {
     await running.close();
   });
 
+  it("on a SQLite file, leaves WAL checkpoints to the collector's worker, never to the connection that answers", async () => {
+    const onFile = await startServer(parseConfig({ ...vars, TRUST_PROXY: 'true', DATABASE_PATH: 'wal.db' }, dir), { logger });
+    expect((onFile.storage as ReturnType<typeof createSqliteStorage>).db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    await onFile.close();
+    // In memory there is no worker: the one connection checkpoints as SQLite does by default.
+    const inMemory = await startServer(parseConfig({ ...vars, TRUST_PROXY: 'true', DATABASE_PATH: ':memory:' }, dir), { logger });
+    expect((inMemory.storage as ReturnType<typeof createSqliteStorage>).db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    await inMemory.close();
+  });
+
   it('refuses to start with a clear message on a busy port', async () => {
     const first = await startServer(parseConfig({ ...vars, TRUST_PROXY: 'true', DATABASE_PATH: 'a.db' }, dir), { logger });
     const busy = parseConfig({ ...vars, TRUST_PROXY: 'true', DATABASE_PATH: 'b.db', PORT: String(first.port) }, dir);

@@ -59,7 +59,14 @@ export function authenticatorFor(config: Pick<ServerConfig, 'edition' | 'service
  */
 export async function startServer(config: ServerConfig, options: StartServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? jsonLogger();
-  const sqlite = options.storage ? undefined : createSqliteStorage(config.databasePath);
+  // On a SQLite file, beacons are derived and written on a worker thread with its own
+  // connection (salts in the database, so every process and restart agrees on the day's
+  // visitor ids); with another storage, in this thread. The worker's connection checkpoints
+  // the WAL; this one never does (0), so a large checkpoint never runs on the thread that
+  // answers requests (its own writes, rollups rebuilt on a read, are checkpointed by the
+  // worker's next commit).
+  const file = options.storage || !isFile(config.databasePath) ? undefined : config.databasePath;
+  const sqlite = options.storage ? undefined : createSqliteStorage(config.databasePath, file ? { walAutocheckpointPages: 0 } : {});
   const storage = options.storage ?? sqlite!;
   const accounts = () => {
     if (options.accounts) return options.accounts;
@@ -74,10 +81,6 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
       rateLimit: config.rateLimitPerMinute === 0 ? false : { limit: config.rateLimitPerMinute, windowMs: 60_000 },
       logger,
     });
-    // On the SQLite file, beacons are derived and written on a worker thread with its own
-    // connection (salts in the database, so every process and restart agrees on the day's
-    // visitor ids); with another storage, in this thread.
-    const file = sqlite && isFile(config.databasePath) ? config.databasePath : undefined;
     const collect = createCollectHandler({
       storage,
       trustProxy: config.trustProxy,

@@ -38,6 +38,12 @@ describe('walAutocheckpointPages', () => {
     await larger.close();
   });
 
+  it('with 0, never checkpoints by itself', async () => {
+    const never = createSqliteStorage(join(dir, 'wal-never.db'), { walAutocheckpointPages: 0 });
+    expect(framesAfterWrites(never, 30)).toBeGreaterThan(3000);
+    await never.close();
+  });
+
   it('is a setting of the connection: another connection to the same file keeps the default', async () => {
     const writer = createSqliteStorage(join(dir, 'wal-shared.db'), { walAutocheckpointPages: 10_000 });
     const reader = createSqliteStorage(join(dir, 'wal-shared.db'));

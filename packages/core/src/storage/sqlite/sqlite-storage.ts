@@ -21,7 +21,9 @@ export interface SqliteStorageOptions {
    * database file (SQLite's `wal_autocheckpoint`; default 1000, ~4 MB). A
    * connection doing only many small writes, away from any thread that answers
    * requests, does better with more: a page rewritten by many commits (rollup
-   * rows, a session b-tree leaf) is copied back once per checkpoint. When set,
+   * rows, a session b-tree leaf) is copied back once per checkpoint. 0: this
+   * connection never checkpoints by itself (another connection's commits do, and
+   * closing the last connection does), so it never runs a long one. When set,
    * the WAL file is also cut back to 64 MB after a checkpoint (it would keep
    * its largest size otherwise).
    */
