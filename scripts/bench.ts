@@ -9,7 +9,7 @@
  * same JSON. Then `POST /collect` under wrk. Prints Markdown tables and writes
  * .bench/results.json. Not part of `npm test`.
  */
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,7 +25,7 @@ import { benchClickHouse, clickhouseUnavailable, type ClickHouseResult } from '.
 import { measureCollect, wrkInstalled, type CollectResult } from './bench/collect.js';
 import { startFloorServer } from './bench/collect-floor.js';
 import { importStages, type Stage } from './bench/import-stages.js';
-import { int, ms, table, time, type Timing } from './bench/measure.js';
+import { int, ms, removeDatabase, table, time, type Timing } from './bench/measure.js';
 import { naiveStorage } from './bench/naive.js';
 import { certificate, startServer } from './bench/server.js';
 
@@ -82,7 +82,7 @@ function* chunks(site: (typeof sites)[number]): Generator<string[]> {
 
 /** Imports every site's generated lines in chunks; returns events and seconds spent in importEvents. */
 async function load(): Promise<{ events: number; seconds: number; generateSeconds: number }> {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+  removeDatabase(file);
   const storage = createSqliteStorage(file, { now });
   let events = 0;
   let importMs = 0;
@@ -164,7 +164,7 @@ async function main() {
     const floor = await startFloorServer(certificate(join(dir, 'tls')), floorFile);
     collectFloor = await measureCollect({ ...wrk, url: floor.url, siteId: BIG.id, domain: BIG.domain, flush: () => floor.flush(), countStored: () => floor.stored() });
     await floor.close();
-    for (const suffix of ['', '-wal', '-shm']) rmSync(floorFile + suffix, { force: true });
+    removeDatabase(floorFile);
     const count = storage.db.prepare('SELECT COUNT(*) FROM events WHERE site_id = ?').pluck();
     // As the standalone server runs it (derivations and writes on the worker thread), then everything in the request thread.
     for (const worker of [true, false]) {

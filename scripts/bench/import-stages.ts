@@ -6,7 +6,6 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { once } from 'node:events';
-import { rmSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { type EnrichedEvent, enrichEvent } from '../../packages/core/src/import/enrich.js';
 import { parseImportLine } from '../../packages/core/src/import/line-schema.js';
@@ -16,6 +15,7 @@ import { batchInsert } from '../../packages/core/src/storage/sqlite/sqlite-batch
 import { createSqliteStorage } from '../../packages/core/src/storage/sqlite/sqlite-storage.js';
 import type { StoredEvent } from '../../packages/core/src/storage/types.js';
 import type { Site } from '../../packages/core/src/types.js';
+import { removeDatabase } from './measure.js';
 
 export interface Stage {
   stage: string;
@@ -33,15 +33,16 @@ export async function importStages(lines: readonly string[], site: Omit<Site, 'c
     stages.push({ stage, microsPerEvent: ((performance.now() - t) * 1000) / lines.length, ...(reference ? { reference } : {}) });
     return result;
   };
-  const micros = (name: string) => stages.find((st) => st.stage.trim().startsWith(name))!.microsPerEvent;
   const full: Site = { ...site, accountId: null, createdAt: new Date(0).toISOString() };
   await timed('sha256 of the lines (duplicate check)', () => {
     const hash = createHash('sha256');
     for (const line of lines) hash.update(line).update('\n');
     return hash.digest('hex');
   });
+  const sha = stages.at(-1)!;
   const parsed = await timed('parseImportLine (JSON.parse + plain checks)', () => lines.map((line) => parseImportLine(line)));
   await timed('  of which JSON.parse alone', () => lines.map((line) => JSON.parse(line) as unknown));
+  const jsonParse = stages.at(-1)!;
   const salt = () => 'bench-salt';
   const enriched = await timed('enrichEvent (derivations)', () =>
     parsed.map((p, i) => {
@@ -57,7 +58,7 @@ export async function importStages(lines: readonly string[], site: Omit<Site, 'c
     return ordered as (EnrichedEvent & { sessionId: string })[];
   });
   const stored: StoredEvent[] = await timed('stampSessions (session attributes)', () => stampSessions(sessioned));
-  for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+  removeDatabase(file);
   const storage = createSqliteStorage(file, { now });
   await createSite(storage, site);
   await timed('storage.writeEvents (SQLite, incl. rollups)', () =>
@@ -66,11 +67,12 @@ export async function importStages(lines: readonly string[], site: Omit<Site, 'c
   // Floors of any SQLite write of these events: their stored rows alone, through the same multi-row INSERT,
   // into empty tables of the same definitions (without secondary indexes) in the same file: no lookups, no rollups.
   await timed('reference: the events rows alone, bare multi-row INSERT', bareInsert(storage.db, ['events']), true);
+  const eventsInsert = stages.at(-1)!;
   await timed('reference: the events and sessions rows alone, bare multi-row INSERTs', bareInsert(storage.db, ['events', 'sessions']), true);
   // What one thread must do for any import of these lines before deriving anything: hash, parse, write the events rows.
   stages.push({
     stage: 'reference: sha256 + JSON.parse alone + the events rows INSERT (no checks, derivations, sessions, rollups)',
-    microsPerEvent: micros('sha256') + micros('of which JSON.parse') + micros('reference: the events rows alone'),
+    microsPerEvent: sha.microsPerEvent + jsonParse.microsPerEvent + eventsInsert.microsPerEvent,
     reference: true,
   });
   // What splitting the import over the two cores would add: the stored events crossing to another thread.
@@ -85,7 +87,7 @@ export async function importStages(lines: readonly string[], site: Omit<Site, 'c
   await timed('reference: handing the stored events to another thread (postMessage, 10,000 at a time)', handOver, true);
   await thread.terminate();
   await storage.close();
-  for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+  removeDatabase(file);
   return stages;
 }
 

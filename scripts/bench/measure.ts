@@ -1,4 +1,5 @@
-/** Timing helpers of the bench: repeated runs, percentiles, number formatting. */
+/** Helpers of the bench: repeated runs, percentiles, number formatting, scratch databases. */
+import { rmSync } from 'node:fs';
 
 export interface Timing {
   p50: number;
@@ -34,4 +35,9 @@ export const int = (v: number): string => Math.round(v).toLocaleString('en-US');
 export function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
   return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** Deletes a SQLite database file with its WAL and shared-memory files, if there. */
+export function removeDatabase(file: string): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
 }
