@@ -18,7 +18,7 @@ import { importEvents } from '../packages/core/src/import/import.js';
 import { parseQuery } from '../packages/core/src/query/parse.js';
 import { REPORTS } from '../packages/core/src/reports/index.js';
 import { createSite } from '../packages/core/src/sites/sites.js';
-import { createSqliteStorage } from '../packages/core/src/storage/sqlite/sqlite-storage.js';
+import { createSqliteStore } from '../packages/core/src/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../packages/core/src/storage/types.js';
 import { ENDPOINT_PATHS, type EndpointName } from '../packages/core/src/types.js';
 import { benchClickHouse, clickhouseUnavailable, type ClickHouseResult } from './bench/clickhouse.js';
@@ -83,7 +83,7 @@ function* chunks(site: (typeof sites)[number]): Generator<string[]> {
 /** Imports every site's generated lines in chunks; returns events and seconds spent in importEvents. */
 async function load(): Promise<{ events: number; seconds: number; generateSeconds: number }> {
   removeDatabase(file);
-  const storage = createSqliteStorage(file, { now });
+  const storage = createSqliteStore(file, { now });
   let events = 0;
   let importMs = 0;
   let generateMs = 0;
@@ -118,7 +118,7 @@ interface EndpointResult {
 
 async function main() {
   const loaded = args.reuse ? undefined : await load();
-  const storage = createSqliteStorage(file, { now });
+  const storage = createSqliteStore(file, { now });
   const events = storage.db.prepare('SELECT COUNT(*) FROM events').pluck().get() as number;
   const bytes = statSync(file).size;
   const naive = naiveStorage(storage, storage.db);

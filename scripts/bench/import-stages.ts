@@ -12,7 +12,7 @@ import { parseImportLine } from '../../packages/core/src/import/line-schema.js';
 import { Sessionizer, stampSessions } from '../../packages/core/src/import/sessionize.js';
 import { createSite } from '../../packages/core/src/sites/sites.js';
 import { batchInsert } from '../../packages/core/src/storage/sqlite/sqlite-batch.js';
-import { createSqliteStorage } from '../../packages/core/src/storage/sqlite/sqlite-storage.js';
+import { createSqliteStore } from '../../packages/core/src/storage/sqlite/sqlite-storage.js';
 import type { StoredEvent } from '../../packages/core/src/storage/types.js';
 import type { Site } from '../../packages/core/src/types.js';
 import { removeDatabase } from './measure.js';
@@ -59,7 +59,7 @@ export async function importStages(lines: readonly string[], site: Omit<Site, 'c
   });
   const stored: StoredEvent[] = await timed('stampSessions (session attributes)', () => stampSessions(sessioned));
   removeDatabase(file);
-  const storage = createSqliteStorage(file, { now });
+  const storage = createSqliteStore(file, { now });
   await createSite(storage, site);
   await timed('storage.writeEvents (SQLite, incl. rollups)', () =>
     storage.writeEvents(stored, { hash: 'bench', events: stored.length, importedAt: new Date(0).toISOString() }),

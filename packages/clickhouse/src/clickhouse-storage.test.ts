@@ -38,8 +38,13 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
       format: 'JSONEachRow',
     });
     expect(await result.json()).toEqual([
+      { name: 'accounts', engine: 'MergeTree' },
+      { name: 'api_key_revocations', engine: 'MergeTree' },
+      { name: 'api_key_uses', engine: 'ReplacingMergeTree' },
+      { name: 'api_keys', engine: 'MergeTree' },
       { name: 'events', engine: 'MergeTree' },
       { name: 'imports', engine: 'MergeTree' },
+      { name: 'salts', engine: 'MergeTree' },
       { name: 'sessions', engine: 'AggregatingMergeTree' },
       { name: 'sessions_mv', engine: 'MaterializedView' },
       { name: 'sites', engine: 'ReplacingMergeTree' },

@@ -3,10 +3,15 @@
  * billions of events on one server or a sharded cluster.
  *
  * @example
+ * import { openClickHouseBackend } from '@siteline/clickhouse';
+ * const backend = await openClickHouseBackend({ url: 'http://127.0.0.1:8123', database: 'siteline' });
+ *
+ * @example
  * import { createClickHouseStorage } from '@siteline/clickhouse';
  * const storage = createClickHouseStorage({ url: 'http://127.0.0.1:8123' });
  * await storage.migrate();
  */
 export { createClickHouseStorage, type ClickHouseStorage, type ClickHouseStorageOptions } from './clickhouse-storage.js';
+export { openClickHouseBackend, type ClickHouseBackendOptions } from './backend.js';
 export { sqlDate, sqlIdent, sqlInt, sqlString } from './escape.js';
 export { schemaStatements, type SchemaTarget } from './schema.js';

@@ -1,5 +1,9 @@
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { backendSchemaStatements } from './backend-schema.js';
 import { schemaStatements, type SchemaTarget } from './schema.js';
+
+/** Every statement of the schema: the reports' tables, then the backend's (accounts, keys, salts). */
+const allStatements = (target: SchemaTarget, onCluster = false) => [...schemaStatements(target, onCluster), ...backendSchemaStatements(target, onCluster)];
 
 interface Credentials {
   username?: string;
@@ -18,13 +22,13 @@ interface Credentials {
  */
 export async function migrateSchema(client: ClickHouseClient, target: SchemaTarget, options: Credentials): Promise<void> {
   if (!target.cluster || !options.nodes?.length) {
-    for (const query of schemaStatements(target, true)) await client.command({ query });
+    for (const query of allStatements(target, true)) await client.command({ query });
     return;
   }
   for (const url of options.nodes) {
     const node = createClient({ url, username: options.username, password: options.password });
     try {
-      for (const query of schemaStatements(target)) await node.command({ query });
+      for (const query of allStatements(target)) await node.command({ query });
     } finally {
       await node.close();
     }

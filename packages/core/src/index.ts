@@ -1,6 +1,7 @@
 /**
  * @siteline/core: the ten read reports of the Siteline API as plain async
- * functions over a pluggable `Storage`, the SQLite store, and NDJSON import.
+ * functions over a pluggable `Storage`, the backend contract with its SQLite
+ * implementation (the embedded default), and NDJSON import.
  *
  * @example
  * import { createSqliteStorage, getStats, parseQuery } from '@siteline/core';
@@ -22,6 +23,8 @@ export { REPORTS, type Report } from './reports/index.js';
 export { type ReportOptions, readableSite } from './reports/resolve.js';
 export type * from './storage/types.js';
 export { createSqliteStorage, type SqliteStorageOptions } from './storage/sqlite/sqlite-storage.js';
+export { openSqliteBackend, type SqliteBackendOptions } from './storage/sqlite/sqlite-backend.js';
+export { type Backend, type BackendCapabilities, type BackendRole, BackendError } from './backend.js';
 export { createSite, generateSiteId, type NewSite } from './sites/sites.js';
 export { importEvents, type ImportInput, type ImportOptions, type ImportSummary } from './import/import.js';
 export { enrichEvent, type IncomingEvent, type EnrichedEvent } from './import/enrich.js';
@@ -30,8 +33,8 @@ export { deriveVisitorId } from './import/visitor.js';
 export { parseImportLine, importLineSchema, MAX_LINE_LENGTH } from './import/line-schema.js';
 export { isValidTimeZone, localDay, dayStart, shiftDay, daysBetween } from './time/zone.js';
 export type { Account, AccountStore, ApiKeyInfo, KeyIdentity } from './accounts/types.js';
-export { CLOUD_KEY_PATTERN, generateCloudKey, hashCloudKey, maskKey } from './accounts/keys.js';
-export { createSqliteAccounts } from './storage/sqlite/sqlite-accounts.js';
+export { CLOUD_KEY_PATTERN, generateCloudKey, hashCloudKey, hashesEqual, maskKey } from './accounts/keys.js';
+export { newAccountId, newKeyId, accountName, LAST_USED_RESOLUTION_MS } from './accounts/rules.js';
 export * from './derive/index.js';
 export {
   type SaltStore,
@@ -42,4 +45,3 @@ export {
   SALT_RETENTION_MS,
 } from './salts/salts.js';
 export * from './demo/index.js';
-export { createSqliteSaltStore } from './storage/sqlite/sqlite-salts.js';

@@ -56,7 +56,7 @@ export function communityAuthenticator(serviceKey: string): Authenticator {
  * The Cloud edition's authenticator: account keys from an `AccountStore`.
  * A key reads only its account's sites, and is checked again before the
  * response is sent, so revoking it fails requests already in flight.
- * @example createApiHandler({ storage, authenticate: cloudAuthenticator(createSqliteAccounts(storage.db)) })
+ * @example createApiHandler({ storage: backend.storage, authenticate: cloudAuthenticator(backend.accounts) })
  */
 export function cloudAuthenticator(accounts: AccountStore): Authenticator {
   return async (key) => {

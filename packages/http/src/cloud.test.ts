@@ -5,14 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  type AccountStore,
-  createSite,
-  createSqliteAccounts,
-  createSqliteStorage,
-  hashCloudKey,
-  type Storage,
-} from '@siteline/core';
+import Database from 'better-sqlite3';
+import { type AccountStore, type Backend, createSite, createSqliteStorage, hashCloudKey, openSqliteBackend, type Storage } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudAuthenticator, communityAuthenticator } from './auth.js';
 import { ensureDevCertificate } from './dev-cert.js';
@@ -37,7 +31,8 @@ function get(port: number, path: string, key: string) {
 
 describe('Cloud edition: account keys over real HTTPS', () => {
   const dbPath = join(dir, 'cloud.db');
-  let storage: Storage & { db: import('better-sqlite3').Database };
+  let backend: Backend;
+  let storage: Storage;
   let accounts: AccountStore;
   let server: https.Server;
   let port: number;
@@ -50,8 +45,8 @@ describe('Cloud edition: account keys over real HTTPS', () => {
   let gate: Promise<void> | undefined;
 
   beforeAll(async () => {
-    storage = createSqliteStorage(dbPath);
-    accounts = createSqliteAccounts(storage.db);
+    backend = openSqliteBackend(dbPath);
+    ({ storage, accounts } = backend);
     const a = (acme = await accounts.createAccount('Acme'));
     const b = (globex = await accounts.createAccount('Globex'));
     await createSite(storage, { id: 'ST-acme', name: 'Acme site', accountId: a.id });
@@ -67,7 +62,7 @@ describe('Cloud edition: account keys over real HTTPS', () => {
   });
   afterAll(async () => {
     await new Promise((r) => server.close(r));
-    await storage.close();
+    await backend.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -87,7 +82,9 @@ describe('Cloud edition: account keys over real HTTPS', () => {
     expect(info!.masked).toMatch(/^st_[0-9a-f]…[0-9a-f]{4}$/);
     expect(info!.lastUsedAt).not.toBeNull(); // used by the previous test
     expect(JSON.stringify(info)).not.toContain(keyA.slice(4, -4));
-    const stored = storage.db.prepare('SELECT hash FROM api_keys WHERE id = ?').get(keyAId) as { hash: Buffer };
+    const db = new Database(dbPath, { readonly: true });
+    const stored = db.prepare('SELECT hash FROM api_keys WHERE id = ?').get(keyAId) as { hash: Buffer };
+    db.close();
     expect(stored.hash.equals(hashCloudKey(keyA))).toBe(true);
     expect(readFileSync(dbPath).toString('latin1')).not.toContain(keyA);
     await expect(accounts.createKey('acct_none', 'x')).rejects.toThrow('No account acct_none.');
@@ -95,11 +92,11 @@ describe('Cloud edition: account keys over real HTTPS', () => {
   });
 
   it('rejects malformed keys without a database lookup', async () => {
-    const other = createSqliteStorage(join(dir, 'other.db'));
-    const open = createSqliteAccounts(other.db);
-    const db = createSqliteStorage(join(dir, 'closed2.db'));
-    const store = createSqliteAccounts(db.db);
-    await db.close(); // any lookup would now throw
+    const other = openSqliteBackend(join(dir, 'other.db'));
+    const open = other.accounts;
+    const closed = openSqliteBackend(join(dir, 'closed2.db'));
+    const store = closed.accounts;
+    await closed.close(); // any lookup would now throw
     for (const key of ['', 'st_', `st_${'A'.repeat(64)}`, `st_${'a'.repeat(63)}`, `xx_${'a'.repeat(64)}`, `st_${'a'.repeat(65)}`]) {
       expect(await store.authenticate(key)).toBeNull();
     }

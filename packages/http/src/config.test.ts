@@ -29,19 +29,70 @@ describe('parseConfig', () => {
     expect(parseConfig(valid, dir)).toEqual({
       edition: 'community',
       serviceApiKey: KEY,
-      databasePath: join(dir, 'siteline.db'),
+      database: { engine: 'sqlite', path: join(dir, 'siteline.db') },
       host: '127.0.0.1',
       port: 8443,
       tls: { certFile: cert, keyFile: key },
       trustProxy: false,
       rateLimitPerMinute: 600,
+      collectBatch: { maxEvents: 500, maxDelayMs: 1000 },
       warnings: [],
     });
   });
 
   it('resolves DATABASE_PATH against the directory, except :memory: (an in-memory database)', () => {
-    expect(parseConfig({ ...valid, DATABASE_PATH: 'data/site.db' }, dir).databasePath).toBe(join(dir, 'data/site.db'));
-    expect(parseConfig({ ...valid, DATABASE_PATH: ':memory:' }, dir).databasePath).toBe(':memory:');
+    expect(parseConfig({ ...valid, DATABASE_PATH: 'data/site.db' }, dir).database).toEqual({ engine: 'sqlite', path: join(dir, 'data/site.db') });
+    expect(parseConfig({ ...valid, DATABASE_PATH: ':memory:' }, dir).database).toEqual({ engine: 'sqlite', path: ':memory:' });
+  });
+
+  it('reads DATABASE_URL as a SQLite path, a sqlite: URL or a clickhouse:// URL', () => {
+    const database = (url: string, extra: Record<string, string> = {}) => parseConfig({ ...valid, DATABASE_URL: url, ...extra }, dir).database;
+    expect(database('data/a.db')).toEqual({ engine: 'sqlite', path: join(dir, 'data/a.db') });
+    expect(database('sqlite:./b.db')).toEqual({ engine: 'sqlite', path: join(dir, 'b.db') });
+    expect(database('sqlite:///srv/c.db')).toEqual({ engine: 'sqlite', path: '/srv/c.db' });
+    expect(database('sqlite::memory:')).toEqual({ engine: 'sqlite', path: ':memory:' });
+    expect(database('clickhouse://app:p%40ss@ch1.internal:8124/analytics')).toEqual({
+      engine: 'clickhouse', url: 'http://ch1.internal:8124', username: 'app', password: 'p@ss', database: 'analytics',
+    });
+    expect(database('clickhouses://ch1.internal')).toEqual({ engine: 'clickhouse', url: 'https://ch1.internal:8443', username: 'default', password: '', database: 'siteline' });
+    expect(database('clickhouse://default:@127.0.0.1:8123/siteline', { CLICKHOUSE_CLUSTER: 'shards', CLICKHOUSE_NODES: 'http://10.0.0.1:8123, http://10.0.0.2:8123/' })).toEqual({
+      engine: 'clickhouse', url: 'http://127.0.0.1:8123', username: 'default', password: '', database: 'siteline',
+      cluster: 'shards', nodes: ['http://10.0.0.1:8123', 'http://10.0.0.2:8123'],
+    });
+  });
+
+  it('refuses a bad DATABASE_URL with what is expected, never repeating the password', () => {
+    const secret = 'S3cr3t-pa55';
+    expect(problems({ ...valid, DATABASE_URL: `postgres://u:${secret}@db/x` })).toEqual([
+      'DATABASE_URL must be a SQLite path or sqlite: URL, or clickhouse://user:password@host:8123/database; got a postgres:// URL.',
+    ]);
+    expect(problems({ ...valid, DATABASE_URL: `clickhouse://u:${secret}@ch1:8123/no-such;db` })).toEqual([
+      'DATABASE_URL names the database "no-such;db"; use letters, digits and _ (at most 64).',
+    ]);
+    expect(problems({ ...valid, DATABASE_URL: `clickhouse://u:${secret}@ch1:8123/x?secure=1` })).toEqual([
+      'DATABASE_URL clickhouse://u:***@ch1:8123/x?secure=1 must not have a query or fragment.',
+    ]);
+    expect(problems({ ...valid, DATABASE_URL: 'a.db', DATABASE_PATH: 'b.db' })).toEqual([
+      'Set DATABASE_URL or DATABASE_PATH, not both (DATABASE_PATH is the older name of a SQLite DATABASE_URL).',
+    ]);
+    expect(problems({ ...valid, DATABASE_URL: 'a.db', CLICKHOUSE_CLUSTER: 'c' })).toEqual([
+      'CLICKHOUSE_CLUSTER and CLICKHOUSE_NODES apply to a clickhouse:// DATABASE_URL only; this one is SQLite.',
+    ]);
+    expect(problems({ ...valid, DATABASE_URL: 'clickhouse://ch1', CLICKHOUSE_NODES: 'http://ch1:8123' })).toEqual([
+      'CLICKHOUSE_NODES needs CLICKHOUSE_CLUSTER: the nodes are the servers of that cluster.',
+    ]);
+    expect(problems({ ...valid, DATABASE_URL: 'clickhouse://ch1', CLICKHOUSE_CLUSTER: 'c', CLICKHOUSE_NODES: 'ch2:8123' })).toEqual([
+      'CLICKHOUSE_NODES must be a comma-separated list of http(s)://host:port addresses, got "ch2:8123".',
+    ]);
+    expect(JSON.stringify(problems({ ...valid, PORT: 'x', DATABASE_URL: `clickhouse://u:${secret}@ch1:8123/x#y` }))).not.toContain(secret);
+  });
+
+  it('reads the collector batch settings', () => {
+    expect(parseConfig({ ...valid, COLLECT_BATCH_EVENTS: '2000', COLLECT_BATCH_MS: '250' }, dir).collectBatch).toEqual({ maxEvents: 2000, maxDelayMs: 250 });
+    expect(problems({ ...valid, COLLECT_BATCH_EVENTS: '0', COLLECT_BATCH_MS: '60001' })).toEqual([
+      'COLLECT_BATCH_EVENTS must be an integer from 1 to 100000 (got "0").',
+      'COLLECT_BATCH_MS must be an integer from 1 to 60000 (got "60001").',
+    ]);
   });
 
   it('names every bad variable with what it expects, at once', () => {
@@ -85,7 +136,7 @@ describe('readEnvironment', () => {
     writeFileSync(join(envDir, '.env'), `# comment\nSERVICE_API_KEY=${KEY}\nPORT=9000\nHOST="0.0.0.0"\nDATABASE_PATH=data/site.db\nTLS_CERT_FILE=\n`);
     expect(readEnvironment(envDir, {})).toEqual({ SERVICE_API_KEY: KEY, PORT: '9000', HOST: '0.0.0.0', DATABASE_PATH: 'data/site.db' });
     const config = loadConfig(envDir, { PORT: '9443', TRUST_PROXY: 'yes', HOST: '127.0.0.1' });
-    expect(config).toMatchObject({ port: 9443, host: '127.0.0.1', trustProxy: true, databasePath: join(envDir, 'data/site.db') });
+    expect(config).toMatchObject({ port: 9443, host: '127.0.0.1', trustProxy: true, database: { engine: 'sqlite', path: join(envDir, 'data/site.db') } });
   });
 });
 

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
+import { type DatabaseLocation, DEFAULT_DATABASE_URL, parseDatabaseUrl } from './database-url.js';
 
 /** Environment variables the server reads (from `.env`, overridden by the real environment). */
 export type EnvVars = Record<string, string | undefined>;
@@ -11,8 +12,8 @@ export interface ServerConfig {
   edition: 'community' | 'cloud';
   /** The Community key; `''` in the Cloud edition, whose keys live in the database. */
   serviceApiKey: string;
-  /** Absolute path of the SQLite file. */
-  databasePath: string;
+  /** Where the data lives: the SQLite file (default `./siteline.db`) or a ClickHouse server or cluster. */
+  database: DatabaseLocation;
   host: string;
   /** 0 picks a free port (tests). */
   port: number;
@@ -22,6 +23,8 @@ export interface ServerConfig {
   trustProxy: boolean;
   /** Requests per key and minute; 0 turns the limit off. */
   rateLimitPerMinute: number;
+  /** The collector writes accepted beacons at least every `maxDelayMs`, or as soon as `maxEvents` wait. */
+  collectBatch: { maxEvents: number; maxDelayMs: number };
   /** Worth saying at start, not worth refusing to start (a short key). */
   warnings: string[];
 }
@@ -35,7 +38,16 @@ export class ConfigError extends Error {
 }
 
 /** Defaults of the optional variables, as documented in the README. */
-export const DEFAULTS = { DATABASE_PATH: './siteline.db', HOST: '127.0.0.1', PORT: '8443', EDITION: 'community', TRUST_PROXY: 'false', RATE_LIMIT_PER_MINUTE: '600' } as const;
+export const DEFAULTS = {
+  DATABASE_URL: DEFAULT_DATABASE_URL,
+  HOST: '127.0.0.1',
+  PORT: '8443',
+  EDITION: 'community',
+  TRUST_PROXY: 'false',
+  RATE_LIMIT_PER_MINUTE: '600',
+  COLLECT_BATCH_EVENTS: '500',
+  COLLECT_BATCH_MS: '1000',
+} as const;
 
 /** Below this length `SERVICE_API_KEY` is accepted with a warning (decisions.md section 7). */
 export const MIN_KEY_LENGTH = 32;
@@ -54,13 +66,14 @@ export function isTrue(value: string | undefined): boolean {
 const schema = z.object({
   EDITION: z.enum(['community', 'cloud'], { error: 'must be community or cloud' }).default(DEFAULTS.EDITION),
   SERVICE_API_KEY: z.string().optional(),
-  DATABASE_PATH: z.string().default(DEFAULTS.DATABASE_PATH),
   HOST: z.string().regex(/^[\w.:-]+$/, { error: 'must be a host name or IP address, e.g. 127.0.0.1 or 0.0.0.0' }).default(DEFAULTS.HOST),
   PORT: integer(0, 65535).default(Number(DEFAULTS.PORT)),
   TLS_CERT_FILE: z.string().optional(),
   TLS_KEY_FILE: z.string().optional(),
   TRUST_PROXY: boolean.default(false),
   RATE_LIMIT_PER_MINUTE: integer(0, 1_000_000).default(Number(DEFAULTS.RATE_LIMIT_PER_MINUTE)),
+  COLLECT_BATCH_EVENTS: integer(1, 100_000).default(Number(DEFAULTS.COLLECT_BATCH_EVENTS)),
+  COLLECT_BATCH_MS: integer(1, 60_000).default(Number(DEFAULTS.COLLECT_BATCH_MS)),
 });
 
 /**
@@ -106,11 +119,13 @@ export function parseConfig(vars: EnvVars, cwd: string): ServerConfig {
   for (const [name, file] of [['TLS_CERT_FILE', certFile], ['TLS_KEY_FILE', keyFile]] as const) {
     if (file && !existsSync(file)) problems.push(`${name} must name a readable PEM file; ${file} does not exist.`);
   }
+  const database = databaseLocation(vars, cwd);
+  if ('problem' in database) problems.push(database.problem);
   const host = result.data?.HOST ?? DEFAULTS.HOST;
   if (trustProxy && !isLoopback(host)) {
     problems.push(`HOST must be a loopback address (127.0.0.1, ::1 or localhost) when TRUST_PROXY=true, got ${JSON.stringify(host)}: plain HTTP may only be reachable by the proxy on this machine.`);
   }
-  if (problems.length > 0 || !result.success) throw new ConfigError(problems);
+  if (problems.length > 0 || !result.success || 'problem' in database) throw new ConfigError(problems);
 
   const data = result.data;
   const warnings: string[] = [];
@@ -120,15 +135,33 @@ export function parseConfig(vars: EnvVars, cwd: string): ServerConfig {
   return {
     edition,
     serviceApiKey: edition === 'community' ? key : '',
-    // `:memory:` is SQLite's in-memory database, not a file name to resolve.
-    databasePath: data.DATABASE_PATH === ':memory:' ? ':memory:' : resolve(cwd, data.DATABASE_PATH),
+    database: database.location,
     host,
     port: data.PORT,
     tls: certFile && keyFile ? { certFile, keyFile } : null,
     trustProxy,
     rateLimitPerMinute: data.RATE_LIMIT_PER_MINUTE,
+    collectBatch: { maxEvents: data.COLLECT_BATCH_EVENTS, maxDelayMs: data.COLLECT_BATCH_MS },
     warnings,
   };
+}
+
+/**
+ * The backend's location from `DATABASE_URL` (or the older `DATABASE_PATH`, a SQLite file),
+ * `CLICKHOUSE_CLUSTER` and `CLICKHOUSE_NODES`; the default is `./siteline.db`. A problem never
+ * contains the password. Commands that only touch data read just this.
+ * @example databaseLocation({ DATABASE_URL: 'clickhouse://default:@127.0.0.1:8123/siteline' }, process.cwd())
+ */
+export function databaseLocation(vars: EnvVars, cwd: string): { location: DatabaseLocation } | { problem: string } {
+  if (vars.DATABASE_URL !== undefined && vars.DATABASE_PATH !== undefined) {
+    return { problem: 'Set DATABASE_URL or DATABASE_PATH, not both (DATABASE_PATH is the older name of a SQLite DATABASE_URL).' };
+  }
+  const value = vars.DATABASE_URL ?? vars.DATABASE_PATH ?? DEFAULTS.DATABASE_URL;
+  if (value.length > 4096) return { problem: `${vars.DATABASE_URL !== undefined ? 'DATABASE_URL' : 'DATABASE_PATH'} must be at most 4096 characters.` };
+  if (vars.DATABASE_PATH !== undefined && /^[a-z][a-z0-9+.-]+:\/\//i.test(value)) {
+    return { problem: 'DATABASE_PATH is a SQLite file path; put a clickhouse:// address in DATABASE_URL.' };
+  }
+  return parseDatabaseUrl(value, cwd, { name: vars.CLICKHOUSE_CLUSTER, nodes: vars.CLICKHOUSE_NODES });
 }
 
 /**

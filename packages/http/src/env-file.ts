@@ -6,7 +6,7 @@ import { DEFAULTS } from './config.js';
 const TEMPLATE = (key: string) => `# Siteline server settings; real environment variables override this file.
 # Keep it secret: SERVICE_API_KEY reads every site's analytics.
 SERVICE_API_KEY=${key}
-# DATABASE_PATH=${DEFAULTS.DATABASE_PATH}
+# DATABASE_URL=${DEFAULTS.DATABASE_URL}   (or clickhouse://user:password@host:8123/siteline)
 # HOST=${DEFAULTS.HOST}
 # PORT=${DEFAULTS.PORT}
 # TLS_CERT_FILE=/etc/siteline/cert.pem

@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
-import { createSite, createSqliteAccounts, type createSqliteStorage } from '@siteline/core';
+import { createSite } from '@siteline/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseConfig } from './config.js';
+import { openBackend } from './backend.js';
+import { parseConfig, type ServerConfig } from './config.js';
 import type { LogEntry } from './log.js';
 import { startServer } from './server.js';
 
@@ -104,6 +105,8 @@ describe('the standalone server as a real process', () => {
   it('collects beacons on its worker thread and writes every accepted one before it exits', async () => {
     const server = run(join(SRC, 'cli.ts'), ['serve'], tlsEnv);
     await server.waitFor('stdout', /"server started"/);
+    // The same command a user types takes the worker path (the backend declares it can), not a fallback.
+    expect(JSON.parse(/^.*"server started".*$/m.exec(server.out.stdout)![0])).toMatchObject({ storage: 'sqlite', collector: 'worker thread' });
     const origin = new URL(startedUrl(server.out.stdout)).origin;
     const ca = readFileSync(join(dir, '.siteline/dev-cert.pem'));
     const post = (body: object) =>
@@ -127,16 +130,21 @@ describe('the standalone server as a real process', () => {
   it('finishes an in-flight request after SIGTERM, refuses new connections, closes the database and exits 0', async () => {
     const fixture = join(dir, 'slow-serve.mts');
     writeFileSync(fixture, `
-      import { createSqliteStorage } from '@siteline/core';
+      import { openBackend } from ${JSON.stringify(join(SRC, 'backend.ts'))};
       import { loadConfig } from ${JSON.stringify(join(SRC, 'config.ts'))};
       import { runServer } from ${JSON.stringify(join(SRC, 'server.ts'))};
       const config = loadConfig(process.cwd());
-      const storage = createSqliteStorage(config.databasePath);
-      await runServer(config, { storage: {
-        ...storage,
-        summary: async (range) => { await new Promise((r) => setTimeout(r, 700)); return storage.summary(range); },
-        close: async () => { await storage.close(); console.log(JSON.stringify({ msg: 'storage closed', open: storage.db.open })); },
-      } });
+      const backend = await openBackend(config.database, { role: 'serve' });
+      const { storage } = backend;
+      await runServer(config, {
+        ...backend,
+        storage: { ...storage, summary: async (range) => { await new Promise((r) => setTimeout(r, 700)); return storage.summary(range); } },
+        close: async () => {
+          await backend.close();
+          const open = await storage.getSite('ST-demo').then(() => true, () => false);
+          console.log(JSON.stringify({ msg: 'storage closed', open }));
+        },
+      });
     `);
     const server = run(fixture, [], tlsEnv);
     await server.waitFor('stdout', /"server started"/);
@@ -160,10 +168,11 @@ describe('startServer in process', () => {
   const logs: LogEntry[] = [];
   const logger = (entry: LogEntry) => logs.push(entry);
   const vars = { SERVICE_API_KEY: 'k'.repeat(40), PORT: '0' };
+  const serve = async (config: ServerConfig) => startServer(config, await openBackend(config.database, { role: 'serve' }), { logger });
 
   it('speaks plain HTTP on loopback only behind a trusted proxy, requiring X-Forwarded-Proto: https', async () => {
     const config = parseConfig({ ...vars, TRUST_PROXY: 'true', DATABASE_PATH: 'proxy.db' }, dir);
-    const running = await startServer(config, { logger });
+    const running = await serve(config);
     expect(running.url).toBe(`http://localhost:${running.port}/api/v1`);
     const url = `http://127.0.0.1:${running.port}/api/v1/stats?site_id=ST-none`;
     const auth = { Authorization: `Bearer ${vars.SERVICE_API_KEY}` };
@@ -175,10 +184,10 @@ describe('startServer in process', () => {
 
   it('EDITION=cloud serves account keys from the database; the Community key is not accepted', async () => {
     const cloud = parseConfig({ ...vars, EDITION: 'cloud', TRUST_PROXY: 'true', DATABASE_PATH: 'cloud.db' }, dir);
-    const running = await startServer(cloud, { logger });
-    const accounts = createSqliteAccounts((running.storage as ReturnType<typeof createSqliteStorage>).db);
+    const running = await serve(cloud);
+    const { accounts, storage } = running.backend;
     const account = await accounts.createAccount('Acme');
-    await createSite(running.storage, { id: 'ST-acme', name: 'Acme', accountId: account.id });
+    await createSite(storage, { id: 'ST-acme', name: 'Acme', accountId: account.id });
     const { key } = await accounts.createKey(account.id, 'test');
     const url = `http://127.0.0.1:${running.port}/api/v1/live?site_id=ST-acme`;
     const proto = { 'X-Forwarded-Proto': 'https' };
@@ -187,20 +196,23 @@ describe('startServer in process', () => {
     await running.close();
   });
 
-  it("on a SQLite file, leaves WAL checkpoints to the collector's worker, never to the connection that answers", async () => {
-    const onFile = await startServer(parseConfig({ ...vars, TRUST_PROXY: 'true', DATABASE_PATH: 'wal.db' }, dir), { logger });
-    expect((onFile.storage as ReturnType<typeof createSqliteStorage>).db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+  it('collects on a worker thread when the backend declares it can (a SQLite file), else in the request thread', async () => {
+    const onFile = await serve(parseConfig({ ...vars, TRUST_PROXY: 'true', DATABASE_URL: 'sqlite:worker.db' }, dir));
+    expect([onFile.collector, onFile.backend.capabilities.writerThread]).toEqual(['worker thread', true]);
     await onFile.close();
-    // In memory there is no worker: the one connection checkpoints as SQLite does by default.
-    const inMemory = await startServer(parseConfig({ ...vars, TRUST_PROXY: 'true', DATABASE_PATH: ':memory:' }, dir), { logger });
-    expect((inMemory.storage as ReturnType<typeof createSqliteStorage>).db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    const inMemory = await serve(parseConfig({ ...vars, TRUST_PROXY: 'true', DATABASE_URL: ':memory:' }, dir));
+    expect([inMemory.collector, inMemory.backend.capabilities.writerThread]).toEqual(['request thread', false]);
     await inMemory.close();
+    const started = logs.filter((l) => l.msg === 'server started').slice(-2).map((l) => [l.collector, l.database]);
+    expect(started).toEqual([['worker thread', `sqlite:${join(dir, 'worker.db')}`], ['request thread', 'sqlite::memory:']]);
   });
 
-  it('refuses to start with a clear message on a busy port', async () => {
-    const first = await startServer(parseConfig({ ...vars, TRUST_PROXY: 'true', DATABASE_PATH: 'a.db' }, dir), { logger });
+  it('refuses to start with a clear message on a busy port, and closes the backend it was given', async () => {
+    const first = await serve(parseConfig({ ...vars, TRUST_PROXY: 'true', DATABASE_PATH: 'a.db' }, dir));
     const busy = parseConfig({ ...vars, TRUST_PROXY: 'true', DATABASE_PATH: 'b.db', PORT: String(first.port) }, dir);
-    await expect(startServer(busy, { logger })).rejects.toThrow(`PORT ${first.port} is already in use on 127.0.0.1`);
+    const backend = await openBackend(busy.database, { role: 'serve' });
+    await expect(startServer(busy, backend, { logger })).rejects.toThrow(`PORT ${first.port} is already in use on 127.0.0.1`);
+    await expect(backend.storage.getSite('ST-x')).rejects.toThrow(/not open/);
     await first.close();
   });
 

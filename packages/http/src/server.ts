@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { type AccountStore, createSqliteAccounts, createSqliteSaltStore, createSqliteStorage, type Storage } from '@siteline/core';
+import type { AccountStore, Backend } from '@siteline/core';
 import { type Authenticator, cloudAuthenticator, communityAuthenticator } from './auth.js';
 import { type CollectHandler, createCollectHandler } from './collect/index.js';
 import { ConfigError, isLoopback, type ServerConfig } from './config.js';
@@ -11,12 +11,8 @@ import { jsonLogger, type Logger } from './log.js';
 import { exitGracefullyOnSignals, type ShutdownOptions } from './shutdown.js';
 
 export interface StartServerOptions {
-  /** Default: the SQLite file at `config.databasePath`. The server closes it on `close()` either way. */
-  storage?: Storage;
   /** Default: JSON lines on stdout/stderr. */
   logger?: Logger;
-  /** Cloud edition's accounts and keys; default: those in the SQLite database. */
-  accounts?: AccountStore;
 }
 
 export interface RunningServer {
@@ -27,65 +23,60 @@ export interface RunningServer {
   handler: ApiHandler;
   /** `GET /tracker.js` and `POST /collect`, beside the API. */
   collect: CollectHandler;
-  storage: Storage;
-  /** Stops accepting, waits for in-flight requests, closes the storage. Safe to call twice. */
+  /** Where beacons are derived and written: on a worker thread (the backend allows it) or in the request thread. */
+  collector: 'worker thread' | 'request thread';
+  backend: Backend;
+  /** Stops accepting, waits for in-flight requests, writes every accepted beacon, closes the backend. Safe to call twice. */
   close(): Promise<void>;
 }
 
 /**
  * Who may read: the one place the edition decides the authenticator.
  * Community: the single `SERVICE_API_KEY`. Cloud: account keys from the
- * account store (by default in the SQLite database, shared by every process).
- * @example const authenticate = authenticatorFor(config, () => createSqliteAccounts(db));
+ * backend's account store, shared by every process using the backend.
+ * @example const authenticate = authenticatorFor(config, backend.accounts);
  */
-export function authenticatorFor(config: Pick<ServerConfig, 'edition' | 'serviceApiKey'>, accounts: () => AccountStore): Authenticator {
+export function authenticatorFor(config: Pick<ServerConfig, 'edition' | 'serviceApiKey'>, accounts: AccountStore): Authenticator {
   switch (config.edition) {
     case 'community':
       return communityAuthenticator(config.serviceApiKey);
     case 'cloud':
-      return cloudAuthenticator(accounts());
+      return cloudAuthenticator(accounts);
   }
 }
 
 /**
- * The standalone server: the API handler over HTTPS (`node:https`) on
- * `config.host:config.port`, or over plain HTTP on loopback when
- * `config.trustProxy` says a TLS-terminating proxy is in front. Logs a start
- * line (never the key) and any configuration warnings.
+ * The standalone server: the API handler and the collector over HTTPS (`node:https`) on
+ * `config.host:config.port`, or over plain HTTP on loopback when `config.trustProxy` says a
+ * TLS-terminating proxy is in front, on the backend `openBackend(config.database)` opened.
+ * What the backend declares decides the rest: the collector derives and writes on a worker
+ * thread when `capabilities.writerThread`, otherwise it buffers writes in this thread
+ * (`config.collectBatch`); salts, accounts and keys are always the backend's. The server
+ * owns the backend from here and closes it on `close()`. Logs a start line (never a key
+ * or password) and any configuration warnings.
  *
  * @example
- * const running = await startServer(loadConfig(process.cwd()));
+ * const config = loadConfig(process.cwd());
+ * const running = await startServer(config, await openBackend(config.database, { role: 'serve' }));
  * console.log(running.url); // https://localhost:8443/api/v1
  */
-export async function startServer(config: ServerConfig, options: StartServerOptions = {}): Promise<RunningServer> {
+export async function startServer(config: ServerConfig, backend: Backend, options: StartServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? jsonLogger();
-  // On a SQLite file, beacons are derived and written on a worker thread with its own
-  // connection (salts in the database, so every process and restart agrees on the day's
-  // visitor ids); with another storage, in this thread. The worker's connection checkpoints
-  // the WAL; this one never does (0), so a large checkpoint never runs on the thread that
-  // answers requests (its own writes, rollups rebuilt on a read, are checkpointed by the
-  // worker's next commit).
-  const file = options.storage || !isFile(config.databasePath) ? undefined : config.databasePath;
-  const sqlite = options.storage ? undefined : createSqliteStorage(config.databasePath, file ? { walAutocheckpointPages: 0 } : {});
-  const storage = options.storage ?? sqlite!;
-  const accounts = () => {
-    if (options.accounts) return options.accounts;
-    if (sqlite) return createSqliteAccounts(sqlite.db);
-    throw new ConfigError(['EDITION=cloud needs an account store: pass `accounts` along with a custom storage.']);
-  };
   try {
     const api = createApiHandler({
-      storage,
-      authenticate: authenticatorFor(config, accounts),
+      storage: backend.storage,
+      authenticate: authenticatorFor(config, backend.accounts),
       trustProxy: config.trustProxy,
       rateLimit: config.rateLimitPerMinute === 0 ? false : { limit: config.rateLimitPerMinute, windowMs: 60_000 },
       logger,
     });
+    const onWorker = backend.capabilities.writerThread;
     const collect = createCollectHandler({
-      storage,
+      backend,
       trustProxy: config.trustProxy,
       logger,
-      ...(file ? { worker: { sqlitePath: file } } : sqlite ? { saltStore: createSqliteSaltStore(sqlite.db) } : {}),
+      batch: config.collectBatch,
+      ...(onWorker ? { worker: config.database } : {}),
     });
     try {
       await collect.ready();
@@ -98,30 +89,33 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
     await listen(server, config);
     const { port } = server.address() as AddressInfo;
     const url = `${config.tls ? 'https' : 'http'}://${displayHost(config.host)}:${port}/api/v1`;
+    const collector = onWorker ? 'worker thread' : 'request thread';
     for (const warning of config.warnings) logger({ level: 'warn', msg: warning });
-    logger({ level: 'info', msg: 'server started', url, edition: config.edition, storage: storage.kind, database: config.databasePath, tls: config.tls ? 'direct' : 'proxy' });
+    logger({ level: 'info', msg: 'server started', url, edition: config.edition, storage: backend.kind, database: backend.description, collector, tls: config.tls ? 'direct' : 'proxy' });
 
     let closing: Promise<void> | undefined;
-    const close = () => (closing ??= stop(server, api, collect, storage, logger));
-    return { url, port, server, handler: api, collect, storage, close };
+    const close = () => (closing ??= stop(server, api, collect, backend, logger));
+    return { url, port, server, handler: api, collect, collector, backend, close };
   } catch (error) {
-    await storage.close();
+    await backend.close();
     throw error;
   }
 }
 
 /**
  * `startServer` plus graceful shutdown on SIGTERM/SIGINT (then the process exits).
- * @example await runServer(loadConfig(process.cwd()));
+ * @example
+ * const config = loadConfig(process.cwd());
+ * await runServer(config, await openBackend(config.database, { role: 'serve' }));
  */
-export async function runServer(config: ServerConfig, options: StartServerOptions & Omit<ShutdownOptions, 'logger'> = {}): Promise<RunningServer> {
+export async function runServer(config: ServerConfig, backend: Backend, options: StartServerOptions & Omit<ShutdownOptions, 'logger'> = {}): Promise<RunningServer> {
   const logger = options.logger ?? jsonLogger();
-  const running = await startServer(config, { ...options, logger });
+  const running = await startServer(config, backend, { ...options, logger });
   exitGracefullyOnSignals(() => running.close(), { ...options, logger });
   return running;
 }
 
-async function stop(server: http.Server | https.Server, handler: ApiHandler, collect: CollectHandler, storage: Storage, logger: Logger): Promise<void> {
+async function stop(server: http.Server | https.Server, handler: ApiHandler, collect: CollectHandler, backend: Backend, logger: Logger): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   // A keep-alive connection serving a request turns idle once the response is sent: close it then.
   const sweep = setInterval(() => server.closeIdleConnections(), 25);
@@ -130,13 +124,8 @@ async function stop(server: http.Server | https.Server, handler: ApiHandler, col
   while (handler.inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 10));
   clearInterval(sweep);
   await collect.close(); // every accepted beacon is written before the database closes
-  await storage.close();
+  await backend.close();
   logger({ level: 'info', msg: 'server stopped', database: 'closed' });
-}
-
-/** Whether a SQLite path names a file another connection can open (not an in-memory database). */
-function isFile(path: string): boolean {
-  return path !== '' && path !== ':memory:' && !path.startsWith('file::memory:') && !/[?&]mode=memory/.test(path);
 }
 
 function httpsServer(files: { certFile: string; keyFile: string }, handler: http.RequestListener): https.Server {

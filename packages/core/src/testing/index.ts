@@ -1,6 +1,8 @@
 /**
- * Test helpers for storage adapters: `testStorage()` runs the shared
- * conformance suite (needs vitest). Import from `@siteline/core/testing`.
+ * Test helpers for adapters: `testStorage()` runs the shared storage
+ * conformance suite, `testBackend()` the backend one (accounts, keys, salts);
+ * both need vitest. Import from `@siteline/core/testing`.
  */
 export { testStorage, type TestStorageOptions } from './conformance.js';
+export { testBackend, type TestBackendOptions } from './backend.js';
 export { ALPHA, BETA, DELTA_FIRST, DELTA_SECOND, GAMMA_FIRST, GAMMA_SECOND, ndjson } from './datasets.js';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { HELP } from './help.js';
-import { type CliIo, flags, HELP_FLAG, UsageError, withStorage, writeTable } from './io.js';
+import { type CliIo, flags, HELP_FLAG, UsageError, withBackend, writeTable } from './io.js';
 
 /** `accounts add|list` (Cloud edition). */
 export async function accountsCommand(args: string[], io: CliIo): Promise<number> {
@@ -12,12 +12,12 @@ export async function accountsCommand(args: string[], io: CliIo): Promise<number
   }
   if (sub === 'add') {
     if (values.name === undefined) throw new UsageError('accounts add needs --name <name>.');
-    const account = await withStorage(io, (_storage, accounts) => accounts.createAccount(values.name!));
+    const account = await withBackend(io, ({ accounts }) => accounts.createAccount(values.name!));
     io.stdout.write(`Created account ${account.id} "${account.name}".\n`);
     return 0;
   }
   if (sub === 'list') {
-    const list = await withStorage(io, (_storage, accounts) => accounts.listAccounts());
+    const list = await withBackend(io, ({ accounts }) => accounts.listAccounts());
     if (list.length === 0) return io.stdout.write('No accounts yet. Add one with: siteline accounts add --name <name>\n'), 0;
     writeTable(io, ['ID', 'NAME', 'CREATED'], list.map((a) => [a.id, a.name, a.createdAt.slice(0, 19).replace('T', ' ')]));
     return 0;
@@ -35,7 +35,7 @@ export async function keysCommand(args: string[], io: CliIo): Promise<number> {
   if (!['create', 'list', 'revoke'].includes(sub)) throw new UsageError(`Unknown subcommand "keys ${sub}"; use create, list or revoke.`);
   if (values.account === undefined) throw new UsageError(`keys ${sub} needs --account <id>.`);
   const accountId = values.account;
-  return withStorage(io, async (_storage, accounts) => {
+  return withBackend(io, async ({ accounts }) => {
     if (!(await accounts.getAccount(accountId))) throw new Error(`No account ${accountId}; list them with: siteline accounts list`);
     if (sub === 'create') {
       if (values.name === undefined) throw new UsageError('keys create needs --name <a descriptive name>.');

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { addDemoSite, DEMO_SITE } from '@siteline/core';
 import { HELP } from './help.js';
-import { type CliIo, count, flags, HELP_FLAG, intFlag, withStorage } from './io.js';
+import { type CliIo, count, flags, HELP_FLAG, intFlag, withBackend } from './io.js';
 
 /** `demo`: the demo site and its generated traffic, in the configured database. */
 export async function demoCommand(args: string[], io: CliIo): Promise<number> {
@@ -20,7 +20,7 @@ export async function demoCommand(args: string[], io: CliIo): Promise<number> {
     seed: intFlag(values.seed, 'seed', 1, 0),
   };
   const started = performance.now();
-  const { site, summary } = await withStorage(io, (storage) => addDemoSite(storage, options));
+  const { site, summary } = await withBackend(io, ({ storage }) => addDemoSite(storage, options));
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   io.stdout.write(
     `Added ${site.id} "${site.name}" with ${count(summary.events, 'event')} (${count(summary.pageviews, 'pageview')}, ` +

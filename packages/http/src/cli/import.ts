@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { DuplicateImportError, ImportError, importEvents } from '@siteline/core';
 import { HELP } from './help.js';
 import { progressLine } from './progress.js';
-import { type CliIo, count, flags, formatCount, HELP_FLAG, UsageError, withStorage } from './io.js';
+import { type CliIo, count, flags, formatCount, HELP_FLAG, UsageError, withBackend } from './io.js';
 
 /** `import <file>`: NDJSON into the database, all or nothing. */
 export async function importCommand(args: string[], io: CliIo): Promise<number> {
@@ -18,7 +18,7 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
   const started = performance.now();
   const progress = progressLine(io.stderr);
   try {
-    const summary = await withStorage(io, (storage) =>
+    const summary = await withBackend(io, ({ storage }) =>
       importEvents(storage, name === '-' ? io.stdin : createReadStream(path), { onProgress: progress.update }),
     );
     progress.clear();

@@ -1,9 +1,7 @@
-import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { type AccountStore, createSqliteAccounts, createSqliteStorage } from '@siteline/core';
-
-type SqliteStorage = ReturnType<typeof createSqliteStorage>;
-import { DEFAULTS, type EnvVars, readEnvironment } from '../config.js';
+import type { Backend } from '@siteline/core';
+import { openBackend } from '../backend.js';
+import { ConfigError, databaseLocation, type EnvVars, readEnvironment } from '../config.js';
 
 /** Where a command reads and writes; `process` in real use, temp dirs and buffers in tests. */
 export interface CliIo {
@@ -47,19 +45,19 @@ export function intFlag(value: string | undefined, flag: string, fallback: numbe
   return Number(value);
 }
 
-/** The database of `DATABASE_PATH` (from `.env` or the environment); the commands that only touch data need nothing else configured. */
-export function openStorage(io: CliIo): SqliteStorage {
-  const vars = readEnvironment(io.cwd, io.env);
-  return createSqliteStorage(resolve(io.cwd, vars.DATABASE_PATH ?? DEFAULTS.DATABASE_PATH));
-}
-
-/** Runs `body` with the database open, closing it afterwards whatever happens. */
-export async function withStorage<T>(io: CliIo, body: (storage: SqliteStorage, accounts: AccountStore) => Promise<T>): Promise<T> {
-  const storage = openStorage(io);
+/**
+ * Runs `body` with the backend of `DATABASE_URL` (from `.env` or the environment) open,
+ * closing it afterwards whatever happens. The commands that only touch data need nothing
+ * else configured, and work on every engine.
+ */
+export async function withBackend<T>(io: CliIo, body: (backend: Backend) => Promise<T>): Promise<T> {
+  const database = databaseLocation(readEnvironment(io.cwd, io.env), io.cwd);
+  if ('problem' in database) throw new ConfigError([database.problem]);
+  const backend = await openBackend(database.location);
   try {
-    return await body(storage, createSqliteAccounts(storage.db));
+    return await body(backend);
   } finally {
-    await storage.close();
+    await backend.close();
   }
 }
 

@@ -1,6 +1,7 @@
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { addDemoSite, createSqliteStorage, DEMO_SITE, type Storage } from '@siteline/core';
+import { addDemoSite, DEMO_SITE, type Storage } from '@siteline/core';
+import { openBackend } from '../backend.js';
 import { isTrue, parseConfig, readEnvironment, type ServerConfig } from '../config.js';
 import { DEV_CERT_DIR, ensureDevCertificate } from '../dev-cert.js';
 import { ensureServiceKey } from '../env-file.js';
@@ -27,15 +28,15 @@ export async function serveCommand(args: string[], io: CliIo, firstRun: boolean)
     devCert = cert.certFile;
   }
   const config = parseConfig(vars, io.cwd);
-  const storage = createSqliteStorage(config.databasePath);
+  const backend = await openBackend(config.database, { role: 'serve' });
   let siteId: string | undefined;
   try {
-    if (firstRun) siteId = await demoIfEmpty(storage, io);
+    if (firstRun) siteId = await demoIfEmpty(backend.storage, io);
   } catch (error) {
-    await storage.close();
+    await backend.close();
     throw error;
   }
-  const running = await runServer(config, { storage, logger: jsonLogger(io.stdout, io.stderr), exit: io.exit });
+  const running = await runServer(config, backend, { logger: jsonLogger(io.stdout, io.stderr), exit: io.exit });
   if (firstRun && siteId) io.stderr.write(`\nTry it:\n\n  ${curlLine(running.url, config, siteId, io, { newKey, devCert })}\n\n`);
   return 0;
 }

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createSite } from '@siteline/core';
 import { HELP } from './help.js';
-import { type CliIo, flags, HELP_FLAG, UsageError, withStorage, writeTable } from './io.js';
+import { type CliIo, flags, HELP_FLAG, UsageError, withBackend, writeTable } from './io.js';
 
 /** `sites add` and `sites list`. */
 export async function sitesCommand(args: string[], io: CliIo): Promise<number> {
@@ -19,7 +19,7 @@ async function addSite(args: string[], io: CliIo): Promise<number> {
   );
   if (values.help) return io.stdout.write(`${HELP.sites}\n`), 0;
   if (values.name === undefined) throw new UsageError('sites add needs --name <name>.');
-  const site = await withStorage(io, async (storage, accounts) => {
+  const site = await withBackend(io, async ({ storage, accounts }) => {
     if (values.account !== undefined && !(await accounts.getAccount(values.account))) {
       throw new Error(`No account ${values.account}; list them with: siteline accounts list`);
     }
@@ -31,7 +31,7 @@ async function addSite(args: string[], io: CliIo): Promise<number> {
 
 async function listSites(args: string[], io: CliIo): Promise<number> {
   if (flags(() => parseArgs({ args, options: HELP_FLAG, strict: true })).values.help) return io.stdout.write(`${HELP.sites}\n`), 0;
-  const sites = await withStorage(io, (storage) => storage.listSites());
+  const sites = await withBackend(io, ({ storage }) => storage.listSites());
   if (sites.length === 0) {
     io.stdout.write('No sites yet. Add one with: siteline sites add --name <name>\n');
     return 0;

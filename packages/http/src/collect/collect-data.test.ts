@@ -7,7 +7,7 @@ import { CHROME_UA, startCollector, type TestCollector } from './test-helpers.js
 const IP = '81.2.69.142'; // a GB address in the country database
 const page = (path: string, extra: object = {}) => ({ site_id: 'ST-blog', type: 'pageview', url: `https://blog.example${path}`, referrer: '', ...extra });
 const rows = (c: TestCollector) =>
-  c.storage.db.prepare('SELECT * FROM events JOIN sessions USING (site_id, session_id) ORDER BY ts, seq').all() as Record<string, unknown>[];
+  c.db.prepare('SELECT * FROM events JOIN sessions USING (site_id, session_id) ORDER BY ts, seq').all() as Record<string, unknown>[];
 
 describe.each([
   { mode: 'in the request thread', worker: false },
@@ -82,7 +82,7 @@ describe('collect handler: salts from a given store (in the request thread)', ()
   it('rotates the salt daily: the same IP and user agent are a new visitor the next day; old salts go after 48 h', async () => {
     let now = Date.parse('2026-11-01T10:00:00Z');
     const salts = createMemorySaltStore({ now: () => now });
-    await start(() => now, { saltStore: salts });
+    await start(() => now, { salts });
     const xff = { 'X-Forwarded-For': IP };
     await c.beacon(page('/a'), xff);
     now += 3_600_000; // new session (> 30 min), same day: same visitor
@@ -111,7 +111,7 @@ describe('collect handler: salts from a given store (in the request thread)', ()
         return memory.saltFor(day);
       },
     };
-    await start(Date.now, { saltStore: slowSalts });
+    await start(Date.now, { salts: slowSalts });
     const reply = c.beacon(page('/slow'));
     await inSaltStore;
     await c.handler.close();
@@ -139,7 +139,7 @@ describe('collect handler: salts on the worker thread', () => {
     expect(new Set(rows(c).map((e) => e.session_id)).size).toBe(3);
     expect(ids[1]).toBe(ids[0]);
     expect(ids[2]).not.toBe(ids[0]);
-    const days = c.storage.db.prepare('SELECT day FROM salts ORDER BY day').pluck().all();
+    const days = c.db.prepare('SELECT day FROM salts ORDER BY day').pluck().all();
     expect(days).toEqual(['2026-11-01', '2026-11-02']);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The collector with its heavy half on a worker thread: this thread screens each beacon
  * (bot, site, host), stamps its time and answers; the worker (collect-worker.ts) derives the
- * events and writes them to the SQLite file on a connection of its own. Answering a beacon
+ * events and writes them through a backend connection of its own. Answering a beacon
  * then costs this thread little more than the HTTP exchange, and a batch write or a WAL
  * checkpoint never delays an answer (the read API's included).
  */
@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { DatabaseLocation } from '../database-url.js';
 import type { Logger } from '../log.js';
 import { type BatchOptions, pendingLimit } from './batch-writer.js';
 import { type Beacon, type BeaconSink, type CollectOutcome, screenBeacon } from './collector.js';
@@ -22,8 +23,8 @@ const MIN_RESTART_DELAY_MS = 100;
 const MAX_RESTART_DELAY_MS = 30_000;
 
 export interface CollectThreadOptions {
-  /** The SQLite file the worker writes to (the request thread's storage reads the same file). */
-  sqlitePath: string;
+  /** Where the worker opens the backend (the one the request thread reads). */
+  database: DatabaseLocation;
   sites: SiteCache;
   now: () => number;
   batch?: BatchOptions;
@@ -142,7 +143,7 @@ export class CollectThread implements BeaconSink {
 
   private start(): void {
     const config: WorkerConfig = {
-      sqlitePath: this.options.sqlitePath,
+      database: this.options.database,
       batch: this.options.batch ?? {},
       clockOffsetMs: this.options.now() - Date.now(),
     };

@@ -1,10 +1,12 @@
 /**
  * The collector's worker thread (see collect-thread.ts): derives the events of kept beacons
- * and writes them in batches to the SQLite file, on its own connection, so that neither the
- * derivations nor the writes (nor SQLite's checkpoints) hold up the thread answering requests.
+ * and writes them in batches through its own connection to the backend (opened again with
+ * role `collect`), so that neither the derivations nor the writes (nor SQLite's checkpoints)
+ * hold up the thread answering requests.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createSqliteSaltStore, createSqliteStorage, localDay, type SaltStore } from '@siteline/core';
+import { type Backend, localDay, type SaltStore } from '@siteline/core';
+import { openBackend } from '../backend.js';
 import type { LogEntry } from '../log.js';
 import { BatchWriter } from './batch-writer.js';
 import { EventDeriver, type SiteFacts } from './collector.js';
@@ -16,21 +18,23 @@ const config = workerData as WorkerConfig;
 const send = (message: FromWorker) => port.postMessage(message);
 const now = () => Date.now() + config.clockOffsetMs;
 
-// This connection only writes, off the request thread: checkpoint every ~40 MB of WAL rather than ~4 MB
-// (a session or rollup page rewritten by many batches is copied back once per checkpoint).
-const storage = createSqliteStorage(config.sqlitePath, { now, walAutocheckpointPages: 10_000 });
-const salts = daySalts(createSqliteSaltStore(storage.db, { now }));
-const writer = new BatchWriter(
-  {
-    async writeEvents(events) {
-      await storage.writeEvents(events);
-      send({ kind: 'settled', n: events.length });
-    },
-  },
-  config.batch,
-  (entry: LogEntry) => send({ kind: 'log', entry }),
-);
 const deriver = new EventDeriver();
+
+/** The worker's backend connection and what hangs on it. */
+function connect(backend: Backend) {
+  const writer = new BatchWriter(
+    {
+      async writeEvents(events) {
+        await backend.storage.writeEvents(events);
+        send({ kind: 'settled', n: events.length });
+      },
+    },
+    config.batch,
+    (entry: LogEntry) => send({ kind: 'log', entry }),
+  );
+  return { backend, salts: daySalts(backend.salts), writer };
+}
+type Connection = ReturnType<typeof connect>;
 
 /** The salt of each day in use, asked of the store once per day. */
 function daySalts(store: SaltStore) {
@@ -47,7 +51,7 @@ function daySalts(store: SaltStore) {
 }
 
 /** Queues the events of `rows`; a beacon whose derivation fails (its salt could not be read) is logged and dropped. */
-async function derive(rows: (string | number)[]): Promise<void> {
+async function derive({ salts, writer }: Connection, rows: (string | number)[]): Promise<void> {
   let dropped = 0;
   let failure: unknown;
   for (let i = 0; i < rows.length; i += FIELD_COUNT) {
@@ -74,17 +78,30 @@ async function derive(rows: (string | number)[]): Promise<void> {
   }
 }
 
-// Messages are handled strictly one after another: beacons in the order they were accepted,
-// and a flush only after every beacon before it is queued.
-let chain: Promise<void> = Promise.resolve();
+// The backend's own `collect` role decides this connection's settings (SQLite: fewer, larger
+// WAL checkpoints). If it cannot be opened the worker fails with the reason (collect-thread.ts
+// reports it and restarts the worker).
+const connected = openBackend(config.database, { role: 'collect', now }).then(connect);
+connected.then(
+  () => send({ kind: 'ready' }),
+  (error: unknown) => process.nextTick(() => {
+    throw error;
+  }),
+);
+
+// Messages are handled strictly one after another, once connected: beacons in the order they
+// were accepted, and a flush only after every beacon before it is queued.
+let chain: Promise<unknown> = connected;
 port.on('message', (message: ToWorker) => {
   chain = chain.then(async () => {
-    if (message.kind === 'beacons') return derive(message.rows);
+    const connection = await connected;
+    if (message.kind === 'beacons') return derive(connection, message.rows);
+    const { writer, backend } = connection;
     try {
       await writer.flush();
       if (message.kind === 'close') {
         writer.stop();
-        await storage.close();
+        await backend.close();
       }
       send({ kind: 'done', id: message.id });
     } catch (error) {
@@ -93,7 +110,6 @@ port.on('message', (message: ToWorker) => {
     if (message.kind === 'close') port.close();
   });
 });
-send({ kind: 'ready' });
 
 function describe(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);

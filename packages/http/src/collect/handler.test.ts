@@ -10,7 +10,7 @@ const beacon = { site_id: 'ST-blog', type: 'pageview', url: 'https://blog.exampl
 
 describe('collect handler: protocol', () => {
   let c: TestCollector;
-  const stored = () => (c.storage.db.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
+  const stored = () => (c.db.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
 
   beforeAll(async () => {
     c = await startCollector({ batch: { maxEvents: 1000, maxDelayMs: 60_000 } });

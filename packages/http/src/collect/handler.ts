@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Storage } from '@siteline/core';
+import type { Backend } from '@siteline/core';
+import type { DatabaseLocation } from '../database-url.js';
 import { jsonLogger, type Logger } from '../log.js';
 import { type BatchOptions, BatchWriter } from './batch-writer.js';
 import { clientIp } from './client-ip.js';
@@ -13,14 +14,18 @@ import { CollectThread } from './collect-thread.js';
 import { type BeaconSink, type CollectOutcome, Collector } from './collector.js';
 import { acceptedContentType, PREFLIGHT_HEADERS, readBody, sendJson } from './http-io.js';
 import { MAX_BODY_BYTES, parseCollectBody } from './payload.js';
-import { createMemorySaltStore, type SaltStore } from '@siteline/core';
 import { SiteCache } from './site-cache.js';
 import { CollectStats } from './stats.js';
 import { serveTracker } from './tracker-route.js';
 
 export interface CollectHandlerOptions {
-  /** Where sites are read and events written (`getSite`, `writeEvents`). */
-  storage: Pick<Storage, 'getSite' | 'writeEvents'>;
+  /**
+   * Where sites are read (`storage.getSite`), events written (`storage.writeEvents`) and the
+   * daily salts of visitor ids kept (`salts`): the backend, e.g. `openSqliteBackend(file)` or
+   * the one `openBackend` returns. Salts in the backend are what keeps one visitor one
+   * visitor across restarts and processes.
+   */
+  backend: { storage: Pick<Backend['storage'], 'getSite' | 'writeEvents'>; salts: Backend['salts'] };
   /**
    * Set when a proxy you control forwards to this server: the client IP is then the
    * left-most address of `X-Forwarded-For`. Otherwise the header is ignored.
@@ -32,18 +37,16 @@ export interface CollectHandlerOptions {
   batch?: BatchOptions;
   /** Clock, for tests; default `Date.now`. */
   now?: () => number;
-  /** Daily salts of the visitor id; default in memory (one process; a restart rotates them). */
-  saltStore?: SaltStore;
   /** Prefix the two routes are mounted at; default `''` (`/collect`, `/tracker.js`). */
   basePath?: string;
   /**
-   * Derive and write events on a worker thread with its own connection to this SQLite file
-   * (the file `storage` reads; the standalone server does this). The request thread then only
-   * checks and answers beacons, so collection takes several times more beacons a second and
-   * writes never delay an answer. Salts then live in the database (`saltStore` is not used).
-   * Default: everything in this thread, through `storage.writeEvents`.
+   * Derive and write events on a worker thread that opens this location again (role
+   * `collect`, its own connection), for backends whose `capabilities.writerThread` says
+   * they allow it; the standalone server does this. The request thread then only checks and
+   * answers beacons, so collection takes several times more beacons a second and writes
+   * never delay an answer. Default: everything in this thread, through `backend.storage`.
    */
-  worker?: { sqlitePath: string };
+  worker?: DatabaseLocation;
 }
 
 /** A `(req, res, next?)` listener with the controls a server needs for a clean shutdown. */
@@ -84,20 +87,22 @@ const ERRORS = {
  * answer) and are counted in `stats` and the log. Other paths go to `next()` when given.
  *
  * @example
- * const collect = createCollectHandler({ storage });
- * const api = createApiHandler({ storage, authenticate });
+ * const backend = openSqliteBackend('siteline.db');
+ * const collect = createCollectHandler({ backend });
+ * const api = createApiHandler({ storage: backend.storage, authenticate });
  * https.createServer(tls, (req, res) => collect(req, res, () => api(req, res))).listen(8443);
- * process.on('SIGTERM', async () => { await collect.close(); await storage.close(); });
+ * process.on('SIGTERM', async () => { await collect.close(); await backend.close(); });
  */
 export function createCollectHandler(options: CollectHandlerOptions): CollectHandler {
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   const logger = options.logger ?? jsonLogger();
   const now = options.now ?? Date.now;
   const trustProxy = options.trustProxy ?? false;
-  const sites = new SiteCache(options.storage);
+  const { storage, salts } = options.backend;
+  const sites = new SiteCache(storage);
   const collector: BeaconSink = options.worker
-    ? new CollectThread({ sqlitePath: options.worker.sqlitePath, sites, now, batch: options.batch, logger })
-    : new Collector({ sites, saltStore: options.saltStore ?? createMemorySaltStore({ now }), writer: new BatchWriter(options.storage, options.batch, logger), now });
+    ? new CollectThread({ database: options.worker, sites, now, batch: options.batch, logger })
+    : new Collector({ sites, saltStore: salts, writer: new BatchWriter(storage, options.batch, logger), now });
   const stats = new CollectStats(logger);
   let closed = false;
   let inFlight = 0;

@@ -7,7 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteStorage } from '@siteline/core';
+import Database from 'better-sqlite3';
+import { openSqliteBackend, type SaltStore, type Storage } from '@siteline/core';
 import type { LogEntry } from '../log.js';
 import { type CollectHandler, type CollectHandlerOptions, createCollectHandler } from './handler.js';
 
@@ -18,7 +19,9 @@ export interface Reply {
 }
 
 export interface TestCollector {
-  storage: ReturnType<typeof createSqliteStorage>;
+  storage: Storage;
+  /** A connection of the test's own to the database file, to read what was stored. */
+  db: Database.Database;
   dbPath: string;
   handler: CollectHandler;
   logs: LogEntry[];
@@ -33,16 +36,25 @@ export const CHROME_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 /**
- * Starts a collector over a fresh SQLite file; `close()` closes everything and deletes it.
- * `worker: true` derives and writes on the worker thread, over the same file (a string: over that file).
+ * Starts a collector over the backend of a fresh SQLite file; `close()` closes everything
+ * and deletes it. `worker: true` derives and writes on the worker thread, over the same
+ * file (a string: over that file); `salts` replaces the backend's salt store.
  */
-export async function startCollector(options: Partial<Omit<CollectHandlerOptions, 'worker'>> & { worker?: boolean | string } = {}): Promise<TestCollector> {
+export async function startCollector(
+  options: Partial<Omit<CollectHandlerOptions, 'worker' | 'backend'>> & { worker?: boolean | string; salts?: SaltStore } = {},
+): Promise<TestCollector> {
   const dir = mkdtempSync(join(tmpdir(), 'siteline-collect-'));
   const dbPath = join(dir, 'collect.db');
-  const storage = createSqliteStorage(dbPath);
+  const { worker, salts, ...rest } = options;
+  const backend = openSqliteBackend(dbPath, options.now ? { now: options.now } : {});
+  const db = new Database(dbPath);
   const logs: LogEntry[] = [];
-  const { worker, ...rest } = options;
-  const handler = createCollectHandler({ storage, logger: (e) => logs.push(e), ...rest, ...(worker ? { worker: { sqlitePath: worker === true ? dbPath : worker } } : {}) });
+  const handler = createCollectHandler({
+    backend: { storage: backend.storage, salts: salts ?? backend.salts },
+    logger: (e) => logs.push(e),
+    ...rest,
+    ...(worker ? { worker: { engine: 'sqlite', path: worker === true ? dbPath : worker } } : {}),
+  });
   const server = http.createServer((req, res) => void handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -57,7 +69,8 @@ export async function startCollector(options: Partial<Omit<CollectHandlerOptions
       req.on('error', reject).end(init.body);
     });
   return {
-    storage,
+    storage: backend.storage,
+    db,
     dbPath,
     handler,
     logs,
@@ -73,7 +86,8 @@ export async function startCollector(options: Partial<Omit<CollectHandlerOptions
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
       await handler.close();
-      await storage.close();
+      db.close();
+      await backend.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

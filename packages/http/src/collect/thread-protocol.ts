@@ -3,6 +3,7 @@
  * (collect-worker.ts). Beacons travel as one flat array of primitives per batch: cloning
  * that costs far less than an object per beacon.
  */
+import type { DatabaseLocation } from '../database-url.js';
 import type { LogEntry } from '../log.js';
 import type { BatchOptions } from './batch-writer.js';
 
@@ -11,7 +12,8 @@ export const BEACON_FIELDS = ['siteId', 'timezone', 'domain', 'type', 'name', 'u
 export const FIELD_COUNT = BEACON_FIELDS.length;
 
 export interface WorkerConfig {
-  sqlitePath: string;
+  /** The worker opens the backend here again, with role `collect`. */
+  database: DatabaseLocation;
   batch: BatchOptions;
   /** The request thread's clock minus `Date.now()` at start (tests and the bench run on other clocks). */
   clockOffsetMs: number;

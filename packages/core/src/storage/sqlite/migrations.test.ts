@@ -12,7 +12,7 @@ import { ALPHA, GAMMA_FIRST, GAMMA_SECOND, ndjson } from '../../testing/datasets
 import type { EndpointName } from '../../types.js';
 import type { Storage } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
-import { createSqliteStorage } from './sqlite-storage.js';
+import { createSqliteStore } from './sqlite-storage.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'siteline-migrations-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,7 +38,7 @@ async function answers(storage: Storage): Promise<unknown[]> {
 
 describe('SQLite migrations', () => {
   it('a database of schema version 2 upgrades to the same answers', async () => {
-    const current = createSqliteStorage(join(dir, 'current.db'), { now: () => NOW });
+    const current = createSqliteStore(join(dir, 'current.db'), { now: () => NOW });
     for (const site of SITES) await createSite(current, site);
     for (const data of [ALPHA, GAMMA_FIRST, GAMMA_SECOND]) await importEvents(current, ndjson(data));
     await importEvents(current, [...demoNdjson({ siteId: 'ST-demo', days: 5, pageviewsPerDay: 50, end: NOW, timezone: 'Europe/Berlin', domain: 'demo.example' })]);
@@ -58,7 +58,7 @@ describe('SQLite migrations', () => {
     old.close();
     await current.close();
 
-    const upgraded = createSqliteStorage(file, { now: () => NOW });
+    const upgraded = createSqliteStore(file, { now: () => NOW });
     expect(upgraded.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     expect(await answers(upgraded)).toEqual(expected);
     // Every day was marked dirty by the migration and rebuilt by the reads; past days are clean now.

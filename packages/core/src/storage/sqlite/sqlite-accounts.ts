@@ -1,6 +1,6 @@
-import { randomInt } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { CLOUD_KEY_PATTERN, generateCloudKey, hashCloudKey, hashesEqual, maskKey } from '../../accounts/keys.js';
+import { accountName, LAST_USED_RESOLUTION_MS, newAccountId, newKeyId } from '../../accounts/rules.js';
 import type { Account, AccountStore, ApiKeyInfo } from '../../accounts/types.js';
 
 interface KeyRow {
@@ -14,19 +14,6 @@ interface KeyRow {
   revoked_at: string | null;
 }
 
-const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
-const randomId = (prefix: string, length: number) =>
-  prefix + Array.from({ length }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('');
-
-/** Last use is written at most once a minute per key, not on every request. */
-const LAST_USED_RESOLUTION_MS = 60_000;
-
-function checkName(name: string, what: string): string {
-  const trimmed = name.trim();
-  if (trimmed.length < 1 || trimmed.length > 100) throw new Error(`${what} needs a descriptive name of 1 to 100 characters.`);
-  return trimmed;
-}
-
 const toInfo = (row: KeyRow): ApiKeyInfo => ({
   id: row.id,
   accountId: row.account_id,
@@ -38,13 +25,8 @@ const toInfo = (row: KeyRow): ApiKeyInfo => ({
 });
 
 /**
- * Accounts and API keys in the SQLite database of `createSqliteStorage`
- * (pass its `db`). Keys are stored as HMAC-SHA256 hashes only.
- *
- * @example
- * const storage = createSqliteStorage('siteline.db');
- * const accounts = createSqliteAccounts(storage.db);
- * const { key } = await accounts.createKey((await accounts.createAccount('Acme')).id, 'reporting backend');
+ * Accounts and API keys in the SQLite store's database, on its connection (the backend
+ * of `openSqliteBackend` wires them). Keys are stored as HMAC-SHA256 hashes only.
  */
 export function createSqliteAccounts(db: Database.Database): AccountStore {
   const insertAccount = db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)');
@@ -65,7 +47,7 @@ export function createSqliteAccounts(db: Database.Database): AccountStore {
 
   return {
     async createAccount(name) {
-      const account = { id: randomId('acct_', 16), name: checkName(name, 'An account'), createdAt: new Date().toISOString() };
+      const account = { id: newAccountId(), name: accountName(name, 'An account'), createdAt: new Date().toISOString() };
       insertAccount.run(account.id, account.name, account.createdAt);
       return account;
     },
@@ -79,8 +61,8 @@ export function createSqliteAccounts(db: Database.Database): AccountStore {
     async createKey(accountId, name) {
       if (!getAccount.get(accountId)) throw new Error(`No account ${accountId}.`);
       const key = generateCloudKey();
-      const id = randomId('key_', 12);
-      insertKey.run(id, accountId, checkName(name, 'A key'), hashCloudKey(key), key.slice(0, 4), key.slice(-4), new Date().toISOString());
+      const id = newKeyId();
+      insertKey.run(id, accountId, accountName(name, 'A key'), hashCloudKey(key), key.slice(0, 4), key.slice(-4), new Date().toISOString());
       return { key, info: toInfo(keyById.get(id)!) };
     },
     async listKeys(accountId) {

@@ -7,9 +7,9 @@ import { createSite } from '../../sites/sites.js';
 import type { EndpointName } from '../../types.js';
 import type { Storage } from '../types.js';
 import { createQueries } from './sqlite-queries.js';
-import { createSqliteStorage } from './sqlite-storage.js';
+import { createSqliteStore } from './sqlite-storage.js';
 
-type Sqlite = ReturnType<typeof createSqliteStorage>;
+type Sqlite = ReturnType<typeof createSqliteStore>;
 
 const NOW = Date.parse('2026-11-05T15:00:00Z');
 const SITES = [
@@ -51,7 +51,7 @@ async function answers(storage: Storage, siteId: string): Promise<string[]> {
 
 const open: Sqlite[] = [];
 async function store(now = NOW): Promise<Sqlite> {
-  const s = createSqliteStorage(':memory:', { now: () => now });
+  const s = createSqliteStore(':memory:', { now: () => now });
   open.push(s);
   for (const site of SITES) await createSite(s, site);
   return s;
@@ -167,7 +167,7 @@ describe('SQLite rollups', () => {
 
   it('a live day that is no longer hot settles as a clean day on the next read', async () => {
     let clock = NOW;
-    const s = createSqliteStorage(':memory:', { now: () => clock });
+    const s = createSqliteStore(':memory:', { now: () => clock });
     open.push(s);
     for (const site of SITES) await createSite(s, site);
     await importEvents(s, traffic());
@@ -186,7 +186,7 @@ describe('SQLite rollups', () => {
     const dir = mkdtempSync(join(tmpdir(), 'siteline-rollups-'));
     try {
       const file = join(dir, 'ro.db');
-      const writer = createSqliteStorage(file, { now: () => NOW });
+      const writer = createSqliteStore(file, { now: () => NOW });
       for (const site of SITES) await createSite(writer, site);
       await importEvents(writer, traffic());
       // As a write by another process would leave it: 11-02 dirty, its rollups gone.
@@ -195,7 +195,7 @@ describe('SQLite rollups', () => {
         writer.db.prepare(`DELETE FROM ${table} WHERE site_id = 'ST-berlin' AND day = '2026-11-02'`).run();
       }
       const expected = await answers(rawOnly(writer), 'ST-berlin');
-      const reader = createSqliteStorage(file, { readonly: true, now: () => NOW });
+      const reader = createSqliteStore(file, { readonly: true, now: () => NOW });
       open.push(writer, reader);
       expect(await answers(reader, 'ST-berlin')).toEqual(expected);
       expect(dirtyDays(writer, 'ST-berlin')).toEqual(['2026-11-02']);

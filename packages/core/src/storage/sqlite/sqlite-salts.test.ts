@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteSaltStore } from './sqlite-salts.js';
-import { createSqliteStorage } from './sqlite-storage.js';
+import { createSqliteStore } from './sqlite-storage.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'siteline-salts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -12,8 +12,8 @@ describe('SQLite salt store', () => {
   it('every connection to the file gets the same salt for a day; days differ; old salts are deleted after 48 h', async () => {
     let now = Date.parse('2026-11-01T10:00:00Z');
     const file = join(dir, 'salts.db');
-    const a = createSqliteStorage(file);
-    const b = createSqliteStorage(file);
+    const a = createSqliteStore(file);
+    const b = createSqliteStore(file);
     const saltsA = createSqliteSaltStore(a.db, { now: () => now });
     const saltsB = createSqliteSaltStore(b.db, { now: () => now });
     const first = await saltsA.saltFor('2026-11-01');

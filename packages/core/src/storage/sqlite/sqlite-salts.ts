@@ -6,11 +6,7 @@ import { newSalt, type SaltStore, saltExpiresAt } from '../../salts/salts.js';
  * every restart agree on a day's salt. A day's salt is created by the first
  * process that needs it (`INSERT ... ON CONFLICT DO NOTHING`, then read back)
  * and deleted 48 hours after its day began; each process caches the salts it
- * has read until they expire.
- *
- * @example
- * const storage = createSqliteStorage('siteline.db');
- * const collect = createCollectHandler({ storage, saltStore: createSqliteSaltStore(storage.db) });
+ * has read until they expire. The backend of `openSqliteBackend` wires it.
  */
 export function createSqliteSaltStore(db: Database.Database, options: { now?: () => number } = {}): SaltStore {
   const now = options.now ?? Date.now;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testStorage } from '../../testing/conformance.js';
-import { createSqliteStorage } from './sqlite-storage.js';
+import { createSqliteStorage, createSqliteStore } from './sqlite-storage.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'siteline-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -13,7 +13,7 @@ testStorage({ name: 'sqlite :memory:', create: async () => createSqliteStorage('
 
 describe('walAutocheckpointPages', () => {
   /** Commits `transactions` writes of 100 fresh 4 KB pages each on `storage`'s connection; the frames left in its WAL. */
-  const framesAfterWrites = (storage: ReturnType<typeof createSqliteStorage>, transactions: number): number => {
+  const framesAfterWrites = (storage: ReturnType<typeof createSqliteStore>, transactions: number): number => {
     storage.db.exec('CREATE TABLE scratch (b BLOB)');
     const insert = storage.db.prepare('INSERT INTO scratch VALUES (zeroblob(4000))');
     const write = storage.db.transaction(() => {
@@ -26,8 +26,8 @@ describe('walAutocheckpointPages', () => {
   };
 
   it("checkpoints after SQLite's default of 1000 pages without it, and only after the given number with it", async () => {
-    const plain = createSqliteStorage(join(dir, 'wal-default.db'));
-    const larger = createSqliteStorage(join(dir, 'wal-larger.db'), { walAutocheckpointPages: 10_000 });
+    const plain = createSqliteStore(join(dir, 'wal-default.db'));
+    const larger = createSqliteStore(join(dir, 'wal-larger.db'), { walAutocheckpointPages: 10_000 });
     expect(plain.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     expect(larger.db.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
     // 30 commits of ~100 pages: ~3,000 frames. The default checkpoints after the commit that passes
@@ -39,14 +39,14 @@ describe('walAutocheckpointPages', () => {
   });
 
   it('with 0, never checkpoints by itself', async () => {
-    const never = createSqliteStorage(join(dir, 'wal-never.db'), { walAutocheckpointPages: 0 });
+    const never = createSqliteStore(join(dir, 'wal-never.db'), { walAutocheckpointPages: 0 });
     expect(framesAfterWrites(never, 30)).toBeGreaterThan(3000);
     await never.close();
   });
 
   it('is a setting of the connection: another connection to the same file keeps the default', async () => {
-    const writer = createSqliteStorage(join(dir, 'wal-shared.db'), { walAutocheckpointPages: 10_000 });
-    const reader = createSqliteStorage(join(dir, 'wal-shared.db'));
+    const writer = createSqliteStore(join(dir, 'wal-shared.db'), { walAutocheckpointPages: 10_000 });
+    const reader = createSqliteStore(join(dir, 'wal-shared.db'));
     expect(reader.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     await reader.close();
     await writer.close();
@@ -54,7 +54,7 @@ describe('walAutocheckpointPages', () => {
 
   it('refuses anything but a whole number >= 0, before opening the file', () => {
     for (const bad of [-1, 1.5, Number.NaN]) {
-      expect(() => createSqliteStorage(join(dir, 'wal-bad.db'), { walAutocheckpointPages: bad })).toThrow(
+      expect(() => createSqliteStore(join(dir, 'wal-bad.db'), { walAutocheckpointPages: bad })).toThrow(
         new RangeError(`walAutocheckpointPages must be a whole number >= 0, got ${bad}`),
       );
     }

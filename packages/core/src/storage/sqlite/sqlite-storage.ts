@@ -48,6 +48,9 @@ const toSite = (row: SiteRow): Site => ({
   createdAt: row.created_at,
 });
 
+/** The SQLite store with its connection: for the adapter's own modules and tests only. */
+export type SqliteStore = Storage & { readonly db: Database.Database };
+
 /**
  * The embedded store: one SQLite file (or `:memory:`) through better-sqlite3,
  * in WAL mode so readers never wait for the writer. The schema is migrated
@@ -61,7 +64,12 @@ const toSite = (row: SiteRow): Site => ({
  * const storage = createSqliteStorage('./siteline.db');
  * const stats = await getStats(storage, parseQuery('stats', { site_id: 'ST-demo' }));
  */
-export function createSqliteStorage(path: string, options: SqliteStorageOptions = {}): Storage & { db: Database.Database } {
+export function createSqliteStorage(path: string, options: SqliteStorageOptions = {}): Storage {
+  return createSqliteStore(path, options);
+}
+
+/** `createSqliteStorage` with the connection exposed (the backend's accounts and salts share it). Not exported from the package. */
+export function createSqliteStore(path: string, options: SqliteStorageOptions = {}): SqliteStore {
   const readonly = options.readonly ?? false;
   const walPages = options.walAutocheckpointPages;
   if (walPages !== undefined && (!Number.isSafeInteger(walPages) || walPages < 0)) {

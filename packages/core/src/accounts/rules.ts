@@ -1,0 +1,37 @@
+/**
+ * Rules every account store follows, defined once: id shapes, name checks and how often a
+ * key's last use is written. Adapters import them (SQLite here, ClickHouse in its package).
+ */
+import { randomInt } from 'node:crypto';
+
+const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const randomId = (prefix: string, length: number) => {
+  let id = prefix;
+  for (let i = 0; i < length; i++) id += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
+  return id;
+};
+
+/**
+ * A new account id: `acct_` and 16 lowercase letters or digits from the CSPRNG.
+ * @example newAccountId() // 'acct_k2v9q0x7m1c3z8b4'
+ */
+export const newAccountId = (): string => randomId('acct_', 16);
+
+/**
+ * A new key id (not the key): `key_` and 12 lowercase letters or digits.
+ * @example newKeyId() // 'key_p4n8d2s0w6qa'
+ */
+export const newKeyId = (): string => randomId('key_', 12);
+
+/**
+ * The trimmed name of an account or key, or an error saying what a name must be.
+ * @example accountName('  Acme ', 'An account') // 'Acme'
+ */
+export function accountName(name: string, what: 'An account' | 'A key'): string {
+  const trimmed = name.trim();
+  if (trimmed.length < 1 || trimmed.length > 100) throw new Error(`${what} needs a descriptive name of 1 to 100 characters.`);
+  return trimmed;
+}
+
+/** A key's last use is written at most once a minute, not on every request. */
+export const LAST_USED_RESOLUTION_MS = 60_000;

@@ -1,0 +1,69 @@
+/**
+ * The backend contract: everything a server needs from where the data lives, owned by
+ * each adapter package (`openSqliteBackend` here, `openClickHouseBackend` in
+ * `@siteline/clickhouse`) and only consumed by the server. The server never asks which
+ * engine it has: it reads `capabilities`.
+ */
+import type { AccountStore } from './accounts/types.js';
+import type { SaltStore } from './salts/salts.js';
+import type { Storage } from './storage/types.js';
+
+/** What a backend can do beyond the contract; declared, never detected. */
+export interface BackendCapabilities {
+  /**
+   * The collector may derive and write events on a worker thread with a connection of its
+   * own (the backend opened again with role `collect`), so writes and their CPU never run
+   * on the thread that answers requests. True for a SQLite file; false for `:memory:` (a
+   * second connection would see another database) and for ClickHouse (its writes are
+   * network calls; the collector buffers them in the request thread).
+   */
+  readonly writerThread: boolean;
+  /**
+   * Any number of server processes, on any number of machines, may serve from it at once:
+   * sites, accounts, keys and daily salts live in it. False for SQLite (one machine; several
+   * processes on that machine may share a file).
+   */
+  readonly sharedAcrossHosts: boolean;
+}
+
+/**
+ * Which connection a backend is opened for. `serve`: the server's request thread, whose
+ * collector writes on a worker thread when `writerThread` (SQLite then never checkpoints
+ * its WAL on this connection, so a long checkpoint never delays an answer). `collect`: the
+ * collector's worker thread (SQLite checkpoints less often there). `tool`: commands and
+ * embedders (engine defaults).
+ */
+export type BackendRole = 'serve' | 'collect' | 'tool';
+
+/**
+ * One engine's whole backend. Opened from configuration by the adapter's factory, closed
+ * once by its owner (`close` closes everything it opened).
+ *
+ * @example
+ * const backend = openSqliteBackend('siteline.db');
+ * const stats = await getStats(backend.storage, parseQuery('stats', { site_id: 'ST-demo' }));
+ * const { key } = await backend.accounts.createKey(accountId, 'reporting backend');
+ * await backend.close();
+ */
+export interface Backend {
+  /** Engine name for logs, e.g. `sqlite`, `clickhouse`. */
+  readonly kind: string;
+  /** Where the data is, safe to log (never a password), e.g. `sqlite:/srv/siteline.db`. */
+  readonly description: string;
+  readonly storage: Storage;
+  /** Cloud accounts and API keys (hashed), shared by every process using this backend. */
+  readonly accounts: AccountStore;
+  /** Daily salts of the collector's visitor ids, shared by every process and kept across restarts. */
+  readonly salts: SaltStore;
+  readonly capabilities: BackendCapabilities;
+  /** Closes every connection the backend opened. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * The backend could not be opened: unreachable, refused the credentials, misconfigured.
+ * The message says what to fix and never contains a password.
+ */
+export class BackendError extends Error {
+  override readonly name = 'BackendError';
+}
