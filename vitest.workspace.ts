@@ -30,6 +30,20 @@ export default defineWorkspace([
   {
     resolve: { alias },
     test: {
+      // The product as a user runs it: `siteline` commands and servers as real processes, on SQLite and on
+      // real clickhouse-server processes; one file at a time, like the clickhouse project.
+      name: 'deployment',
+      root: './test/deployment',
+      include: ['*.test.ts'],
+      pool: 'forks' as const,
+      poolOptions: { forks: { singleFork: true } },
+      testTimeout: 60_000,
+      hookTimeout: 120_000,
+    },
+  },
+  {
+    resolve: { alias },
+    test: {
       // Each test file starts its own clickhouse-server(s): one file at a time keeps CPU use low.
       name: 'clickhouse',
       root: './packages/clickhouse',

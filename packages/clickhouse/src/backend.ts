@@ -58,7 +58,7 @@ export async function openClickHouseBackend(options: ClickHouseBackendOptions): 
       description: `clickhouse ${options.url.replace(/^https?:\/\//, '')}/${target.database}${target.cluster ? ` (cluster ${target.cluster})` : ''}`,
       storage,
       accounts: createClickHouseAccounts(storage.client, target, settings),
-      salts: createClickHouseSaltStore(storage.client, target, { ...(options.now ? { now: options.now } : {}), dropDays }),
+      salts: createClickHouseSaltStore(storage.client, target, { ...(options.now ? { now: options.now } : {}), dropDays, insertSettings: settings }),
       capabilities: { writerThread: false, sharedAcrossHosts: true },
       close: () => storage.close(),
     };

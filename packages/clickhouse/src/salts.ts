@@ -1,4 +1,4 @@
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 import { newSalt, type SaltStore, saltExpiresAt } from '@siteline/core';
 import { backendTable } from './backend-schema.js';
 import { sqlString } from './escape.js';
@@ -18,6 +18,8 @@ export interface ClickHouseSaltOptions {
   now?: () => number;
   /** Deletes the stored salts of expired days (on every shard). */
   dropDays?: (days: string[]) => Promise<void>;
+  /** Settings of the backend's inserts: on a cluster they must be synchronous, so the proposer reads its own candidate. */
+  insertSettings?: ClickHouseSettings;
 }
 
 /**
@@ -56,13 +58,21 @@ export function createClickHouseSaltStore(client: ClickHouseClient, target: Sche
     return row && { salt: row.salt, settled: Number(row.settled) === 1 };
   };
   // VALUES with the column list, so the server fills `inserted` with its own now().
-  const propose = (day: string) => client.command({ query: `INSERT INTO ${salts} (day, salt) VALUES (${sqlString(day)}, ${sqlString(newSalt())})` });
+  const propose = (day: string) =>
+    client.command({ query: `INSERT INTO ${salts} (day, salt) VALUES (${sqlString(day)}, ${sqlString(newSalt())})`, clickhouse_settings: options.insertSettings ?? {} });
 
   /** The day's current winner, proposing a candidate when there is none; one read at a time per day. */
   const read = (day: string) => {
     let pending = reading.get(day);
     if (!pending) {
-      pending = (async () => (await winner(day)) ?? (await propose(day), (await winner(day))!))().finally(() => reading.delete(day));
+      pending = (async () => {
+        const found = await winner(day);
+        if (found) return found;
+        await propose(day);
+        const proposed = await winner(day);
+        if (!proposed) throw new Error(`The salt proposed for ${day} cannot be read back from ${salts}.`);
+        return proposed;
+      })().finally(() => reading.delete(day));
       reading.set(day, pending);
     }
     return pending;

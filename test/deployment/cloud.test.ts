@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureDevCertificate } from '../../packages/http/src/dev-cert.js';
+import { clickhouseAvailable, clickhouseServer, type Engine, serverBinary, sqliteEngine } from './engines.js';
+import { command, serve, type Served } from './processes.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'siteline-deploy-cloud-'));
+const tls = ensureDevCertificate(join(dir, 'tls'));
+const stops: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const stop of stops.reverse()) await stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+if (!clickhouseAvailable) console.warn(`SKIPPED the ClickHouse half of the Cloud deployment test: ${serverBinary.reason}`);
+
+const engines: [string, () => Promise<Engine>][] = [
+  ['SQLite', async () => sqliteEngine(join(dir, 'cloud.db'))],
+  ...(clickhouseAvailable
+    ? [['ClickHouse', async () => {
+        const engine = await clickhouseServer();
+        stops.push(() => engine.server.stop());
+        return engine;
+      }] as [string, () => Promise<Engine>]]
+    : []),
+];
+
+describe.each(engines)('Cloud edition served by `siteline serve` on %s', (_name, make) => {
+  let engine: Engine;
+  let server: Served;
+  let key = '';
+  let keyId = '';
+  let acme = '';
+  const env = () => ({ ...engine.env, EDITION: 'cloud' });
+
+  beforeAll(async () => {
+    engine = await make();
+    acme = /acct_[a-z0-9]{16}/.exec((await command(['accounts', 'add', '--name', 'Acme'], dir, env())).stdout)![0];
+    const globex = /acct_[a-z0-9]{16}/.exec((await command(['accounts', 'add', '--name', 'Globex'], dir, env())).stdout)![0];
+    await command(['sites', 'add', '--name', 'Acme shop', '--id', 'ST-acme', '--account', acme], dir, env());
+    await command(['sites', 'add', '--name', 'Globex blog', '--id', 'ST-globex', '--account', globex], dir, env());
+    const created = await command(['keys', 'create', '--account', acme, '--name', 'reporting'], dir, env());
+    key = created.stdout.trim();
+    keyId = /key_[a-z0-9]{12}/.exec(created.stderr)![0];
+    server = await serve(dir, env(), tls);
+    stops.push(() => server.stop());
+  });
+
+  it('starts in the Cloud edition on the configured engine', () => {
+    expect(key).toMatch(/^st_[0-9a-f]{64}$/);
+    expect(server.started).toMatchObject({ edition: 'cloud', storage: engine.name === 'SQLite' ? 'sqlite' : 'clickhouse' });
+  });
+
+  it("a key created by `siteline keys create` reads its own account's site; another account's is 404 like a missing one", async () => {
+    expect(await server.get('/api/v1/live?site_id=ST-acme', key)).toEqual({ status: 200, body: '{"live":0}' });
+    expect(await server.get('/api/v1/stats?site_id=ST-acme&from=2026-11-01&to=2026-11-01', key)).toEqual({
+      status: 200, body: '{"visitors":0,"pageviews":0,"sessions":0,"bounce_rate":0,"avg_duration":0}',
+    });
+    expect(await server.get('/api/v1/live?site_id=ST-globex', key)).toEqual({ status: 404, body: '{"error":"Site not found."}' });
+    expect(await server.get('/api/v1/live?site_id=ST-nothere', key)).toEqual({ status: 404, body: '{"error":"Site not found."}' });
+    expect(await server.get('/api/v1/live?site_id=ST-acme')).toEqual({ status: 401, body: '{"error":"Unauthorized"}' });
+  });
+
+  it('`siteline keys revoke` in a second process ends the key for the running server at once', async () => {
+    const listed = await command(['keys', 'list', '--account', acme], dir, env());
+    expect(listed.stdout).toContain(`${keyId}  reporting  ${key.slice(0, 4)}…${key.slice(-4)}  `);
+    expect(listed.stdout).not.toContain(key);
+    expect(await command(['keys', 'revoke', '--account', acme, '--key', keyId], dir, env())).toEqual({
+      stdout: `Revoked key ${keyId}; requests with it get 401 from now on.\n`, stderr: '',
+    });
+    expect(await server.get('/api/v1/live?site_id=ST-acme', key)).toEqual({ status: 401, body: '{"error":"Unauthorized"}' });
+  });
+
+  it('never writes a key to its output', async () => {
+    expect(await server.stop()).toBe(0);
+    expect(server.out.stdout + server.out.stderr).not.toContain(key);
+  });
+});

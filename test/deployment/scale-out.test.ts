@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENDPOINT_PATHS, type EndpointName, getPages, localDay, parseQuery } from '@siteline/core';
+import { ensureDevCertificate } from '../../packages/http/src/dev-cert.js';
+import { clickhouseAvailable, clickhouseCluster, clickhouseServer, type Engine, serverBinary } from './engines.js';
+import { CHROME_UA, command, serve, type Served } from './processes.js';
+
+/**
+ * Two `siteline serve` processes on one ClickHouse database (one server, and a two-shard
+ * cluster with each process on another node), as behind a load balancer: the same answers,
+ * every beacon counted once, a revocation made anywhere refused everywhere.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'siteline-deploy-scale-'));
+const tls = ensureDevCertificate(join(dir, 'tls'));
+const stops: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const stop of stops.reverse()) await stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+if (!clickhouseAvailable) console.warn(`SKIPPED the scale-out deployment test: ${serverBinary.reason}`);
+
+const engines: [string, () => Promise<Engine>][] = [
+  ['one ClickHouse server', async () => {
+    const engine = await clickhouseServer();
+    stops.push(() => engine.server.stop());
+    return engine;
+  }],
+  ['a two-shard ClickHouse cluster', async () => {
+    const engine = await clickhouseCluster();
+    stops.push(() => engine.cluster.stop());
+    return engine;
+  }],
+];
+
+describe.skipIf(!clickhouseAvailable).each(engines)('two server processes on %s', (_name, make) => {
+  let engine: Engine;
+  let a: Served;
+  let b: Served;
+  let key = '';
+  let keyId = '';
+  let account = '';
+  const cloud = (node: number) => ({ ...engine.envVia(node), EDITION: 'cloud' });
+
+  beforeAll(async () => {
+    engine = await make();
+    account = /acct_[a-z0-9]{16}/.exec((await command(['accounts', 'add', '--name', 'Acme'], dir, cloud(0))).stdout)![0];
+    await command(['sites', 'add', '--name', 'Shop', '--id', 'ST-shop', '--domain', 'shop.example', '--account', account], dir, cloud(0));
+    const created = await command(['keys', 'create', '--account', account, '--name', 'reporting'], dir, cloud(1));
+    key = created.stdout.trim();
+    keyId = /key_[a-z0-9]{12}/.exec(created.stderr)![0];
+    [a, b] = await Promise.all([serve(dir, cloud(0), tls), serve(dir, cloud(1), tls)]);
+    stops.push(() => a.stop(), () => b.stop());
+  });
+
+  it('count every beacon once, whichever process took it, and answer every endpoint with the same JSON', async () => {
+    // 40 visitors (distinct user agents), one pageview each, alternately to each process.
+    const statuses = [];
+    for (let i = 0; i < 40; i++) {
+      const server = i % 2 === 0 ? a : b;
+      statuses.push(await server.beacon({ site_id: 'ST-shop', type: 'pageview', url: `https://shop.example/p${i % 4}`, referrer: '' }, `${CHROME_UA} v${i}`));
+    }
+    expect(statuses).toEqual(Array(40).fill(202));
+    // Both processes write their buffers (at most a second old) on SIGTERM; then start them again.
+    expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);
+    [a, b] = await Promise.all([serve(dir, cloud(0), tls), serve(dir, cloud(1), tls)]);
+    stops.push(() => a.stop(), () => b.stop());
+
+    const backend = await engine.open();
+    const today = localDay(Date.now(), 'UTC');
+    const { pages } = await getPages(backend.storage, parseQuery('pages', { site_id: 'ST-shop', from: today, to: today }));
+    await backend.close();
+    expect(pages.map((p) => [p.url, p.pageviews, p.visitors])).toEqual([['/p0', 10, 10], ['/p1', 10, 10], ['/p2', 10, 10], ['/p3', 10, 10]]);
+
+    for (const endpoint of Object.keys(ENDPOINT_PATHS) as EndpointName[]) {
+      const path = `/api/v1${ENDPOINT_PATHS[endpoint]}?site_id=ST-shop${endpoint === 'live' ? '' : `&from=${today}&to=${today}`}`;
+      const [fromA, fromB] = await Promise.all([a.get(path, key), b.get(path, key)]);
+      expect(fromA.status).toBe(200);
+      expect(fromB).toEqual(fromA);
+    }
+    const stats = JSON.parse((await a.get(`/api/v1/stats?site_id=ST-shop&from=${today}&to=${today}`, key)).body);
+    expect(stats).toMatchObject({ visitors: 40, pageviews: 40, sessions: 40, bounce_rate: 100 });
+  });
+
+  it('a key revoked through one process is refused by both', async () => {
+    expect((await a.get('/api/v1/live?site_id=ST-shop', key)).status).toBe(200);
+    expect((await b.get('/api/v1/live?site_id=ST-shop', key)).status).toBe(200);
+    await command(['keys', 'revoke', '--account', account, '--key', keyId], dir, cloud(0));
+    expect(await a.get('/api/v1/live?site_id=ST-shop', key)).toEqual({ status: 401, body: '{"error":"Unauthorized"}' });
+    expect(await b.get('/api/v1/live?site_id=ST-shop', key)).toEqual({ status: 401, body: '{"error":"Unauthorized"}' });
+  });
+});
