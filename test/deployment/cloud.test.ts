@@ -1,8 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Storage } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cloudAuthenticator } from '../../packages/http/src/auth.js';
 import { ensureDevCertificate } from '../../packages/http/src/dev-cert.js';
+import { createApiHandler } from '../../packages/http/src/handler.js';
+import { silentLogger } from '../../packages/http/src/log.js';
 import { clickhouseAvailable, clickhouseServer, type Engine, serverBinary, sqliteEngine } from './engines.js';
 import { command, serve, type Served } from './processes.js';
 
@@ -70,6 +76,34 @@ describe.each(engines)('Cloud edition served by `siteline serve` on %s', (_name,
       stdout: `Revoked key ${keyId}; requests with it get 401 from now on.\n`, stderr: '',
     });
     expect(await server.get('/api/v1/live?site_id=ST-acme', key)).toEqual({ status: 401, body: '{"error":"Unauthorized"}' });
+  });
+
+  it('a key revoked by `siteline keys revoke` while its request is in flight gets 401', async () => {
+    // The request waits inside the report until the revocation is done: the handler checks the key again before answering.
+    const backend = await engine.open();
+    const { key: second, info } = await backend.accounts.createKey(acme, 'in flight');
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const storage: Storage = { ...backend.storage, summary: async (range) => (entered(), await gate, backend.storage.summary(range)) };
+    const handler = createApiHandler({ storage, authenticate: cloudAuthenticator(backend.accounts), logger: silentLogger });
+    const tlsFiles = { key: readFileSync(tls.keyFile), cert: readFileSync(tls.certFile) };
+    const inProcess = https.createServer(tlsFiles, handler);
+    await new Promise<void>((resolve) => inProcess.listen(0, '127.0.0.1', resolve));
+    const { port } = inProcess.address() as AddressInfo;
+    const reply = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      https.get({ host: '127.0.0.1', port, path: '/api/v1/stats?site_id=ST-acme', ca: tlsFiles.cert, servername: 'localhost', headers: { Authorization: `Bearer ${second}` } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => resolve({ status: res.statusCode!, body }));
+      }).on('error', reject);
+    });
+    await inside;
+    await command(['keys', 'revoke', '--account', acme, '--key', info.id], dir, env());
+    release();
+    expect(await reply).toEqual({ status: 401, body: '{"error":"Unauthorized"}' });
+    await new Promise((resolve) => inProcess.close(resolve));
+    await backend.close();
   });
 
   it('never writes a key to its output', async () => {
