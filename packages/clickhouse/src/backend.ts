@@ -1,4 +1,5 @@
-import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import type { ClickHouseClient } from '@clickhouse/client';
+import { connect } from './client.js';
 import { type Backend, BackendError, type BackendRole } from '@siteline/core';
 import { createClickHouseAccounts } from './accounts.js';
 import { backendLocalTable } from './backend-schema.js';
@@ -45,7 +46,7 @@ export async function openClickHouseBackend(options: ClickHouseBackendOptions): 
         Promise.all(days.map((day) => client.command({ query: `ALTER TABLE ${backendLocalTable(target, 'salts')}${on} DROP PARTITION ${sqlString(day)}` })));
       if (!target.cluster || nodes.length === 0) return void (await drop(storage.client));
       for (const url of nodes) {
-        const node = createClient({ url, username: options.username, password: options.password });
+        const node = connect({ url, username: options.username, password: options.password });
         try {
           await drop(node);
         } finally {

@@ -1,4 +1,5 @@
-import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
+import { connect } from './client.js';
 import { DuplicateImportError, type BreakdownTotals, type DayTotals, type PageTotals, type Storage } from '@siteline/core';
 import { outsideDateType, readDay } from './days.js';
 import { sqlIdent } from './escape.js';
@@ -66,11 +67,11 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   if (options.maxSessionDays !== undefined && !(Number.isSafeInteger(options.maxSessionDays) && options.maxSessionDays >= 0)) {
     throw new TypeError('maxSessionDays must be a non-negative integer');
   }
-  const client = createClient({
+  const client = connect({
     url: options.url,
     username: options.username,
     password: options.password,
-    request_timeout: options.requestTimeoutMs,
+    requestTimeoutMs: options.requestTimeoutMs,
     clickhouse_settings: options.clickhouseSettings,
   });
   const clustered = options.cluster !== undefined;

@@ -1,4 +1,5 @@
-import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import type { ClickHouseClient } from '@clickhouse/client';
+import { connect } from './client.js';
 import { backendSchemaStatements } from './backend-schema.js';
 import { schemaStatements, type SchemaTarget } from './schema.js';
 
@@ -26,7 +27,7 @@ export async function migrateSchema(client: ClickHouseClient, target: SchemaTarg
     return;
   }
   for (const url of options.nodes) {
-    const node = createClient({ url, username: options.username, password: options.password });
+    const node = connect({ url, username: options.username, password: options.password });
     try {
       for (const query of allStatements(target)) await node.command({ query });
     } finally {

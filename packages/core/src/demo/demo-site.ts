@@ -18,6 +18,8 @@ export interface AddDemoSiteOptions {
   seed?: number;
   /** End of the data (epoch ms, exclusive); default now, so `/live` has visitors too. */
   now?: number;
+  /** The Cloud account that owns the site; default none (a Community site). */
+  accountId?: string;
 }
 
 /**
@@ -29,7 +31,7 @@ export interface AddDemoSiteOptions {
  * console.log(`${site.id}: ${summary.pageviews} pageviews`);
  */
 export async function addDemoSite(storage: Storage, options: AddDemoSiteOptions = {}): Promise<{ site: Site; summary: ImportSummary }> {
-  const site = await createSite(storage, { ...DEMO_SITE, id: options.id ?? DEMO_SITE.id });
+  const site = await createSite(storage, { ...DEMO_SITE, id: options.id ?? DEMO_SITE.id, accountId: options.accountId });
   const summary = await importEvents(
     storage,
     demoNdjson({

@@ -22,17 +22,22 @@ Exit codes: 0 ok, 1 failure, 2 usage error.`,
 
 Like "serve", but first creates what a fresh checkout lacks:
   - .env with a random SERVICE_API_KEY (shown once), if no key is configured
+    (Community edition)
   - a self-signed certificate for localhost in .siteline/ (needs openssl),
     if TLS_CERT_FILE/TLS_KEY_FILE are not set and TRUST_PROXY is not true
-  - the demo site ST-demo with a month of traffic, if the database has no sites
-and prints a curl command to try the API.`,
+  - the demo site ST-demo with a month of traffic, if the database has no sites;
+    with EDITION=cloud also an account "Demo" owning it and a key (shown once)
+and prints a curl command to try the API. Works on every DATABASE_URL.`,
 
   serve: `Usage: siteline serve
 
-Serves the read API (/api/v1) over HTTPS with the configuration from .env and
-the environment: SERVICE_API_KEY, DATABASE_PATH, HOST, PORT, TLS_CERT_FILE,
-TLS_KEY_FILE, EDITION, TRUST_PROXY, RATE_LIMIT_PER_MINUTE. Request logs are JSON
-lines on stdout. SIGTERM or SIGINT stops it gracefully.`,
+Serves the read API (/api/v1), /collect and /tracker.js over HTTPS with the
+configuration from .env and the environment: SERVICE_API_KEY, DATABASE_URL
+(a SQLite file, default ./siteline.db, or clickhouse://user:password@host:8123/db
+with CLICKHOUSE_CLUSTER and CLICKHOUSE_NODES for a cluster), HOST, PORT,
+TLS_CERT_FILE, TLS_KEY_FILE, EDITION, TRUST_PROXY, RATE_LIMIT_PER_MINUTE,
+COLLECT_BATCH_EVENTS, COLLECT_BATCH_MS. Request logs are JSON lines on stdout.
+SIGTERM or SIGINT stops it gracefully, writing every accepted beacon first.`,
 
   sites: `Usage:
   siteline sites add --name <name> [--id ST-...] [--timezone <IANA zone>] [--domain <host>] [--account <id>]
@@ -63,11 +68,11 @@ also for requests in flight and for every server process using the database.`,
        siteline import -        (read standard input)
 
 Imports events in the NDJSON import format (one JSON object a line) into the
-database of DATABASE_PATH. All or nothing: if any line is invalid, nothing is
+database of DATABASE_URL. All or nothing: if any line is invalid, nothing is
 stored and every bad line number is printed with its reason.`,
 
   demo: `Usage: siteline demo [--id ST-demo] [--days 30] [--pageviews-per-day 400] [--seed 1]
 
 Adds a demo site (time zone Europe/Berlin) with generated, realistic traffic
-ending now, into the database of DATABASE_PATH.`,
+ending now, into the database of DATABASE_URL.`,
 } as const;

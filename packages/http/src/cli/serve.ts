@@ -1,6 +1,6 @@
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { addDemoSite, DEMO_SITE, type Storage } from '@siteline/core';
+import { addDemoSite, type Backend, DEMO_SITE } from '@siteline/core';
 import { openBackend } from '../backend.js';
 import { isTrue, parseConfig, readEnvironment, type ServerConfig } from '../config.js';
 import { DEV_CERT_DIR, ensureDevCertificate } from '../dev-cert.js';
@@ -12,12 +12,14 @@ import { HELP } from './help.js';
 
 /**
  * `serve`: the server from validated configuration. `start` (`firstRun`)
- * first fills in what a fresh checkout lacks: key, certificate, demo data.
+ * first fills in what a fresh checkout lacks: key, certificate, demo data
+ * (in the Cloud edition, a demo account owning the demo site, and a key of it).
  * Resolves once the server listens; a signal then ends the process.
  */
 export async function serveCommand(args: string[], io: CliIo, firstRun: boolean): Promise<number> {
   if (flags(() => parseArgs({ args, options: HELP_FLAG, strict: true })).values.help) return io.stdout.write(`${HELP[firstRun ? 'start' : 'serve']}\n`), 0;
-  const newKey = firstRun ? ensureServiceKey(io.cwd, io.env) : undefined;
+  const cloud = readEnvironment(io.cwd, io.env).EDITION === 'cloud';
+  let newKey = firstRun && !cloud ? ensureServiceKey(io.cwd, io.env) : undefined;
   if (newKey) io.stderr.write(`Created .env with a new SERVICE_API_KEY. It is shown only this once; keep it secret:\n\n  ${newKey}\n\n`);
   let vars = readEnvironment(io.cwd, io.env);
   let devCert: string | undefined;
@@ -31,7 +33,7 @@ export async function serveCommand(args: string[], io: CliIo, firstRun: boolean)
   const backend = await openBackend(config.database, { role: 'serve' });
   let siteId: string | undefined;
   try {
-    if (firstRun) siteId = await demoIfEmpty(backend.storage, io);
+    if (firstRun) ({ siteId, key: newKey = newKey } = await demoIfEmpty(backend, config, io));
   } catch (error) {
     await backend.close();
     throw error;
@@ -41,19 +43,27 @@ export async function serveCommand(args: string[], io: CliIo, firstRun: boolean)
   return 0;
 }
 
-/** Adds the demo site when there are no sites; returns the site to show in the example. */
-async function demoIfEmpty(storage: Storage, io: CliIo): Promise<string | undefined> {
+/**
+ * Adds the demo site when there are no sites, and in the Cloud edition a demo account that
+ * owns it with a key (shown once); returns the site to show in the example, and the new key.
+ */
+async function demoIfEmpty({ storage, accounts }: Backend, config: ServerConfig, io: CliIo): Promise<{ siteId?: string; key?: string }> {
   const sites = await storage.listSites();
-  if (sites.length > 0) return sites.find((s) => s.id === DEMO_SITE.id)?.id ?? sites[0]!.id;
+  if (sites.length > 0) return { siteId: sites.find((s) => s.id === DEMO_SITE.id)?.id ?? sites[0]!.id };
   io.stderr.write(`The database has no sites yet: adding ${DEMO_SITE.id} with a month of generated traffic...\n`);
-  const { site, summary } = await addDemoSite(storage);
+  const account = config.edition === 'cloud' ? await accounts.createAccount('Demo') : undefined;
+  const { site, summary } = await addDemoSite(storage, { accountId: account?.id });
   io.stderr.write(`Added ${site.id} ("${site.name}"): ${formatCount(summary.pageviews)} pageviews in ${formatCount(summary.sessions)} sessions.\n`);
-  return site.id;
+  if (!account) return { siteId: site.id };
+  const { key, info } = await accounts.createKey(account.id, 'siteline start');
+  io.stderr.write(`Cloud edition: created account ${account.id} ("Demo") owning ${site.id}, and its key ${info.id}. It is shown only this once; keep it secret:\n\n  ${key}\n\n`);
+  return { siteId: site.id, key };
 }
 
 /** A copy-paste request against the running server; shows the key only if it was created in this run. */
 function curlLine(url: string, config: ServerConfig, siteId: string, io: CliIo, made: { newKey?: string; devCert?: string }): string {
-  const key = made.newKey ?? (io.env.SERVICE_API_KEY ? '$SERVICE_API_KEY' : "$(sed -n 's/^SERVICE_API_KEY=//p' .env)");
+  const configured = config.edition === 'cloud' ? '<a key of the site\'s account>' : io.env.SERVICE_API_KEY ? '$SERVICE_API_KEY' : "$(sed -n 's/^SERVICE_API_KEY=//p' .env)";
+  const key = made.newKey ?? configured;
   const parts = ['curl', '-sS'];
   if (made.devCert) {
     const rel = relative(io.cwd, made.devCert);
