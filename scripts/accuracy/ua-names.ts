@@ -46,6 +46,18 @@ const LINUX_DISTRIBUTIONS = ['Ubuntu', 'Debian', 'Fedora', 'Red Hat', 'Gentoo', 
 export const OS_FAMILY_NAMES: Readonly<Record<string, string>> = {
   'Mac OS X': 'macOS',
   'Mac OS': 'macOS',
+  WatchOS: 'watchOS', // Apple's spelling
+  'Web0S': 'webOS', // LG's TV build of webOS
+  'Symbian OS': 'Symbian',
+  // Symbian^3 and its Anna and Belle updates are versions of Symbian, not other systems.
+  'Symbian^3': 'Symbian',
+  'Symbian^3 Anna': 'Symbian',
+  'Symbian^3 Belle': 'Symbian',
+  'BlackBerry OS': 'BlackBerry',
+  // uap-core names Chromecast builds by their base system; we name the device's OS once.
+  'Chromecast Linux': 'Chromecast',
+  'Chromecast Fuchsia': 'Chromecast',
+  'Chromecast SmartSpeaker': 'Chromecast',
   ...Object.fromEntries(LINUX_DISTRIBUTIONS.map((name) => [name, 'Linux'])),
 };
 

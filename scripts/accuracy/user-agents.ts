@@ -30,23 +30,29 @@ const KINDS: Kind[] = [
   { label: 'OS', file: 'uap-core-os.json', target: OS_TARGET, mainstream: MAINSTREAM_OSES, names: OS_FAMILY_NAMES, derive: (ua) => parseUserAgent(ua).os },
 ];
 
-/** Per kind: the mainstream tally (with the target) and the all-cases tally (information only). */
+/**
+ * Per kind: the mainstream tally (with the target), then for information the mainstream
+ * families whatever the user agent's shape, and all cases.
+ */
 export function userAgentTallies(dir: string): Tally[] {
   const tallies: Tally[] = [];
   for (const kind of KINDS) {
     const fixture = readFixture<UapCase>(dir, kind.file);
     const mainstream = createTally(`${kind.label} (uap-core, mainstream)`, describeSource(fixture), kind.target);
+    const family = createTally(`${kind.label} (uap-core, mainstream family, any shape)`, describeSource(fixture));
     const all = createTally(`${kind.label} (uap-core, all cases)`, describeSource(fixture));
     for (const c of fixture.cases) {
       const expected = kind.names[c.family] ?? c.family;
       const got = kind.derive(c.ua);
       if (c.family === 'Other') exclude(all, 'uap-core names no family ("Other")', c.ua);
       else compare(all, c.ua, expected, got);
+      if (kind.mainstream.has(c.family)) compare(family, c.ua, expected, got);
+      else exclude(family, 'not a mainstream family', `${c.family}: ${c.ua}`);
       if (!kind.mainstream.has(c.family)) exclude(mainstream, 'not a mainstream family', `${c.family}: ${c.ua}`);
       else if (!BROWSER_SHAPE.test(c.ua)) exclude(mainstream, 'mainstream family, not a current browser\'s user-agent shape', `${c.family}: ${c.ua}`);
       else compare(mainstream, c.ua, expected, got);
     }
-    tallies.push(mainstream, all);
+    tallies.push(mainstream, family, all);
   }
   return tallies;
 }
