@@ -50,7 +50,7 @@ const percent = (x: number) => (Number.isNaN(x) ? 'n/a' : `${(x * 100).toFixed(1
 export function summaryLine(tally: Tally): string {
   const target = tally.target === undefined ? '' : `  target >= ${percent(tally.target)}: ${meetsTarget(tally) ? 'met' : 'MISSED'}`;
   const left = [...tally.excluded.values()].reduce((n, inputs) => n + inputs.length, 0);
-  return `${tally.name.padEnd(36)} ${`${tally.agreed}/${tally.compared}`.padStart(9)}  ${percent(agreement(tally)).padStart(6)}${target}  (${left} not comparable)`;
+  return `${tally.name.padEnd(50)} ${`${tally.agreed}/${tally.compared}`.padStart(9)}  ${percent(agreement(tally)).padStart(6)}${target}  (${left} not comparable)`;
 }
 
 /** The details: every disagreement (up to `limit`) and the count and examples of each exclusion. */

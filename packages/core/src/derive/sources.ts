@@ -56,7 +56,7 @@ function buildIndexes(): void {
   const votes = new Map<string, Map<SourceCategory, number>>();
   for (const [key, entry] of Object.entries(PACKAGE_DATA)) {
     if (key.includes('/')) continue;
-    // Lookups strip one leading `www.` (referrerHost does), so the keys must too: 135 hosts
+    // Lookups strip one leading `www.` (referrerHost does), so the keys must too: 138 hosts
     // are listed only as `www.<host>` (Qwant, 360 Search `www.so.com`, Exalead, Baidu...).
     // Where both spellings are listed, the bare one wins (they agree today).
     const host = stripWww(key.toLowerCase());

@@ -1,6 +1,7 @@
 /**
  * What ua-parser-js 1.x gets wrong or lacks, corrected after it (2.x would fix some of this
- * but changed licence). Each entry says why; read top-down, every matching entry applies.
+ * but changed licence). Each entry says why; read top-down, every matching entry applies,
+ * OS corrections first so that browser corrections see the corrected OS.
  * Keep it short: a correction is for a pattern of real browsers, not for one string.
  */
 import type { DeviceType } from './user-agent.js';
@@ -18,29 +19,6 @@ export interface UaCorrection {
 }
 
 export const UA_CORRECTIONS: readonly UaCorrection[] = [
-  {
-    why: 'UC Browser has sent UCMobile/ since version 11; ua-parser-js 1.x reads only UCBrowser/ and UCWEB',
-    test: /\bUCMobile\//,
-    browser: 'UC Browser',
-  },
-  {
-    why: 'Brave names itself on iOS and in early desktop builds; ua-parser-js reads those as Safari or Chrome (current desktop Brave sends a plain Chrome user agent and cannot be told apart)',
-    test: /\bBrave\b/i,
-    browser: 'Brave',
-  },
-  {
-    why: "Android's Chrome-based WebView keeps the old browser's Version/4.0 beside a Chrome/ token; the pre-Chrome Android browser never sent Chrome/",
-    test: /\bChrome\//,
-    ifBrowser: 'Android Browser',
-    browser: 'Android WebView',
-  },
-  {
-    why: "A page in an iOS app's web view names no browser; ua-parser-js calls it WebKit, GA4 Safari (in-app)",
-    test: /AppleWebKit/,
-    ifBrowser: 'WebKit',
-    ifOs: 'iOS',
-    browser: 'Safari (in-app)',
-  },
   {
     why: 'Chrome and Edge on iPad request desktop sites with a Mac user agent but keep CriOS/EdgiOS, which no Mac runs',
     test: /\bMacintosh\b.*\b(?:CriOS|EdgiOS)\//,
@@ -85,5 +63,28 @@ export const UA_CORRECTIONS: readonly UaCorrection[] = [
     test: /\bWin(?:dows|16|CE)/,
     ifOs: 'Unknown',
     os: 'Windows',
+  },
+  {
+    why: 'UC Browser has sent UCMobile/ since version 11; ua-parser-js 1.x reads only UCBrowser/ and UCWEB',
+    test: /\bUCMobile\//,
+    browser: 'UC Browser',
+  },
+  {
+    why: 'Brave names itself on iOS and in early desktop builds; ua-parser-js reads those as Safari or Chrome (current desktop Brave sends a plain Chrome user agent and cannot be told apart)',
+    test: /\bBrave\b/i,
+    browser: 'Brave',
+  },
+  {
+    why: "Android's Chrome-based WebView keeps the old browser's Version/4.0 beside a Chrome/ token; the pre-Chrome Android browser never sent Chrome/",
+    test: /\bChrome\//,
+    ifBrowser: 'Android Browser',
+    browser: 'Android WebView',
+  },
+  {
+    why: "A page in an iOS app's web view names no browser; ua-parser-js calls it WebKit, GA4 Safari (in-app)",
+    test: /AppleWebKit/,
+    ifBrowser: 'WebKit',
+    ifOs: 'iOS',
+    browser: 'Safari (in-app)',
   },
 ];

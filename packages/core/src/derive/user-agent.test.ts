@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UA_CORRECTIONS } from './ua-corrections.js';
 import { parseUserAgent, type DeviceInfo } from './user-agent.js';
 
 /** Real user agents of current browsers, with what a person reading them would say. */
@@ -137,11 +138,46 @@ const ISSUE_14_CASES: [string, string, DeviceInfo][] = [
     'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148',
     { deviceType: 'Mobile', browser: 'Safari (in-app)', os: 'iOS' },
   ],
+  [
+    'Silk on a Fire tablet, whose user agent leaves Android out, is Android',
+    'Mozilla/5.0 (Linux; U; en-us; KFTT Build/IML74K) AppleWebKit/535.19 (KHTML, like Gecko) Silk/3.68 Safari/535.19 Silk-Accelerated=true',
+    { deviceType: 'Tablet', browser: 'Silk', os: 'Android' },
+  ],
+  [
+    "Meta Quest's browser sends a Linux desktop user agent; its OS is Android-based (a headset counts as Mobile)",
+    'Mozilla/5.0 (X11; Linux x86_64; Quest 3) AppleWebKit/537.36 (KHTML, like Gecko) OculusBrowser/33.0.0.8.52 SamsungBrowser/4.0 Chrome/126.0.6478.122 VR Safari/537.36',
+    { deviceType: 'Mobile', browser: 'Oculus Browser', os: 'Android' },
+  ],
+  [
+    'Citrix Workspace on a Chromebook writes Windows in place of CrOS',
+    'Mozilla/5.0 (X11; Windows x86_64 15183.51.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/112.0.0.0 Safari/537.36 CitrixChromeApp',
+    { deviceType: 'Desktop', browser: 'Chrome', os: 'Chrome OS' },
+  ],
+  [
+    "an iOS app's own user agent (the form Deezer sends) is iOS",
+    'Deezer/9.20.0 (iOS; 17.4; Mobile; en)',
+    { deviceType: 'Mobile', browser: 'Unknown', os: 'iOS' },
+  ],
+  [
+    'a Windows user agent without a version (an Adobe AIR app) is Windows',
+    'Mozilla/5.0 (Windows; U; en-US) AppleWebKit/533.19.4 (KHTML, like Gecko) AdobeAIR/32.0',
+    { deviceType: 'Desktop', browser: 'WebKit', os: 'Windows' },
+  ],
+  [
+    'an iPhone whose OS version is malformed is iOS, not macOS (then its web view is Safari (in-app))',
+    'Mozilla/5.0 (iPhone; U; CPU iPhone 6_1_4 like Mac OS X; en-us) AppleWebKit/528.18 (KHTML, like Gecko) Mobile/7E18',
+    { deviceType: 'Mobile', browser: 'Safari (in-app)', os: 'iOS' },
+  ],
 ];
 
 describe('parseUserAgent, issue 14 cases', () => {
   it.each(ISSUE_14_CASES)('%s', (_what, ua, expected) => {
     expect(parseUserAgent(ua)).toEqual(expected);
+  });
+
+  it('has a case for every entry of UA_CORRECTIONS', () => {
+    const unused = UA_CORRECTIONS.filter((fix) => !ISSUE_14_CASES.some(([, ua]) => fix.test.test(ua))).map((fix) => fix.why);
+    expect(unused).toEqual([]);
   });
 });
 
