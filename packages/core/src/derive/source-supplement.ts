@@ -35,6 +35,20 @@ export const SUPPLEMENTARY_HOSTS: Readonly<Record<string, SourceCategory | null>
   'sogou.com': 'search', // China's third-largest engine; GA4 lists it (m. and wap. resolve as subdomains)
   // MSN's search box and Edge's new-tab page (ntp.msn.com) search with Bing; GA4 lists both as search.
   'msn.com': 'search',
+  // Yandex's country domains the package lacks (it has .ru, .ua, .com, .by); GA4 lists these.
+  'yandex.com.tr': 'search',
+  'yandex.kz': 'search',
+  'yandex.uz': 'search',
+  'yandex.fr': 'search',
+  // The leading engines of Korea and Czechia by their bare domains (the package has only
+  // search.naver.com, search.daum.net, search.seznam.cz); GA4 lists them as search. Their
+  // mail subdomains stay email (exact entries win); Naver's blogs, cafés and Q&A are social in GA4.
+  'naver.com': 'search',
+  'blog.naver.com': 'social',
+  'cafe.naver.com': 'social',
+  'kin.naver.com': 'social', // Naver's questions-and-answers community
+  'daum.net': 'search',
+  'seznam.cz': 'search',
   // Social networks missing from the package (GA4 lists each).
   'tiktok.com': 'social',
   'threads.net': 'social',
