@@ -129,7 +129,9 @@ function channelSignals({ referrerHost, utmSource, utmMedium, clickIds }: Channe
     (source === '' ? null : sourceCategory(source)) ??
     (referrer === '' ? null : hostCategory(stripWww(referrer.toLowerCase()))) ??
     (clickIds?.fbclid ? 'social' : null);
-  const adPlatform = source !== '' && adPlatformCategory(source) !== null && !CHANNEL_MEDIUMS.has(medium);
+  // An ad platform's category is its network's (search or social), so other sources need no second look.
+  const adPlatform =
+    (category === 'search' || category === 'social') && source !== '' && !CHANNEL_MEDIUMS.has(medium) && adPlatformCategory(source) !== null;
   return {
     category,
     medium,

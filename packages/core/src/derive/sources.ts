@@ -105,12 +105,12 @@ export function hostCategory(host: string): SourceCategory | null {
   if (WEBMAIL_SUBDOMAIN.test(host)) return 'email';
   let candidate = host;
   for (;;) {
-    const category = HOSTS.get(candidate);
-    if (category !== undefined) return category;
     const dot = candidate.indexOf('.');
     if (dot < 0) return null;
     candidate = candidate.slice(dot + 1);
     if (!candidate.includes('.')) return null;
+    const category = HOSTS.get(candidate);
+    if (category !== undefined) return category;
   }
 }
 
