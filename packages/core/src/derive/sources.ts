@@ -9,13 +9,14 @@
  * (about a millisecond each) and has no host-only lookup. The file is not in the package's
  * `exports`, so it is located beside the resolved entry point (`dist/../lib/`).
  * Entries whose key has a path (`orange.fr/webmail`, `google.de/imgres`) are skipped:
- * we match hosts only, and their hosts are listed on their own where it matters.
+ * we match hosts only, and their hosts are listed on their own where it matters. Keys are
+ * stored without a leading `www.`, the form every lookup uses.
  * `source-supplement.ts` adds what the package lacks (AI assistants above all).
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { stripWww } from './host.js';
-import { SUPPLEMENTARY_HOSTS, SUPPLEMENTARY_SOURCE_NAMES } from './source-supplement.js';
+import { AD_PLATFORM_NAMES, SUPPLEMENTARY_HOSTS, SUPPLEMENTARY_SOURCE_NAMES } from './source-supplement.js';
 
 /** What kind of site a source is; `ads` are ad servers (DoubleClick, Taboola, ...). */
 export type SourceCategory = 'search' | 'social' | 'email' | 'ai' | 'ads';
@@ -55,8 +56,13 @@ function buildIndexes(): void {
   const votes = new Map<string, Map<SourceCategory, number>>();
   for (const [key, entry] of Object.entries(PACKAGE_DATA)) {
     if (key.includes('/')) continue;
+    // Lookups strip one leading `www.` (referrerHost does), so the keys must too: 138 hosts
+    // are listed only as `www.<host>` (Qwant, 360 Search `www.so.com`, Exalead, Baidu...).
+    // Where both spellings are listed, the bare one wins (they agree today).
+    const host = stripWww(key.toLowerCase());
+    if (host !== key.toLowerCase() && Object.hasOwn(PACKAGE_DATA, host)) continue;
     const category = FROM_PACKAGE_MEDIUM[entry.medium] ?? null;
-    HOSTS.set(key.toLowerCase(), category);
+    HOSTS.set(host, category);
     if (category === null) continue;
     const name = entry.source.toLowerCase();
     const counts = votes.get(name) ?? new Map<SourceCategory, number>();
@@ -78,20 +84,33 @@ function buildIndexes(): void {
 }
 
 /**
- * Category of a lower-cased host: the entry of the host itself, else of its nearest listed
+ * A webmail host by its name: `mail.`, `webmail.`, `email.` or `messagerie.` before a
+ * domain of at least two labels (`mail.ionos.de`, `email.t-online.de`, `webmail.bluewin.ch`),
+ * so the many providers' webmail need not each be listed. Two-label hosts such as
+ * `mail.ru` (a portal) do not match.
+ */
+const WEBMAIL_SUBDOMAIN = /^(?:webmail|email|mail|messagerie)\.[^.]+\.[^.]/;
+
+/**
+ * Category of a lower-cased host without `www.`: the entry of the host itself, else `email`
+ * for a webmail subdomain (see WEBMAIL_SUBDOMAIN), else the entry of its nearest listed
  * parent domain (`news.google.com`, `l.instagram.com`, `google.co.uk` all resolve), never
  * a bare top-level domain. `null` when nothing is listed or the entry has no category.
  * @example hostCategory('m.facebook.com') // 'social'
+ * @example hostCategory('mail.ionos.de') // 'email'
  */
 export function hostCategory(host: string): SourceCategory | null {
+  const own = HOSTS.get(host);
+  if (own !== undefined) return own;
+  if (WEBMAIL_SUBDOMAIN.test(host)) return 'email';
   let candidate = host;
   for (;;) {
-    const category = HOSTS.get(candidate);
-    if (category !== undefined) return category;
     const dot = candidate.indexOf('.');
     if (dot < 0) return null;
     candidate = candidate.slice(dot + 1);
     if (!candidate.includes('.')) return null;
+    const category = HOSTS.get(candidate);
+    if (category !== undefined) return category;
   }
 }
 
@@ -110,5 +129,30 @@ export function sourceCategory(hostOrSource: string): SourceCategory | null {
     const category = hostCategory(stripWww(key));
     if (category !== null) return category;
   }
-  return NAMES.get(key) ?? NAMES.get(key.replace(NOT_ALPHANUMERIC, '')) ?? null;
+  const compact = key.replace(NOT_ALPHANUMERIC, '');
+  return NAMES.get(key) ?? NAMES.get(compact) ?? adPlatformOf(compact);
+}
+
+/** Ad platforms are named `<source> ads` (`google_ads`, `Facebook-Ads`, `linkedinads`), or listed. */
+const ADS_SUFFIX = 'ads';
+
+function adPlatformOf(compact: string): 'search' | 'social' | null {
+  const listed = AD_PLATFORM_NAMES[compact];
+  if (listed !== undefined) return listed;
+  if (!compact.endsWith(ADS_SUFFIX)) return null;
+  const network = NAMES.get(compact.slice(0, -ADS_SUFFIX.length));
+  return network === 'search' || network === 'social' ? network : null;
+}
+
+/**
+ * Whether a `utm_source` names an advertising platform rather than a site: a search or
+ * social network's name followed by `ads` (`google_ads`, `Google-Ads`, `facebook-ads`,
+ * `bingads`), or a platform listed by name (`adwords`, `yandex direct`). Its category is
+ * the network's; such a source means paid traffic even when the medium does not say so.
+ * @example adPlatformCategory('google_ads') // 'search'
+ * @example adPlatformCategory('Facebook-Ads') // 'social'
+ * @example adPlatformCategory('google') // null
+ */
+export function adPlatformCategory(source: string): 'search' | 'social' | null {
+  return adPlatformOf(source.trim().toLowerCase().replace(NOT_ALPHANUMERIC, ''));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePageUrl, type PageUrl } from './url.js';
+import { CAMPAIGN_PARAM_NAMES, parsePageUrl, type PageUrl } from './url.js';
 
 const CASES: [string, string, PageUrl][] = [
   ['bare path', '/pricing', { host: null, path: '/pricing', params: {} }],
@@ -27,8 +27,8 @@ describe('parsePageUrl', () => {
     expect(parsePageUrl(url)).toEqual(expected);
   });
 
-  it('reads all six campaign parameters', () => {
-    const url = '/p?utm_source=news&utm_medium=email&utm_campaign=spring&gclid=G1&msclkid=M1&fbclid=F1&other=1';
+  it('reads all seven campaign parameters', () => {
+    const url = '/p?utm_source=news&utm_medium=email&utm_campaign=spring&gclid=G1&msclkid=M1&fbclid=F1&gad_source=1&other=1';
     expect(parsePageUrl(url).params).toEqual({
       utm_source: 'news',
       utm_medium: 'email',
@@ -36,7 +36,20 @@ describe('parsePageUrl', () => {
       gclid: 'G1',
       msclkid: 'M1',
       fbclid: 'F1',
+      gad_source: '1',
     });
+  });
+
+  it('reads a Bing ad click whose only parameter is msclkid (the pre-check once skipped it)', () => {
+    expect(parsePageUrl('https://site.example/?msclkid=8f3c').params).toEqual({ msclkid: '8f3c' });
+  });
+
+  it('reads a Google Ads click whose only parameter is gad_source (Safari strips gclid)', () => {
+    expect(parsePageUrl('https://site.example/shoes?gad_source=1').params).toEqual({ gad_source: '1' });
+  });
+
+  it.each(CAMPAIGN_PARAM_NAMES)('reads %s when it is the only parameter', (name) => {
+    expect(parsePageUrl(`/p?${name}=v`).params).toEqual({ [name]: 'v' });
   });
 
   it('decodes values as URLSearchParams does, keeps the first, drops empty ones', () => {

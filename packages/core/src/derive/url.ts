@@ -12,6 +12,8 @@ export interface CampaignParams {
   gclid?: string;
   msclkid?: string;
   fbclid?: string;
+  /** Google Ads sets it beside `gclid`; browsers that strip `gclid` (Safari, Firefox) keep it. */
+  gad_source?: string;
 }
 
 /** A page URL taken apart. */
@@ -31,14 +33,17 @@ export const CAMPAIGN_PARAM_NAMES = [
   'gclid',
   'msclkid',
   'fbclid',
+  'gad_source',
 ] as const satisfies readonly (keyof CampaignParams)[];
 
 /**
  * Cheap pre-check: most queries carry none of our parameters, and building a
- * `URLSearchParams` costs more than the rest of this function. `%` is included because a
- * key may itself be percent-encoded (`utm%5Fsource`).
+ * `URLSearchParams` costs more than the rest of this function. Made from the names
+ * themselves, so a name added there can never be skipped here (a hand-written `clid` once
+ * missed `msclkid`). `%` is included because a key may itself be percent-encoded
+ * (`utm%5Fsource`).
  */
-const MAY_HOLD_CAMPAIGN_PARAM = /utm_|clid|%/;
+const MAY_HOLD_CAMPAIGN_PARAM = new RegExp([...CAMPAIGN_PARAM_NAMES, '%'].join('|'));
 
 /**
  * Takes a page URL apart. Accepts a path (`/pricing?utm_source=x`) or a full URL; anything

@@ -1,10 +1,13 @@
 /**
  * Device type, browser and OS of a user agent (decisions.md section 4), named as a user
  * reads them. Parsing uses `ua-parser-js` 1.x (MIT; 2.x changed licence, so never 2.x);
- * its names are mapped to the familiar ones below.
+ * its names get our one spelling (`device-names.ts`), then `ua-corrections.ts` fixes what
+ * it gets wrong.
  */
 import { UAParser } from 'ua-parser-js';
+import { browserName, osName } from './device-names.js';
 import { memoizeRecent } from './memoize.js';
+import { UA_CORRECTIONS } from './ua-corrections.js';
 
 export type DeviceType = 'Desktop' | 'Mobile' | 'Tablet' | 'Unknown';
 
@@ -16,47 +19,6 @@ export interface DeviceInfo {
 }
 
 const UNKNOWN = 'Unknown';
-
-/** ua-parser browser names that differ from what users call them; others are kept. */
-const BROWSER_NAMES: Readonly<Record<string, string>> = {
-  'Mobile Safari': 'Safari',
-  'Mobile Firefox': 'Firefox',
-  'Mobile Chrome': 'Chrome',
-  'Chrome Mobile': 'Chrome',
-  // Android's in-app browser component (Chrome-based); GA4 calls it "Android Webview".
-  'Chrome WebView': 'Android WebView',
-  // Automation, not a person; kept apart so it is visible rather than inflating Chrome.
-  'Chrome Headless': 'Headless Chrome',
-  'Microsoft Edge': 'Edge',
-  IE: 'Internet Explorer',
-  IEMobile: 'Internet Explorer',
-  'Samsung Browser': 'Samsung Internet',
-  'Opera Mobi': 'Opera',
-  'Opera Tablet': 'Opera',
-  'Opera Touch': 'Opera',
-  'Opera GX': 'Opera',
-  UCBrowser: 'UC Browser',
-  Yandex: 'Yandex Browser',
-  GSA: 'Google App',
-};
-
-/**
- * ua-parser OS names that differ from what users call them. iPads stay `iOS` (as in GA4):
- * iPadOS Safari sends a Mac user agent, so an `iPadOS` row would hold only a few old iPads.
- */
-const OS_NAMES: Readonly<Record<string, string>> = {
-  'Mac OS': 'macOS',
-  'Chromium OS': 'Chrome OS',
-  'Android-x86': 'Android',
-};
-
-/** Linux distributions ua-parser names (lower case); reported as `Linux`, like GA4 does. */
-const LINUX_DISTRIBUTIONS = new Set([
-  'linux', 'ubuntu', 'kubuntu', 'xubuntu', 'lubuntu', 'debian', 'suse', 'opensuse', 'gentoo',
-  'arch', 'slackware', 'fedora', 'mandriva', 'centos', 'pclinuxos', 'red hat', 'redhat',
-  'zenwalk', 'linpus', 'raspbian', 'deepin', 'manjaro', 'elementary os', 'sabayon',
-  'linspire', 'mint', 'mageia', 'vectorlinux',
-]);
 
 /** Operating systems whose user agents do not always say "mobile" yet are not desktops. */
 const HANDHELD_OS = new Set(['iOS', 'Android']);
@@ -86,20 +48,17 @@ export function parseUserAgent(ua: string): DeviceInfo {
 function parse(ua: string): DeviceInfo {
   if (ua.trim() === '') return Object.freeze({ deviceType: 'Unknown', browser: UNKNOWN, os: UNKNOWN });
   const result = parser.setUA(ua).getResult();
-  const browser = browserName(result.browser.name);
-  const os = osName(result.os.name);
-  return Object.freeze({ deviceType: deviceType(result.device.type, browser, os), browser, os });
-}
-
-function browserName(name: string | undefined): string {
-  if (!name) return UNKNOWN;
-  return BROWSER_NAMES[name] ?? name;
-}
-
-function osName(name: string | undefined): string {
-  if (!name) return UNKNOWN;
-  if (LINUX_DISTRIBUTIONS.has(name.toLowerCase())) return 'Linux';
-  return OS_NAMES[name] ?? name;
+  let browser = browserName(result.browser.name);
+  let os = osName(result.os.name);
+  let forcedType: DeviceType | undefined;
+  for (const fix of UA_CORRECTIONS) {
+    if ((fix.ifBrowser !== undefined && fix.ifBrowser !== browser) || (fix.ifOs !== undefined && fix.ifOs !== os)) continue;
+    if (!fix.test.test(ua)) continue;
+    browser = fix.browser ?? browser;
+    os = fix.os ?? os;
+    forcedType = fix.deviceType ?? forcedType;
+  }
+  return Object.freeze({ deviceType: forcedType ?? deviceType(result.device.type, browser, os), browser, os });
 }
 
 function deviceType(type: string | undefined, browser: string, os: string): DeviceType {

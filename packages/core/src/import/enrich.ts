@@ -1,4 +1,5 @@
 import { classifyChannel } from '../derive/channel.js';
+import { browserName, osName } from '../derive/device-names.js';
 import { lookupCountry, normalizeCountryCode } from '../derive/geo.js';
 import { referrerHost, referrerSource, DIRECT_NONE } from '../derive/referrer.js';
 import { parsePageUrl } from '../derive/url.js';
@@ -35,7 +36,8 @@ export type EnrichedEvent = Omit<StoredEvent, 'sessionId' | 'entryPath'> & { ses
  * The derivations of decisions.md section 8, shared by import and collection:
  * path and campaign parameters from the URL, the daily visitor id, referrer
  * source (self-referrals are `Direct / None`), channel, device, browser, OS
- * and country. `salt` keys the visitor id of the event's day.
+ * and country. Browser and OS names, derived or given, get one spelling each
+ * (`derive/device-names.ts`). `salt` keys the visitor id of the event's day.
  */
 export function enrichEvent(site: Site, event: IncomingEvent, salt: (day: string) => string, seq: number): EnrichedEvent {
   const day = localDay(event.ts, site.timezone);
@@ -68,7 +70,8 @@ export function enrichEvent(site: Site, event: IncomingEvent, salt: (day: string
     utmCampaign: event.utm_campaign ?? page.params.utm_campaign ?? '',
     countryCode: event.country_code ? normalizeCountryCode(event.country_code) : event.ip ? lookupCountry(event.ip) : 'XX',
     deviceType: event.device_type ?? device!.deviceType,
-    browser: event.browser ?? device!.browser,
-    os: event.os ?? device!.os,
+    // Names given by an import line get the same one spelling as derived names (`android` is `Android`).
+    browser: event.browser === undefined ? device!.browser : browserName(event.browser),
+    os: event.os === undefined ? device!.os : osName(event.os),
   };
 }

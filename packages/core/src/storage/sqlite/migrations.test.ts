@@ -70,3 +70,69 @@ describe('SQLite migrations', () => {
     await upgraded.close();
   });
 });
+
+describe('SQLite migration 5: one spelling per browser and OS', () => {
+  /**
+   * Six visitors on one past day, each one session, names as an import line gives them:
+   * v1 Android/Brave, v2 android/brave, v3 Windows/Chrome, v4 KAIOS/Firefox,
+   * v5 FreeBSD/foo, v6 iOS/Mobile Safari. In one spelling each, by hand:
+   * os Android 2, FreeBSD 1, iOS 1, KaiOS 1, Windows 1; browser Brave 2, Chrome 1,
+   * Firefox 1, Foo 1, Safari 1.
+   */
+  const OLD_NAMES: [string, string, string][] = [
+    ['v1', 'Android', 'Brave'],
+    ['v2', 'android', 'brave'],
+    ['v3', 'Windows', 'Chrome'],
+    ['v4', 'KAIOS', 'Firefox'],
+    ['v5', 'FreeBSD', 'foo'],
+    ['v6', 'iOS', 'Mobile Safari'],
+  ];
+  const lines = OLD_NAMES.map(([visitor, os, browser], i) => ({
+    site_id: 'ST-names', ts: `2026-11-02T1${i}:00:00Z`, type: 'pageview', url: '/', visitor_id: visitor,
+    device_type: 'Mobile', os, browser,
+  }));
+  const devices = async (storage: Storage, breakdown: string) =>
+    REPORTS.devices(storage, parseQuery('devices', { site_id: 'ST-names', from: '2026-11-01', to: '2026-11-03', breakdown }), { now: NOW });
+
+  it('renames the stored names and rebuilds the rollups of the days it touched', async () => {
+    const file = join(dir, 'names.db');
+    const storage = createSqliteStorage(file, { now: () => NOW });
+    await createSite(storage, { id: 'ST-names', name: 'Names', timezone: 'UTC' });
+    await importEvents(storage, ndjson(lines));
+    // Write the names back as an earlier version stored them (the import now normalises
+    // them), and let a read build clean rollup rows from those split names.
+    for (const [visitor, os, browser] of OLD_NAMES) {
+      storage.db.prepare('UPDATE sessions SET os = ?, browser = ? WHERE visitor_id = ?').run(os, browser, visitor);
+    }
+    storage.db.exec("INSERT INTO dirty_days SELECT site_id, day FROM rollup_days WHERE true ON CONFLICT DO NOTHING; DELETE FROM rollup_days; DELETE FROM rollup_sessions; DELETE FROM rollup_pages; DELETE FROM rollup_events;");
+    expect((await devices(storage, 'os')).devices).toContainEqual({ name: 'android', visitors: 1 });
+    expect(storage.db.prepare("SELECT COUNT(*) FROM rollup_sessions WHERE dimension = 'os' AND value = 'android'").pluck().get()).toBe(1);
+    storage.db.pragma(`user_version = ${MIGRATIONS.length - 1}`);
+    await storage.close();
+
+    const upgraded = createSqliteStorage(file, { now: () => NOW });
+    expect(upgraded.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    // The migration left the day dirty: no rollup rows hold the old names.
+    expect(upgraded.db.prepare("SELECT COUNT(*) FROM dirty_days WHERE site_id = 'ST-names'").pluck().get()).toBe(1);
+    expect(upgraded.db.prepare("SELECT COUNT(*) FROM rollup_sessions WHERE site_id = 'ST-names'").pluck().get()).toBe(0);
+    expect(await devices(upgraded, 'os')).toEqual({ breakdown: 'os', devices: [
+      { name: 'Android', visitors: 2 },
+      { name: 'FreeBSD', visitors: 1 },
+      { name: 'KaiOS', visitors: 1 },
+      { name: 'Windows', visitors: 1 },
+      { name: 'iOS', visitors: 1 }, // ties in code-point order: capitals first
+    ] });
+    expect(await devices(upgraded, 'browser')).toEqual({ breakdown: 'browser', devices: [
+      { name: 'Brave', visitors: 2 },
+      { name: 'Chrome', visitors: 1 },
+      { name: 'Firefox', visitors: 1 },
+      { name: 'Foo', visitors: 1 },
+      { name: 'Safari', visitors: 1 },
+    ] });
+    // The read rebuilt the day from the renamed rows: clean again, with the new names.
+    expect(upgraded.db.prepare("SELECT COUNT(*) FROM dirty_days WHERE site_id = 'ST-names'").pluck().get()).toBe(0);
+    expect(upgraded.db.prepare("SELECT value, visitors FROM rollup_sessions WHERE site_id = 'ST-names' AND dimension = 'os' AND value LIKE 'android'").all())
+      .toEqual([{ value: 'Android', visitors: 2 }]);
+    await upgraded.close();
+  });
+});

@@ -227,4 +227,107 @@ export const MIGRATIONS: readonly string[] = [
     expires_at  INTEGER NOT NULL
   ) STRICT, WITHOUT ROWID;
   `,
+  `
+  -- Browser and OS names get one spelling each (issue 14): the names earlier versions
+  -- stored in another case or under an alias (android, brave, KAIOS, Mobile Safari) are
+  -- renamed as derive/device-names.ts names them in this release. The table is written out
+  -- here, not read from that file, so this entry never changes once released. Names not in
+  -- it that are one lower-case word get a capital initial, as the code does for new ones.
+  CREATE TEMP TABLE name_fixes (
+    kind       TEXT NOT NULL,
+    old_lower  TEXT NOT NULL,
+    name       TEXT NOT NULL,
+    PRIMARY KEY (kind, old_lower)
+  );
+  INSERT INTO name_fixes (kind, old_lower, name) VALUES
+    ('browser', 'mobile safari', 'Safari'), ('browser', 'mobile firefox', 'Firefox'),
+    ('browser', 'mobile chrome', 'Chrome'), ('browser', 'chrome mobile', 'Chrome'),
+    ('browser', 'chrome webview', 'Android WebView'),
+    ('browser', 'chrome headless', 'Headless Chrome'),
+    ('browser', 'headlesschrome', 'Headless Chrome'), ('browser', 'microsoft edge', 'Edge'),
+    ('browser', 'ie', 'Internet Explorer'), ('browser', 'iemobile', 'Internet Explorer'),
+    ('browser', 'samsung browser', 'Samsung Internet'),
+    ('browser', 'samsungbrowser', 'Samsung Internet'), ('browser', 'opera mobi', 'Opera'),
+    ('browser', 'opera tablet', 'Opera'), ('browser', 'opera touch', 'Opera'),
+    ('browser', 'opera gx', 'Opera'), ('browser', 'ucbrowser', 'UC Browser'),
+    ('browser', 'yandex', 'Yandex Browser'), ('browser', 'gsa', 'Google App'),
+    ('browser', 'palemoon', 'Pale Moon'), ('browser', 'qqbrowser', 'QQ Browser'),
+    ('browser', 'nokiabrowser', 'Nokia Browser'), ('browser', 'ovibrowser', 'Ovi Browser'),
+    ('browser', 'chrome', 'Chrome'), ('browser', 'safari', 'Safari'),
+    ('browser', 'safari (in-app)', 'Safari (in-app)'), ('browser', 'firefox', 'Firefox'),
+    ('browser', 'edge', 'Edge'), ('browser', 'opera', 'Opera'),
+    ('browser', 'opera mini', 'Opera Mini'), ('browser', 'samsung internet', 'Samsung Internet'),
+    ('browser', 'uc browser', 'UC Browser'), ('browser', 'yandex browser', 'Yandex Browser'),
+    ('browser', 'internet explorer', 'Internet Explorer'),
+    ('browser', 'android browser', 'Android Browser'),
+    ('browser', 'android webview', 'Android WebView'),
+    ('browser', 'headless chrome', 'Headless Chrome'), ('browser', 'brave', 'Brave'),
+    ('browser', 'vivaldi', 'Vivaldi'), ('browser', 'chromium', 'Chromium'),
+    ('browser', 'silk', 'Silk'), ('browser', 'duckduckgo', 'DuckDuckGo'),
+    ('browser', 'facebook', 'Facebook'), ('browser', 'instagram', 'Instagram'),
+    ('browser', 'kakaotalk', 'KakaoTalk'), ('browser', 'wechat', 'WeChat'),
+    ('browser', 'weibo', 'Weibo'), ('browser', 'rekonq', 'Rekonq'), ('browser', 'whale', 'Whale'),
+    ('browser', 'google app', 'Google App'), ('browser', 'miui browser', 'MIUI Browser'),
+    ('browser', 'huawei browser', 'Huawei Browser'), ('browser', 'coc coc', 'Coc Coc'),
+    ('browser', 'qq browser', 'QQ Browser'), ('browser', 'unknown', 'Unknown'),
+    ('os', 'mac os', 'macOS'), ('os', 'mac os x', 'macOS'), ('os', 'os x', 'macOS'),
+    ('os', 'chromium os', 'Chrome OS'), ('os', 'android-x86', 'Android'), ('os', 'ipados', 'iOS'),
+    ('os', 'windows phone os', 'Windows Phone'), ('os', 'rim tablet os', 'BlackBerry Tablet OS'),
+    ('os', 'series40', 'Nokia Series 40'), ('os', 'ubuntu', 'Linux'), ('os', 'kubuntu', 'Linux'),
+    ('os', 'xubuntu', 'Linux'), ('os', 'lubuntu', 'Linux'), ('os', 'debian', 'Linux'),
+    ('os', 'suse', 'Linux'), ('os', 'opensuse', 'Linux'), ('os', 'gentoo', 'Linux'),
+    ('os', 'arch', 'Linux'), ('os', 'slackware', 'Linux'), ('os', 'fedora', 'Linux'),
+    ('os', 'mandriva', 'Linux'), ('os', 'centos', 'Linux'), ('os', 'pclinuxos', 'Linux'),
+    ('os', 'red hat', 'Linux'), ('os', 'redhat', 'Linux'), ('os', 'zenwalk', 'Linux'),
+    ('os', 'linpus', 'Linux'), ('os', 'raspbian', 'Linux'), ('os', 'deepin', 'Linux'),
+    ('os', 'manjaro', 'Linux'), ('os', 'elementary os', 'Linux'), ('os', 'sabayon', 'Linux'),
+    ('os', 'linspire', 'Linux'), ('os', 'mint', 'Linux'), ('os', 'mageia', 'Linux'),
+    ('os', 'vectorlinux', 'Linux'), ('os', 'windows', 'Windows'), ('os', 'macos', 'macOS'),
+    ('os', 'ios', 'iOS'), ('os', 'android', 'Android'), ('os', 'linux', 'Linux'),
+    ('os', 'chrome os', 'Chrome OS'), ('os', 'windows phone', 'Windows Phone'),
+    ('os', 'windows mobile', 'Windows Mobile'), ('os', 'kaios', 'KaiOS'),
+    ('os', 'freebsd', 'FreeBSD'), ('os', 'openbsd', 'OpenBSD'), ('os', 'netbsd', 'NetBSD'),
+    ('os', 'harmonyos', 'HarmonyOS'), ('os', 'tizen', 'Tizen'), ('os', 'webos', 'webOS'),
+    ('os', 'watchos', 'watchOS'), ('os', 'playstation', 'PlayStation'),
+    ('os', 'blackberry', 'BlackBerry'), ('os', 'symbian', 'Symbian'),
+    ('os', 'firefox os', 'Firefox OS'), ('os', 'fuchsia', 'Fuchsia'), ('os', 'solaris', 'Solaris'),
+    ('os', 'blackberry tablet os', 'BlackBerry Tablet OS'),
+    ('os', 'nokia series 40', 'Nokia Series 40'), ('os', 'unknown', 'Unknown');
+
+  -- Only sessions whose names change; one pass over the table.
+  CREATE TEMP TABLE new_names AS SELECT site_id, session_id, day, browser, os FROM (
+    SELECT site_id, session_id, day, browser AS old_browser, os AS old_os,
+      COALESCE((SELECT name FROM name_fixes WHERE kind = 'browser' AND old_lower = lower(sessions.browser)),
+        CASE WHEN browser GLOB '[a-z]*' AND browser = lower(browser) AND instr(browser, ' ') = 0
+          THEN upper(substr(browser, 1, 1)) || substr(browser, 2) ELSE browser END) AS browser,
+      COALESCE((SELECT name FROM name_fixes WHERE kind = 'os' AND old_lower = lower(sessions.os)),
+        CASE WHEN os GLOB '[a-z]*' AND os = lower(os) AND instr(os, ' ') = 0
+          THEN upper(substr(os, 1, 1)) || substr(os, 2) ELSE os END) AS os
+    FROM sessions
+  ) WHERE browser <> old_browser OR os <> old_os;
+  CREATE UNIQUE INDEX temp.new_names_id ON new_names (site_id, session_id);
+
+  UPDATE sessions SET
+    browser = (SELECT n.browser FROM new_names n WHERE n.site_id = sessions.site_id AND n.session_id = sessions.session_id),
+    os = (SELECT n.os FROM new_names n WHERE n.site_id = sessions.site_id AND n.session_id = sessions.session_id)
+  WHERE (site_id, session_id) IN (SELECT site_id, session_id FROM new_names);
+
+  -- The days of renamed sessions become dirty exactly as a write makes them
+  -- (sqlite-rollups.ts markDirty): rollup rows and live state gone, generation bumped;
+  -- the next read rebuilds them from the renamed rows.
+  CREATE TEMP TABLE renamed_days AS SELECT DISTINCT site_id, day FROM new_names;
+  INSERT INTO dirty_days (site_id, day) SELECT site_id, day FROM renamed_days WHERE true ON CONFLICT DO NOTHING;
+  DELETE FROM rollup_days WHERE (site_id, day) IN (SELECT site_id, day FROM renamed_days);
+  DELETE FROM rollup_sessions WHERE (site_id, day) IN (SELECT site_id, day FROM renamed_days);
+  DELETE FROM rollup_pages WHERE (site_id, day) IN (SELECT site_id, day FROM renamed_days);
+  DELETE FROM rollup_events WHERE (site_id, day) IN (SELECT site_id, day FROM renamed_days);
+  DELETE FROM live_page_visitors WHERE (site_id, day) IN (SELECT site_id, day FROM renamed_days);
+  DELETE FROM live_days WHERE (site_id, day) IN (SELECT site_id, day FROM renamed_days);
+  INSERT INTO rollup_generations (site_id, generation) SELECT DISTINCT site_id, 1 FROM renamed_days WHERE true
+    ON CONFLICT DO UPDATE SET generation = generation + 1;
+
+  DROP TABLE renamed_days;
+  DROP TABLE new_names;
+  DROP TABLE name_fixes;
+  `,
 ];

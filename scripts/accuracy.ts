@@ -1,0 +1,64 @@
+/**
+ * `npm run accuracy [-- --fixtures <dir>] [--limit <n>]`: how the derivations agree with
+ * other projects' own test fixtures (uap-core user agents, Google's GA4 source categories,
+ * dbt-ga4's and PostHog's channel cases), read at run time from `../shared/fixtures/` beside
+ * the repository (or `--fixtures`, or $SITELINE_FIXTURES), never copied in. Prints agreement
+ * per category, every disagreement, and every case left out as not comparable with the
+ * reason. Exits 1 when a target of issue 14 is missed, 2 when the fixtures cannot be read.
+ * Not part of `npm test`. The figures and the naming mapping are in docs/derivations.md.
+ */
+import { parseArgs } from 'node:util';
+import { dbtGa4Channels, ga4SourceCategories, postHogChannels, postHogDomainTypes } from './accuracy/channels.js';
+import { fixturesDir } from './accuracy/fixtures.js';
+import { detailLines, meetsTarget, summaryLine, type Tally } from './accuracy/tally.js';
+import { userAgentTallies } from './accuracy/user-agents.js';
+
+const { values: args } = parseArgs({
+  options: {
+    fixtures: { type: 'string' },
+    limit: { type: 'string', default: '40' },
+  },
+});
+const limit = Number(args.limit);
+if (!Number.isInteger(limit) || limit < 0) {
+  console.error(`--limit must be a whole number, got ${args.limit}`);
+  process.exit(2);
+}
+
+const started = performance.now();
+const dir = fixturesDir(args.fixtures);
+let tallies: Tally[];
+try {
+  tallies = [dbtGa4Channels(dir), postHogChannels(dir), ga4SourceCategories(dir), postHogDomainTypes(dir), ...userAgentTallies(dir)];
+} catch (error) {
+  console.error(`accuracy: ${(error as Error).message}`);
+  process.exit(2);
+}
+
+/** Both channel sets together: the figure issue 14 sets its channel target on. */
+function combined(name: string, parts: Tally[]): Tally {
+  const all: Tally = { ...parts[0]!, name, source: parts.map((t) => t.name).join(' + '), compared: 0, agreed: 0, misses: [], excluded: new Map() };
+  for (const t of parts) {
+    all.compared += t.compared;
+    all.agreed += t.agreed;
+    all.misses.push(...t.misses);
+    for (const [reason, inputs] of t.excluded) all.excluded.set(reason, [...(all.excluded.get(reason) ?? []), ...inputs]);
+  }
+  return all;
+}
+const channels = combined('channel (both sets, comparable)', tallies.slice(0, 2));
+
+console.log(`# Derivation accuracy against public fixtures in ${dir}\n`);
+for (const tally of tallies) console.log(`${detailLines(tally, limit).join('\n')}\n`);
+console.log('## Summary');
+for (const tally of [channels, ...tallies]) console.log(summaryLine(tally));
+console.log(
+  'device type: not measured: the fixtures hold no device-type cases (uap-core names device models, not types)\n' +
+    'bot recall:  not measured: the fixtures hold no bot cases',
+);
+console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
+const missed = [channels, ...tallies].filter((t) => !meetsTarget(t));
+if (missed.length > 0) {
+  console.log(`targets missed: ${missed.map((t) => t.name).join(', ')}`);
+  process.exitCode = 1;
+}
