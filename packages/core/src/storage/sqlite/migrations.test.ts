@@ -96,7 +96,7 @@ describe('SQLite migration 5: one spelling per browser and OS', () => {
 
   it('renames the stored names and rebuilds the rollups of the days it touched', async () => {
     const file = join(dir, 'names.db');
-    const storage = createSqliteStorage(file, { now: () => NOW });
+    const storage = createSqliteStore(file, { now: () => NOW });
     await createSite(storage, { id: 'ST-names', name: 'Names', timezone: 'UTC' });
     await importEvents(storage, ndjson(lines));
     // Write the names back as an earlier version stored them (the import now normalises
@@ -110,7 +110,7 @@ describe('SQLite migration 5: one spelling per browser and OS', () => {
     storage.db.pragma(`user_version = ${MIGRATIONS.length - 1}`);
     await storage.close();
 
-    const upgraded = createSqliteStorage(file, { now: () => NOW });
+    const upgraded = createSqliteStore(file, { now: () => NOW });
     expect(upgraded.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     // The migration left the day dirty: no rollup rows hold the old names.
     expect(upgraded.db.prepare("SELECT COUNT(*) FROM dirty_days WHERE site_id = 'ST-names'").pluck().get()).toBe(1);
