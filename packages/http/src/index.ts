@@ -5,9 +5,10 @@
  *
  * @example
  * import https from 'node:https';
- * import { createSqliteStorage } from '@siteline/core';
+ * import { openSqliteBackend } from '@siteline/core';
  * import { createApiHandler, communityAuthenticator } from '@siteline/http';
- * const handler = createApiHandler({ storage: createSqliteStorage('siteline.db'), authenticate: communityAuthenticator(key) });
+ * const backend = openSqliteBackend('siteline.db');
+ * const handler = createApiHandler({ storage: backend.storage, authenticate: communityAuthenticator(key) });
  * https.createServer({ key: tlsKey, cert: tlsCert }, handler).listen(8443);
  */
 export { createApiHandler, type ApiHandler, type ApiHandlerOptions, MAX_URL_LENGTH } from './handler.js';
@@ -17,5 +18,7 @@ export { RateLimiter, type RateLimitOptions, type RateLimitResult } from './rate
 export { jsonLogger, silentLogger, redactUrl, type Logger, type LogEntry } from './log.js';
 export * from './collect/index.js';
 export { startServer, runServer, authenticatorFor, type RunningServer, type StartServerOptions } from './server.js';
-export { loadConfig, parseConfig, ConfigError, DEFAULTS, type ServerConfig } from './config.js';
+export { loadConfig, parseConfig, databaseLocation, ConfigError, DEFAULTS, type ServerConfig } from './config.js';
+export { openBackend, type OpenBackendOptions } from './backend.js';
+export { parseDatabaseUrl, describeLocation, redactDatabaseUrl, type DatabaseLocation } from './database-url.js';
 export { ensureDevCertificate, DEV_CERT_DIR, type DevCertificate } from './dev-cert.js';
