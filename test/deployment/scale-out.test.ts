@@ -47,6 +47,7 @@ describe.skipIf(!clickhouseAvailable).each(engines)('two server processes on %s'
     engine = await make();
     account = /acct_[a-z0-9]{16}/.exec((await command(['accounts', 'add', '--name', 'Acme'], dir, cloud(0))).stdout)![0];
     await command(['sites', 'add', '--name', 'Shop', '--id', 'ST-shop', '--domain', 'shop.example', '--account', account], dir, cloud(0));
+    await command(['sites', 'add', '--name', 'Routed', '--id', 'ST-route', '--domain', 'route.example'], dir, cloud(1));
     const created = await command(['keys', 'create', '--account', account, '--name', 'reporting'], dir, cloud(1));
     key = created.stdout.trim();
     keyId = /key_[a-z0-9]{12}/.exec(created.stderr)![0];
@@ -81,6 +82,24 @@ describe.skipIf(!clickhouseAvailable).each(engines)('two server processes on %s'
     }
     const stats = JSON.parse((await a.get(`/api/v1/stats?site_id=ST-shop&from=${today}&to=${today}`, key)).body);
     expect(stats).toMatchObject({ visitors: 40, pageviews: 40, sessions: 40, bounce_rate: 100 });
+  });
+
+  it('the routing rule: a visitor whose beacons all reach one process has one session; split over two, two', async () => {
+    const page = (path: string) => ({ site_id: 'ST-route', type: 'pageview', url: `https://route.example${path}`, referrer: '' });
+    // Visitor "kept": both pageviews through A, as client-IP affinity routes them. Visitor "split": one through each.
+    expect(await a.beacon(page('/kept-1'), `${CHROME_UA} kept`)).toBe(202);
+    expect(await a.beacon(page('/kept-2'), `${CHROME_UA} kept`)).toBe(202);
+    expect(await a.beacon(page('/split-1'), `${CHROME_UA} split`)).toBe(202);
+    expect(await b.beacon(page('/split-2'), `${CHROME_UA} split`)).toBe(202);
+    expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);
+    [a, b] = await Promise.all([serve(dir, cloud(0), tls), serve(dir, cloud(1), tls)]);
+    stops.push(() => a.stop(), () => b.stop());
+    const backend = await engine.open();
+    const today = localDay(Date.now(), 'UTC');
+    const { pages } = await getPages(backend.storage, parseQuery('pages', { site_id: 'ST-route', from: today, to: today }));
+    await backend.close();
+    // bounce_rate of a page is over the sessions entering on it: /kept-2 and /split-1 are no entries; /split-2 is, as a bounce.
+    expect(pages.map((p) => [p.url, p.pageviews, p.bounce_rate])).toEqual([['/kept-1', 1, 0], ['/kept-2', 1, 0], ['/split-1', 1, 100], ['/split-2', 1, 100]]);
   });
 
   it('a key revoked through one process is refused by both', async () => {
