@@ -10,6 +10,7 @@ const alias = [
   { find: /^@siteline\/core$/, replacement: src('core') },
   { find: /^@siteline\/http$/, replacement: src('http') },
   { find: /^@siteline\/client$/, replacement: src('client') },
+  { find: /^@siteline\/clickhouse$/, replacement: src('clickhouse') },
 ];
 
 export default defineWorkspace([
