@@ -16,6 +16,8 @@ export interface UaCorrection {
   readonly browser?: string;
   readonly os?: string;
   readonly deviceType?: DeviceType;
+  /** The device type by the first group `test` captured, where the user agent states it. */
+  readonly deviceTypeOf?: Readonly<Record<string, DeviceType>>;
 }
 
 export const UA_CORRECTIONS: readonly UaCorrection[] = [
@@ -86,5 +88,44 @@ export const UA_CORRECTIONS: readonly UaCorrection[] = [
     ifBrowser: 'WebKit',
     ifOs: 'iOS',
     browser: 'Safari (in-app)',
+  },
+  // Device type. Every matching entry applies and the last one wins, so the more specific
+  // statements come later (a ThinkPad Tablet is a tablet, a Chromebook Tab too).
+  {
+    why: "Android on a PC (Android-x86, PrimeOS, Phoenix OS) and Facebook's Windows app name the PC's product line as the model, without `Mobile`; ua-parser-js reads them as phones (`HP <name>` is its HP iPAQ pattern) or tablets",
+    test: /^(?!.*Mobile).*\b(?:Inspiron|Latitude|Vostro|OptiPlex|TravelMate|Aspire|Extensa|ThinkPad|ThinkCentre|EliteBook|ProBook|EliteDesk|ProDesk|Pavilion|LIFEBOOK|ESPRIMO|VivoBook|ZenBook|NUC\d+\w*|Laptop|Satellite|Tecra)\b/i,
+    deviceType: 'Desktop',
+  },
+  {
+    why: 'Android apps on a Chromebook (ARC) send an Android user agent naming the Chromebook or its Chrome OS build (`Build/R74-11895.118.0`, `CrosArc/`): a Chrome OS laptop, not a phone or tablet',
+    test: /\bAndroid\b.*(?:\b(?:Chromebook|Chromebox|Chromebase|Pixelbook)\b|\bBuild\/R\d+-\d+\.\d+\.\d+|\bCrosArc\/)/,
+    os: 'Chrome OS',
+    deviceType: 'Desktop',
+  },
+  {
+    why: "Windows phones asking for desktop sites (Edge's `Windows NT 10.0; ARM; Lumia 950`, IE's `WPDesktop`) send a desktop Windows user agent that still names the phone",
+    test: /\b(?:Lumia|WPDesktop)\b/,
+    deviceType: 'Mobile',
+  },
+  {
+    why: 'Many Android tablets send `Mobile` as a phone does (ua-parser-js then says phone), but their model names the tablet: `Tab` or `Tablet` (`Galaxy Tab`, `SmartTab`), `Pad` as a word, `MID` (mobile internet device), `Slate`, MediaPad, MatePad, Lenovo Tab model numbers (`TB-X605L`, `TB3-710F`)',
+    test: /\bAndroid\b[^)]*?(?:(?:\b|_|(?<=[a-z]))tab(?:let)?(?:\b|_|\d)|(?:\b|_)pad(?:\b|_|\d)|\bMID(?:\b|_|\d)|\bSlate\b|\b(?:Media|Mate)Pad|\bTB\d?-)/i,
+    deviceType: 'Tablet',
+  },
+  {
+    why: "Yandex's apps state a tablet by ending their version with `/apad` (`YaApp_Android/22.36.1/apad`)",
+    test: /\bYa\w+\/[\d.]+\/apad\b/,
+    deviceType: 'Tablet',
+  },
+  {
+    why: "Facebook's in-app browser states the device class (`FBID/phone`, `FBID/tablet`, `FBID/desktop`); ua-parser-js reads its model field (`FBMD/HP Laptop 15`) with phone patterns instead",
+    test: /\bFBID\/(phone|tablet|desktop)\b/,
+    deviceTypeOf: { phone: 'Mobile', tablet: 'Tablet', desktop: 'Desktop' },
+  },
+  {
+    why: "An iOS user agent naming an iPad anywhere (`iPad;`, an app's `FBDV/iPad7,11` or `(iPad6,11; ...)`) is an iPad, even when an iPhone app runs on it and sends an iPhone platform",
+    test: /\biPad/,
+    ifOs: 'iOS',
+    deviceType: 'Tablet',
   },
 ];
