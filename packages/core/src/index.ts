@@ -16,7 +16,7 @@ export {
 } from './query/messages.js';
 export {
   SITE_ID_PATTERN, isCalendarDate, siteIdSchema, dateSchema, periodSchema, limitSchema, breakdownSchema, eventNameSchema,
-  filterConditionSchema, filterConditionsSchema, filterValuesSchema, compareSchema, intervalSchema,
+  filterConditionSchema, filterConditionsSchema, filterValuesSchema, compareSchema, intervalSchema, ENDPOINT_OWN_PARAMETERS,
 } from './query/schema.js';
 export { bounceRate, averageSeconds } from './metrics/metrics.js';
 export { sortRows, compareBytes } from './metrics/order.js';

@@ -13,6 +13,7 @@ import {
   limitSchema,
   periodSchema,
   siteIdSchema,
+  takes,
 } from './schema.js';
 
 /** Raw query parameters: a `URLSearchParams` or a plain object (repeats as arrays). */
@@ -87,15 +88,15 @@ export function parseQuery(endpoint: EndpointName, raw: RawParams): Query {
   // Given twice, it is not one JSON array: the first rule's message.
   if (filters !== undefined) query.filters = filters.length > 1 ? parseFilters('') : parseFilters(filters[0]!);
   query.compare = single(get('compare'), compareSchema);
-  if (endpoint === 'timeseries') {
+  if (takes(endpoint, 'interval')) {
     query.interval = single(get('interval'), intervalSchema) ?? 'day';
     const days = 'from' in query.dates ? rangeLength(query.dates.from, query.dates.to) : PERIOD_DAYS[query.dates.period];
     if (query.interval === 'hour' && days > MAX_HOUR_RANGE_DAYS) throw new ValidationError(MESSAGES.hourRange);
   }
 
-  if (endpoint === 'pages') query.limit = single(get('limit'), limitSchema) ?? DEFAULT_LIMIT;
-  if (endpoint === 'devices') query.breakdown = single(get('breakdown'), breakdownSchema) ?? 'device_type';
-  if (endpoint === 'events') query.name = single(get('name'), eventNameSchema);
+  if (takes(endpoint, 'limit')) query.limit = single(get('limit'), limitSchema) ?? DEFAULT_LIMIT;
+  if (takes(endpoint, 'breakdown')) query.breakdown = single(get('breakdown'), breakdownSchema) ?? 'device_type';
+  if (takes(endpoint, 'name')) query.name = single(get('name'), eventNameSchema);
   return query;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMPARE_MODES, FILTER_DIMENSIONS, FILTER_OPERATORS, INTERVALS } from '../types.js';
+import { COMPARE_MODES, type EndpointName, FILTER_DIMENSIONS, FILTER_OPERATORS, INTERVALS } from '../types.js';
 import {
   MAX_EVENT_NAME_LENGTH,
   MAX_FILTER_CONDITIONS,
@@ -70,3 +70,21 @@ export const filterConditionsSchema = z
 export const compareSchema = z.enum(COMPARE_MODES, { error: MESSAGES.compare });
 
 export const intervalSchema = z.enum(INTERVALS, { error: MESSAGES.interval });
+
+/** The parameters an endpoint takes besides `site_id`, the dates, `filters` and `compare` (which all but `/live` take). */
+export const ENDPOINT_OWN_PARAMETERS = {
+  stats: [],
+  timeseries: ['interval'],
+  pages: ['limit'],
+  referrers: [],
+  channels: [],
+  locations: [],
+  devices: ['breakdown'],
+  events: ['name'],
+  campaigns: [],
+  live: [],
+} as const satisfies Record<EndpointName, readonly ('interval' | 'limit' | 'breakdown' | 'name')[]>;
+
+/** Whether `endpoint` reads its own parameter `name`. */
+export const takes = (endpoint: EndpointName, name: 'interval' | 'limit' | 'breakdown' | 'name'): boolean =>
+  (ENDPOINT_OWN_PARAMETERS[endpoint] as readonly string[]).includes(name);

@@ -89,11 +89,11 @@ export function createChunkLoader(db: Database.Database) {
      FROM events WHERE site_id = ? AND ts >= ? AND ts < ? ORDER BY visitor_id`,
   ).raw();
   const foreignSessions = db.prepare(
-    `SELECT session_id, day, ${attributeColumns} FROM sessions WHERE site_id = ? AND session_id IN (SELECT value FROM json_each(?))`,
+    `SELECT session_id, day, start_ts, end_ts, ${attributeColumns} FROM sessions WHERE site_id = ? AND session_id IN (SELECT value FROM json_each(?))`,
   ).raw();
-  const outsideEvents = db.prepare(
-    `SELECT session_id, type, CASE type WHEN 0 THEN path ELSE name END FROM events
-     WHERE site_id = ? AND session_id IN (SELECT value FROM json_each(?)) AND (ts < ? OR ts >= ?)`,
+  // Events are keyed by time, not session: a session's events lie within [start_ts, end_ts] of its row.
+  const sessionEvents = db.prepare(
+    `SELECT type, CASE type WHEN 0 THEN path ELSE name END, ts FROM events WHERE site_id = ? AND ts >= ? AND ts <= ? AND session_id = ?`,
   ).raw();
 
   return (siteId: string, day: string, timezone: string, dicts: SiteDictionaries): DayChunk => {
@@ -102,17 +102,18 @@ export function createChunkLoader(db: Database.Database) {
     const own = ownSessions.all(siteId, day) as SessionRow[];
     const events = dayEvents.all(siteId, start, end) as [string, string, number, string, number | null, number][];
     const local = new Map<string, number>();
-    const spanning: string[] = [];
+    /** Sessions with events on other days: id, first and last event time. */
+    const spanning: [string, number, number][] = [];
     own.forEach((row, i) => {
       local.set(row[0], i);
-      if (row[3] >= end) spanning.push(row[0]);
+      if (row[3] >= end) spanning.push([row[0], row[2], row[3]]);
     });
     const foreignIds = [...new Set(events.map((e) => e[0]).filter((id) => !local.has(id)))];
-    const foreign = foreignIds.length === 0 ? [] : (foreignSessions.all(siteId, JSON.stringify(foreignIds)) as [string, string, ...string[]][]);
+    const foreign = foreignIds.length === 0 ? [] : (foreignSessions.all(siteId, JSON.stringify(foreignIds)) as [string, string, number, number, ...string[]][]);
     const dependsOn = new Set<string>();
     for (const row of foreign) {
       local.set(row[0], local.size);
-      spanning.push(row[0]);
+      spanning.push([row[0], row[2], row[3]]);
       dependsOn.add(row[1]);
     }
     const sessions = own.length + foreign.length;
@@ -120,7 +121,7 @@ export function createChunkLoader(db: Database.Database) {
       const codes = new Int32Array(sessions);
       const dict = dicts.attributes[a]!;
       own.forEach((row, i) => (codes[i] = dict.code(row[5 + a] as string)));
-      foreign.forEach((row, i) => (codes[own.length + i] = dict.code(row[2 + a]!)));
+      foreign.forEach((row, i) => (codes[own.length + i] = dict.code(row[4 + a] as string)));
       return codes;
     });
     const visitor = new Int32Array(own.length);
@@ -161,12 +162,18 @@ export function createChunkLoader(db: Database.Database) {
       evTs[kept] = ts;
       kept++;
     }
-    const outside = spanning.length === 0 ? [] : (outsideEvents.all(siteId, JSON.stringify(spanning), start, end) as [string, number, string][]);
+    const outside: [number, number, string][] = [];
+    for (const [sessionId, first, last] of spanning) {
+      const s = local.get(sessionId)!;
+      for (const [type, text, ts] of sessionEvents.all(siteId, first, last, sessionId) as [number, string, number][]) {
+        if (ts < start || ts >= end) outside.push([s, type, text]);
+      }
+    }
     const exSession = new Int32Array(outside.length);
     const exPageview = new Uint8Array(outside.length);
     const exCode = new Int32Array(outside.length);
-    outside.forEach(([sessionId, type, text], i) => {
-      exSession[i] = local.get(sessionId)!;
+    outside.forEach(([s, type, text], i) => {
+      exSession[i] = s;
       exPageview[i] = type === 0 ? 1 : 0;
       exCode[i] = type === 0 ? dicts.paths.code(text) : dicts.names.code(text);
     });

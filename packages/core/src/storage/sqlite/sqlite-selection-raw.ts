@@ -55,7 +55,9 @@ function matching(selection: Selection): Clause {
   const exists = (type: number, column: string, conditions: readonly Condition[]) => {
     const inner = holds(`x.${column}`, conditions);
     parts.push({
-      sql: `EXISTS (SELECT 1 FROM events x WHERE x.site_id = s.site_id AND x.session_id = s.session_id AND x.type = ${type} AND ${inner.sql})`,
+      // A session's events all lie within [start_ts, end_ts] of its row: the time range finds them (events are keyed by time).
+      sql: `EXISTS (SELECT 1 FROM events x WHERE x.site_id = s.site_id AND x.ts BETWEEN s.start_ts AND s.end_ts
+              AND x.session_id = s.session_id AND x.type = ${type} AND ${inner.sql})`,
       args: inner.args,
     });
   };
