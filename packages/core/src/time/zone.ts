@@ -54,6 +54,19 @@ export function localDay(ms: number, zone: string): string {
  * @example dayStart('2026-03-29', 'Europe/Berlin') // Date.parse('2026-03-28T23:00:00Z')
  */
 export function dayStart(day: string, zone: string): number {
+  const key = `${zone} ${day}`;
+  let start = dayStarts.get(key);
+  if (start === undefined) {
+    if (dayStarts.size > 20_000) dayStarts.clear();
+    dayStarts.set(key, (start = searchDayStart(day, zone)));
+  }
+  return start;
+}
+
+/** Memo of `dayStart` (every report computes the start of its range's first and last days). */
+const dayStarts = new Map<string, number>();
+
+function searchDayStart(day: string, zone: string): number {
   // Local midnight is within +-14 h of UTC midnight: search that window for
   // the first quarter hour whose local day is `day`.
   const utcMidnight = Date.parse(`${day}T00:00:00Z`);

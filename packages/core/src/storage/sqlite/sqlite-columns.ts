@@ -73,6 +73,8 @@ export interface DayChunk {
   size: number;
   /** Other days whose rows this chunk copies (the start days of its foreign sessions). */
   dependsOn: string[];
+  /** Which sessions match, for the last few selections asked (by their JSON): a dashboard asks every endpoint with the same filters. */
+  matches: Map<string, Uint8Array>;
 }
 
 type SessionRow = [string, string, number, number, number, ...string[]];
@@ -84,9 +86,10 @@ export function createChunkLoader(db: Database.Database) {
     `SELECT session_id, visitor_id, start_ts, end_ts, pageviews = 1 AND custom_events = 0, ${attributeColumns}
      FROM sessions WHERE site_id = ? AND day = ? ORDER BY visitor_id, session_id`,
   ).raw();
+  // In time order (the primary key); grouped by visitor below, in memory (a SQL sort of the day costs more than the read).
   const dayEvents = db.prepare(
     `SELECT session_id, visitor_id, type, CASE type WHEN 0 THEN path ELSE name END, gap_ms, ts
-     FROM events WHERE site_id = ? AND ts >= ? AND ts < ? ORDER BY visitor_id`,
+     FROM events WHERE site_id = ? AND ts >= ? AND ts < ?`,
   ).raw();
   const foreignSessions = db.prepare(
     `SELECT session_id, day, start_ts, end_ts, ${attributeColumns} FROM sessions WHERE site_id = ? AND session_id IN (SELECT value FROM json_each(?))`,
@@ -144,24 +147,35 @@ export function createChunkLoader(db: Database.Database) {
     const evVisitor = new Int32Array(n);
     const evGap = new Float64Array(n);
     const evTs = new Float64Array(n);
-    let kept = 0;
-    group = sessionGroups - 1;
-    let lastVisitor: string | undefined;
-    for (const [sessionId, visitorId, type, text, gap, ts] of events) {
-      const s = local.get(sessionId);
-      if (s === undefined) continue; // an event without a session row is in no session: the raw definition's join drops it too
-      if (visitorId !== lastVisitor) {
-        lastVisitor = visitorId;
-        group++;
+    // Events grouped by visitor (a counting sort by the visitor's group), so a scan sees each visitor's events together.
+    const groups = new Map<string, number>();
+    const groupOf = new Int32Array(n);
+    const perGroup: number[] = [];
+    events.forEach(([sessionId, visitorId], i) => {
+      if (!local.has(sessionId)) return void (groupOf[i] = -1); // an event without a session row is in no session: the raw definition's join drops it too
+      let g = groups.get(visitorId);
+      if (g === undefined) {
+        groups.set(visitorId, (g = groups.size));
+        perGroup.push(0);
       }
-      evSession[kept] = s;
-      evPageview[kept] = type === 0 ? 1 : 0;
-      evCode[kept] = type === 0 ? dicts.paths.code(text) : dicts.names.code(text);
-      evVisitor[kept] = group;
-      evGap[kept] = gap ?? Number.NaN;
-      evTs[kept] = ts;
-      kept++;
-    }
+      groupOf[i] = g;
+      perGroup[g]!++;
+    });
+    const next = new Int32Array(perGroup.length);
+    for (let g = 1; g < perGroup.length; g++) next[g] = next[g - 1]! + perGroup[g - 1]!;
+    const kept = perGroup.reduce((sum, c) => sum + c, 0);
+    events.forEach(([sessionId, , type, text, gap, ts], i) => {
+      const g = groupOf[i]!;
+      if (g < 0) return;
+      const at = next[g]!++;
+      evSession[at] = local.get(sessionId)!;
+      evPageview[at] = type === 0 ? 1 : 0;
+      evCode[at] = type === 0 ? dicts.paths.code(text) : dicts.names.code(text);
+      evVisitor[at] = sessionGroups + g;
+      evGap[at] = gap ?? Number.NaN;
+      evTs[at] = ts;
+    });
+    group = sessionGroups + perGroup.length - 1;
     const outside: [number, number, string][] = [];
     for (const [sessionId, first, last] of spanning) {
       const s = local.get(sessionId)!;
@@ -183,7 +197,7 @@ export function createChunkLoader(db: Database.Database) {
       evSession: evSession.subarray(0, kept), evPageview: evPageview.subarray(0, kept), evCode: evCode.subarray(0, kept),
       evVisitor: evVisitor.subarray(0, kept), evGap: evGap.subarray(0, kept), evTs: evTs.subarray(0, kept),
       exSession, exPageview, exCode,
-      groups: group + 1, size: sessions + kept + outside.length, dependsOn: [...dependsOn],
+      groups: group + 1, size: sessions + kept + outside.length, dependsOn: [...dependsOn], matches: new Map(),
     };
   };
 }

@@ -10,6 +10,8 @@ import type { ColumnCache } from './sqlite-column-cache.js';
 import { ATTRIBUTES, type DayChunk, type Dictionary, type SiteDictionaries } from './sqlite-columns.js';
 
 const NONE: Selection = { session: [], page: [], event: [] };
+/** Selections whose matching sessions a chunk keeps. */
+const MATCHES_PER_CHUNK = 4;
 
 /** A condition list tested once per dictionary value; `refresh` extends it to values added since. */
 class Mask {
@@ -36,6 +38,7 @@ function compile(selection: Selection, dicts: SiteDictionaries) {
   const page = selection.page.length === 0 ? undefined : new Mask(dicts.paths, (v) => allHold(selection.page, v));
   const event = selection.event.length === 0 ? undefined : new Mask(dicts.names, (v) => allHold(selection.event, v));
   const everything = session.length === 0 && !page && !event;
+  const key = JSON.stringify(selection);
 
   /** Whether each of the chunk's sessions has an event of the kind (pageview or not) whose code passes `bits`. */
   const having = (chunk: DayChunk, pageviews: 0 | 1, bits: Uint8Array): Uint8Array => {
@@ -50,8 +53,12 @@ function compile(selection: Selection, dicts: SiteDictionaries) {
     pageBits: () => page?.refresh(),
     eventBits: () => event?.refresh(),
     matching(chunk: DayChunk): Uint8Array {
+      const known = chunk.matches.get(key);
+      if (known) return known;
       const match = new Uint8Array(chunk.sessions).fill(1);
       if (everything) return match;
+      if (chunk.matches.size >= MATCHES_PER_CHUNK) chunk.matches.delete(chunk.matches.keys().next().value!);
+      chunk.matches.set(key, match);
       for (const { a, mask } of session) {
         const bits = mask.refresh();
         const codes = chunk.attributes[a]!;
