@@ -7,6 +7,7 @@
  * base path (the collector, an app's own routes) are left alone. Not exported
  * from the package; tests import it as `@siteline/http/testing`.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { openApiDocument } from '../openapi/document.js';
@@ -74,4 +75,38 @@ export function checkApiResponse(reply: ApiReply): void {
   if (!validate(body)) {
     throw new Error(`${reply.method} ${reply.url} ${reply.status}: the body does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\n${reply.body.slice(0, 500)}`);
   }
+}
+
+/** Responses `checkedListener` found not to match the document (a test's `afterAll` asserts none). */
+export const contractFailures: string[] = [];
+
+/**
+ * Wraps a request listener so that every response it sends is checked with
+ * `checkApiResponse` on the server side, for tests whose client cannot (an SDK
+ * under test, a fetch that hides the raw body). Mismatches go to `contractFailures`.
+ * @example https.createServer(tls, checkedListener(createApiHandler(options)));
+ */
+export function checkedListener<Req extends IncomingMessage, Res extends ServerResponse>(
+  listener: (req: Req, res: Res) => unknown,
+): (req: Req, res: Res) => unknown {
+  return (req, res) => {
+    const chunks: Buffer[] = [];
+    const keep = (chunk: unknown) => {
+      if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') chunks.push(Buffer.from(chunk as string));
+    };
+    const raw = res as unknown as { write: (...args: unknown[]) => unknown; end: (...args: unknown[]) => unknown };
+    const write = raw.write.bind(res);
+    const end = raw.end.bind(res);
+    raw.write = (chunk: unknown, ...rest: unknown[]) => (keep(chunk), write(chunk, ...rest));
+    raw.end = (chunk?: unknown, ...rest: unknown[]) => (keep(chunk), end(chunk, ...rest));
+    res.on('finish', () => {
+      try {
+        const type = res.getHeader('content-type');
+        checkApiResponse({ method: req.method ?? 'GET', url: req.url ?? '/', status: res.statusCode, body: Buffer.concat(chunks).toString('utf8'), contentType: type === undefined ? undefined : String(type) });
+      } catch (error) {
+        contractFailures.push((error as Error).message);
+      }
+    });
+    return listener(req, res);
+  };
 }

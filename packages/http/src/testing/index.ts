@@ -3,4 +3,4 @@
  * `checkApiResponse` holds every API response a test receives to the OpenAPI
  * document. Import as `@siteline/http/testing` (an alias of vitest and tsc).
  */
-export { checkApiResponse, checkedResponses, type ApiReply } from './api-contract.js';
+export { checkApiResponse, checkedListener, checkedResponses, contractFailures, type ApiReply } from './api-contract.js';
