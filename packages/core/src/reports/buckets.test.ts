@@ -33,6 +33,10 @@ describe('time buckets', () => {
     expect(kathmandu.starts[1]).toBe(Date.parse('2026-11-01T19:15:00Z'));
     // Australia/Adelaide ends DST on 2026-04-05: 03:00 +10:30 becomes 02:00 +09:30.
     expect(hoursOf('2026-04-05', 'Australia/Adelaide').labels.slice(2, 4)).toEqual(['2026-04-05T02:00:00+10:30', '2026-04-05T02:00:00+09:30']);
+    // Lord Howe Island shifts by 30 minutes: 02:00 +11:00 becomes 01:30 +10:30, so 01:00 +10:30 is a 30-minute bucket.
+    const howe = hoursOf('2026-04-05', 'Australia/Lord_Howe');
+    expect(howe.labels.slice(1, 4)).toEqual(['2026-04-05T01:00:00+11:00', '2026-04-05T01:00:00+10:30', '2026-04-05T02:00:00+10:30']);
+    expect(howe.starts[3]! - howe.starts[2]!).toBe(30 * 60_000);
   });
 
   it('ISO weeks start on Monday; months are YYYY-MM; buckets sum only the days of the range', () => {

@@ -74,6 +74,10 @@ export function createSqliteStorage(path: string, options: SqliteStorageOptions 
   if (walPages !== undefined && (!Number.isSafeInteger(walPages) || walPages < 0)) {
     throw new RangeError(`walAutocheckpointPages must be a whole number >= 0, got ${walPages}`);
   }
+  const cacheRows = options.columnCacheRows;
+  if (cacheRows !== undefined && (!Number.isSafeInteger(cacheRows) || cacheRows < 0)) {
+    throw new RangeError(`columnCacheRows must be a whole number >= 0, got ${cacheRows}`);
+  }
   const db = new Database(path, { readonly });
   db.pragma('busy_timeout = 5000');
   // A larger page cache keeps the index pages of a bulk import in memory (the default is 2 MB).
