@@ -44,7 +44,10 @@ export function conditionHolds(condition: Condition, value: string): boolean {
   }
 }
 
-/** Whether every condition holds for `value` (true for none). */
+/**
+ * Whether every condition holds for `value` (true for none).
+ * @example allHold([{ operator: 'contains', values: ['/docs'] }, { operator: 'is_not', values: ['/docs/old'] }], '/docs/new') // true
+ */
 export function allHold(conditions: readonly Condition[], value: string): boolean {
   return conditions.every((c) => conditionHolds(c, value));
 }
