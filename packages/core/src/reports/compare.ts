@@ -1,4 +1,4 @@
-import { shiftDay, rangeLength } from '../time/zone.js';
+import { isoDay, rangeLength, shiftDay } from '../time/zone.js';
 import type { Compare } from '../types.js';
 
 /**
@@ -14,9 +14,10 @@ export function comparedDays(from: string, to: string, mode: Compare): { from: s
 }
 
 function yearEarlier(day: string): string {
-  const year = Number(day.slice(0, 4)) - 1;
-  const monthDay = day.slice(5) === '02-29' ? '02-28' : day.slice(5);
-  return `${String(year).padStart(4, '0')}-${monthDay}`;
+  const date = new Date(`${day}T00:00:00Z`);
+  if (date.getUTCMonth() === 1 && date.getUTCDate() === 29) date.setUTCDate(28);
+  date.setUTCFullYear(date.getUTCFullYear() - 1);
+  return isoDay(date.getTime());
 }
 
 /**
