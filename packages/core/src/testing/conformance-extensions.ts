@@ -15,7 +15,11 @@ import type { TestStorageOptions } from './conformance.js';
  * number worked out by hand (the working is in the comments). Runs in its own
  * store. Cases that need an optional part of the contract (filters:
  * `capabilities.selection`; `interval=hour`: `hourBuckets`) are skipped by
- * name for an adapter that does not declare it.
+ * name for an adapter that does not declare it. `testStorage` runs it; call it
+ * alone to run only these cases.
+ *
+ * @example
+ * testStorageExtensions({ name: 'sqlite', create: async () => createSqliteStorage(':memory:') });
  */
 export function testStorageExtensions({ name, create }: TestStorageOptions): void {
   describe(`storage conformance: ${name}, query extensions`, () => {
