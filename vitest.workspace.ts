@@ -8,6 +8,7 @@ const src = (pkg: string, file = 'index.ts') =>
 const alias = [
   { find: /^@siteline\/core\/testing$/, replacement: src('core', 'testing/index.ts') },
   { find: /^@siteline\/core$/, replacement: src('core') },
+  { find: /^@siteline\/http\/testing$/, replacement: src('http', 'testing/index.ts') },
   { find: /^@siteline\/http$/, replacement: src('http') },
   { find: /^@siteline\/client$/, replacement: src('client') },
   { find: /^@siteline\/clickhouse$/, replacement: src('clickhouse') },

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createSite, createSqliteStorage, importEvents } from '@siteline/core';
 import { ALPHA, ndjson } from '@siteline/core/testing';
 import { ensureDevCertificate } from '@siteline/http';
+import { checkApiResponse } from '@siteline/http/testing';
 import { afterAll, expect, it } from 'vitest';
 import { createApp } from './express-app.js';
 
@@ -26,7 +27,14 @@ it('the API works mounted in an Express app, next to the app\'s own routes', asy
     new Promise<{ status: number; body: string }>((done, fail) => {
       https.get({ host: '127.0.0.1', port, path, ca: cert, headers }, (res) => {
         let body = '';
-        res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => done({ status: res.statusCode!, body }));
+        res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => {
+          try {
+            checkApiResponse({ method: 'GET', url: path, status: res.statusCode!, body, contentType: res.headers['content-type'] });
+            done({ status: res.statusCode!, body });
+          } catch (error) {
+            fail(error);
+          }
+        });
       }).on('error', fail);
     });
   expect(await get('/api/v1/stats?site_id=ST-alpha&from=2026-11-02&to=2026-11-03', { Authorization: `Bearer ${key}` })).toEqual({

@@ -21,6 +21,7 @@ import { createSite } from '../packages/core/src/sites/sites.js';
 import { createSqliteStore } from '../packages/core/src/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../packages/core/src/storage/types.js';
 import { ENDPOINT_PATHS, type EndpointName } from '../packages/core/src/types.js';
+import { benchExtensions, extensionTables, type ExtensionResult } from './bench/extensions.js';
 import { benchClickHouse, clickhouseUnavailable, type ClickHouseResult } from './bench/clickhouse.js';
 import { measureCollect, wrkInstalled, type CollectResult } from './bench/collect.js';
 import { startFloorServer } from './bench/collect-floor.js';
@@ -38,6 +39,9 @@ const { values: args } = parseArgs({
     now: { type: 'string', default: '2026-11-20T12:00:00Z' },
     runs: { type: 'string', default: '30' },
     'naive-runs': { type: 'string', default: '3' },
+    /** Query extensions (filters, compare) on SQLite: `yes` (default) or `no`; naive runs per extension row. */
+    extensions: { type: 'string', default: 'yes' },
+    'extension-naive-runs': { type: 'string', default: '1' },
     chunk: { type: 'string', default: '500000' },
     'collect-seconds': { type: 'string', default: '10' },
     connections: { type: 'string', default: '16' },
@@ -144,6 +148,14 @@ async function main() {
     log(`${endpoint}: core p50 ${ms(core.timing.p50)} ms, naive p50 ${ms(slow.timing.p50)} ms${same ? '' : ' RESULTS DIFFER'}`);
   }
 
+  let extensions: ExtensionResult[] = [];
+  if (args.extensions !== 'no') {
+    log('query extensions: filtered and compared requests');
+    extensions = await benchExtensions({
+      storage, naive, get: (path) => server.get(path), siteId: BIG.id, now, runs: num('runs'), naiveRuns: num('extension-naive-runs'), log,
+    });
+  }
+
   const noClickHouse = args.clickhouse === 'no' ? 'skipped (--clickhouse no)' : clickhouseUnavailable();
   if (noClickHouse && args.clickhouse === 'yes') throw new Error(`--clickhouse yes, but ${noClickHouse}`);
   let clickhouse: ClickHouseResult | undefined;
@@ -238,6 +250,10 @@ async function main() {
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, Node ${process.version}`;
   console.log(`## SQLite store, ${int(num('pageviews'))} pageviews requested over ${num('days')} days (times in ms; now = ${args.now}; ${machine})\n`);
   console.log(`${endpointTable}\n\n${summary}\n\n${targets}`);
+  if (extensions.length > 0) {
+    console.log(`\nQuery extensions on SQLite (period 30d; naive = raw SQL with the core's reference predicate, ${args['extension-naive-runs']} run(s) each):\n`);
+    console.log(extensionTables(extensions, new Map(results.map((r) => [r.endpoint, r.core.p50]))));
+  }
   console.log(`\nCollect: wrk, ${num('connections')} keep-alive HTTPS connections, ${num('collect-seconds')} s each, on the same ${cpus().length} cores:\n\n${collectTable}`);
   if (stages.length > 0) {
     const total = stages.filter((st) => !st.stage.startsWith(' ') && !st.reference).reduce((sum, st) => sum + st.microsPerEvent, 0);
@@ -248,8 +264,8 @@ async function main() {
       ...stages.filter((st) => st.reference).map((st) => [st.stage, st.microsPerEvent.toFixed(2), `${int(1e6 / st.microsPerEvent)}/s at most`]),
     ]));
   }
-  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, pageviews, events, bytes, loaded, collect, collectInThread, collectFloor, results, clickhouse: clickhouse && { importPerSecond: clickhouse.importPerSecond, endpoints: Object.fromEntries([...clickhouse.endpoints].map(([e, v]) => [e, v.timing])) }, stages, maxRssKb: process.resourceUsage().maxRSS }, null, 2)}\n`);
-  if (results.some((r) => !r.same)) process.exitCode = 1;
+  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, pageviews, events, bytes, loaded, collect, collectInThread, collectFloor, results, extensions, clickhouse: clickhouse && { importPerSecond: clickhouse.importPerSecond, endpoints: Object.fromEntries([...clickhouse.endpoints].map(([e, v]) => [e, v.timing])) }, stages, maxRssKb: process.resourceUsage().maxRSS }, null, 2)}\n`);
+  if (results.some((r) => !r.same) || extensions.some((r) => !r.same)) process.exitCode = 1;
 }
 
 await main();

@@ -3,9 +3,13 @@
  * the raw tables (events and the per-session rows), with COUNT(DISTINCT ...)
  * and GROUP BY over the whole range, exactly as the SQLite store did before
  * it kept rollups. Same definitions, so its JSON must equal the store's; the
- * bench checks that and reports the speed ratio.
+ * bench checks that and reports the speed ratio. Filtered reads (a `Selection`)
+ * and hour buckets are the raw SQL definition of the core
+ * (sqlite-selection-raw.ts: plain scans with the core's reference predicate
+ * `allHold` as a SQL function).
  */
 import type Database from 'better-sqlite3';
+import { createRawSelectionReads } from '../../packages/core/src/storage/sqlite/sqlite-selection-raw.js';
 import type {
   BreakdownTotals, DayRange, DayTotals, EventTotals, PageTotals, SessionDimension, Storage, SummaryTotals,
 } from '../../packages/core/src/storage/types.js';
@@ -48,13 +52,18 @@ export function naiveStorage(base: Storage, db: Database.Database): Storage {
   const events = db.prepare(`SELECT name, COUNT(*) AS count ${EVENTS} AND type = 1 GROUP BY name`);
   const event = db.prepare(`SELECT name, COUNT(*) AS count ${EVENTS} AND type = 1 AND name = ? GROUP BY name`);
 
+  const filtered = createRawSelectionReads(db);
+
   return {
     ...base,
     kind: 'naive',
-    async summary(r) {
+    hourBuckets: async (r, starts, selection) => filtered.hourBuckets(r, starts, selection),
+    async summary(r, selection) {
+      if (selection) return filtered.summary(r, selection);
       return { ...(totals.get(...s(r)) as Omit<SummaryTotals, 'pageviews'>), ...(pageviews.get(...e(r)) as { pageviews: number }) };
     },
-    async timeseries(r) {
+    async timeseries(r, selection) {
+      if (selection) return filtered.timeseries(r, selection);
       const days = new Map<string, DayTotals>();
       for (const row of sessionDays.all(...s(r)) as DayTotals[]) days.set(row.day, { ...row, pageviews: 0 });
       for (const row of pageviewDays.all(...e(r)) as DayTotals[]) {
@@ -62,12 +71,14 @@ export function naiveStorage(base: Storage, db: Database.Database): Storage {
       }
       return [...days.values()];
     },
-    async sessionBreakdown(r, dim) {
+    async sessionBreakdown(r, dim, selection) {
+      if (selection) return filtered.sessionBreakdown(r, dim, selection);
       return (breakdown[dim].all(...s(r)) as { value: string; visitors: number; sessions: number }[]).map(
         ({ value, visitors, sessions }): BreakdownTotals => ({ key: dim === 'utm' ? value.split('\u0000') : [value], visitors, sessions }),
       );
     },
-    async pages(r) {
+    async pages(r, selection) {
+      if (selection) return filtered.pages(r, selection);
       const pages = new Map<string, PageTotals>();
       for (const row of pageViews.all(...e(r)) as PageTotals[]) pages.set(row.path, { ...row, entrySessions: 0, entryBounces: 0 });
       for (const row of entries.all(...s(r)) as { path: string; sessions: number; bounces: number }[]) {
@@ -76,7 +87,8 @@ export function naiveStorage(base: Storage, db: Database.Database): Storage {
       }
       return [...pages.values()];
     },
-    async customEvents(r, name) {
+    async customEvents(r, name, selection) {
+      if (selection) return filtered.customEvents(r, name, selection);
       return (name === undefined ? events.all(...e(r)) : event.all(...e(r), name)) as EventTotals[];
     },
   };

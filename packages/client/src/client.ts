@@ -1,15 +1,25 @@
-import type { EndpointName, EndpointParams, EndpointResponses } from '@siteline/core';
+import type { Compare, ComparableEndpoint, ComparedEndpointResponses, EndpointName, EndpointParams, EndpointResponses } from '@siteline/core';
 import { type ClientOptions, resolveOptions } from './options.js';
 import { createRequest, type RequestOptions } from './request.js';
 
-/** One endpoint method: its parameters (`site_id` required) to its response body. */
-export type Endpoint<E extends EndpointName> = (params: EndpointParams[E], options?: RequestOptions) => Promise<EndpointResponses[E]>;
+/**
+ * One endpoint method: its parameters (`site_id` required) to its response
+ * body. The body has `comparison` exactly when `compare` is given; with
+ * parameters whose `compare` is not known from their type, either shape.
+ */
+export type Endpoint<E extends EndpointName> = E extends ComparableEndpoint
+  ? {
+      (params: EndpointParams[E] & { compare: Compare }, options?: RequestOptions): Promise<ComparedEndpointResponses[E]>;
+      (params: EndpointParams[E] & { compare?: undefined }, options?: RequestOptions): Promise<EndpointResponses[E]>;
+      (params: EndpointParams[E], options?: RequestOptions): Promise<EndpointResponses[E] | ComparedEndpointResponses[E]>;
+    }
+  : (params: EndpointParams[E], options?: RequestOptions) => Promise<EndpointResponses[E]>;
 
 /** The read API, one method per endpoint. Dates are `YYYY-MM-DD`; without dates the last 30 days. */
 export interface SitelineClient {
   /** `GET /stats`: visitors, pageviews, sessions, bounce rate and average duration. */
   stats: Endpoint<'stats'>;
-  /** `GET /stats/timeseries`: the same counts per day. */
+  /** `GET /stats/timeseries`: the same counts per day (or `interval`: hour, ISO week, month). */
   timeseries: Endpoint<'timeseries'>;
   /** `GET /pages`: top pages by pageviews; `limit` 1-100, default 20. */
   pages: Endpoint<'pages'>;
@@ -38,9 +48,13 @@ export interface SitelineClient {
  * const siteline = createClient({ baseUrl: 'https://analytics.example.com/api/v1', apiKey: process.env.SITELINE_API_KEY! });
  * const { visitors } = await siteline.stats({ site_id: 'ST-blog', period: '7d' });
  * const { pages } = await siteline.pages({ site_id: 'ST-blog', from: '2026-11-01', to: '2026-11-30', limit: 10 });
+ * const de = await siteline.stats({ site_id: 'ST-blog', period: '30d', filters: [['is', 'country', ['DE']]], compare: 'previous_period' });
+ * // de.comparison.visitors: the same filter over the 30 days before
  */
 export function createClient(options: ClientOptions): SitelineClient {
-  const request = createRequest(resolveOptions(options));
+  const untyped = createRequest(resolveOptions(options));
+  // One runtime function behind the overloads of each method (their bodies differ only in type).
+  const request = untyped as unknown as <E extends EndpointName>(endpoint: E, params: EndpointParams[E], options?: RequestOptions) => never;
   return {
     stats: (params, opts) => request('stats', params, opts),
     timeseries: (params, opts) => request('timeseries', params, opts),

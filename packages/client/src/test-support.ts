@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { createSite, createSqliteStorage, importEvents, type Storage } from '@siteline/core';
 import { ALPHA, ndjson } from '@siteline/core/testing';
 import { type ApiHandlerOptions, communityAuthenticator, createApiHandler, ensureDevCertificate } from '@siteline/http';
-import { afterAll, beforeAll } from 'vitest';
+import { checkedListener, contractFailures } from '@siteline/http/testing';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Fetch } from './options.js';
 
 export const KEY = 'client-test-key-0123456789abcdef0123456789';
@@ -56,10 +57,15 @@ export async function alphaStorage(): Promise<Storage> {
   return storage;
 }
 
-/** The real API handler with the test key, a fixed clock and no logs. */
+/**
+ * The real API handler with the test key, a fixed clock and no logs; every
+ * response it sends is checked against the OpenAPI document (a mismatch fails
+ * the test file in its `afterAll`).
+ */
 export function apiHandler(options: Partial<ApiHandlerOptions> & { storage: Storage }) {
-  return createApiHandler({ authenticate: communityAuthenticator(KEY), now: () => NOW, logger: () => {}, ...options });
+  return checkedListener(createApiHandler({ authenticate: communityAuthenticator(KEY), now: () => NOW, logger: () => {}, ...options }));
 }
+afterAll(() => expect(contractFailures).toEqual([]));
 
 export interface TestServer {
   /** `http(s)://127.0.0.1:<port>/api/v1` */

@@ -2,7 +2,7 @@
  * Type-level tests, checked by `tsc -p tsconfig.json` (never run): each
  * `@ts-expect-error` must hit a real error, or the build fails.
  */
-import type { EndpointName, EndpointResponses } from '@siteline/core';
+import type { ComparedStatsResponse, EndpointName, EndpointParams, EndpointResponses, StatsResponse } from '@siteline/core';
 import type { SitelineClient } from './client.js';
 import { PATHS } from './endpoints.js';
 
@@ -29,7 +29,7 @@ const check = <T extends true>(): T | undefined => undefined;
 
 check<Equal<keyof SitelineClient, EndpointName>>();
 check<Equal<keyof typeof PATHS, EndpointName>>();
-check<Equal<Awaited<ReturnType<SitelineClient['devices']>>, EndpointResponses['devices']>>();
+check<Equal<Awaited<ReturnType<SitelineClient['live']>>, EndpointResponses['live']>>();
 check<Equal<Awaited<ReturnType<SitelineClient['stats']>>['bounce_rate'], number>>();
 // @ts-expect-error a wrong response type is caught
 check<Equal<Awaited<ReturnType<SitelineClient['live']>>, { live: string }>>();
@@ -41,3 +41,43 @@ async function _usage(): Promise<number> {
   return devices.length + (await client.pages({ site_id: 'ST-a', limit: 5 })).pages[0]!.pageviews;
 }
 void _usage;
+
+// Query extensions: typed filter conditions, compare, interval; `comparison` exactly when `compare` is given.
+async function _extensions(params: EndpointParams['stats']): Promise<void> {
+  const site_id = 'ST-a';
+  const plain = await client.stats({ site_id, filters: [['is', 'country', ['DE', 'AT']], ['contains_not', 'page', ['/admin']]] });
+  check<Equal<typeof plain, EndpointResponses['stats']>>();
+  // @ts-expect-error no comparison without compare
+  void plain.comparison;
+  const compared = await client.stats({ site_id, compare: 'previous_period' });
+  check<Equal<typeof compared, ComparedStatsResponse>>();
+  const from: string = compared.comparison.from;
+  const visitors: number = compared.comparison.visitors;
+  const pages = await client.pages({ site_id, compare: 'year_over_year', limit: 5 });
+  const pageviews: number = pages.pages[0]!.comparison.pageviews;
+  // @ts-expect-error a row's comparison has its metric fields, not its name fields
+  void pages.pages[0]!.comparison.url;
+  const series = await client.timeseries({ site_id, interval: 'hour', period: '7d', compare: 'previous_period' });
+  const labels: string[] = series.comparison.map((row) => row.date);
+  const { devices } = await client.devices({ site_id, breakdown: 'os', compare: 'previous_period' });
+  const deviceVisitors: number = devices[0]!.comparison.visitors;
+  // Parameters whose compare is not known from their type: either shape.
+  const either = await client.stats(params);
+  check<Equal<typeof either, StatsResponse | ComparedStatsResponse>>();
+  void [from, visitors, pageviews, labels, deviceVisitors];
+  // @ts-expect-error unknown filter operator
+  void client.stats({ site_id, filters: [['equals', 'country', ['DE']]] });
+  // @ts-expect-error unknown filter dimension
+  void client.stats({ site_id, filters: [['is', 'planet', ['Mars']]] });
+  // @ts-expect-error filter values are strings
+  void client.stats({ site_id, filters: [['is', 'country', [49]]] });
+  // @ts-expect-error compare is previous_period or year_over_year
+  void client.stats({ site_id, compare: 'last_week' });
+  // @ts-expect-error interval is a /stats/timeseries parameter
+  void client.stats({ site_id, interval: 'week' });
+  // @ts-expect-error interval is day, hour, week or month
+  void client.timeseries({ site_id, interval: 'minute' });
+  // @ts-expect-error /live takes no filters or compare
+  void client.live({ site_id, compare: 'previous_period' });
+}
+void _extensions;

@@ -44,3 +44,12 @@ export class DuplicateImportError extends ImportError {
     super(`This data was already imported (sha256 ${hash}); nothing was stored.`);
   }
 }
+
+/**
+ * The storage adapter does not implement what the query needs (filters without
+ * `capabilities.selection`, `interval=hour` without `hourBuckets`). A server
+ * configuration problem, not a bad request: the HTTP adapter answers 500.
+ */
+export class UnsupportedQueryError extends Error {
+  override readonly name = 'UnsupportedQueryError';
+}

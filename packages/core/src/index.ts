@@ -11,16 +11,26 @@
 export * from './types.js';
 export * from './errors.js';
 export { parseQuery, type Query, type RawParams, type DateSelection } from './query/parse.js';
-export { MESSAGES, DEFAULT_LIMIT, MAX_LIMIT, MAX_RANGE_DAYS } from './query/messages.js';
-export { SITE_ID_PATTERN, isCalendarDate } from './query/schema.js';
+export {
+  MESSAGES, DEFAULT_LIMIT, MAX_LIMIT, MAX_RANGE_DAYS, PERIOD_DAYS, MAX_FILTER_CONDITIONS, MAX_FILTER_VALUES, MAX_FILTER_VALUE_LENGTH,
+  MAX_FILTERS_LENGTH, MAX_HOUR_RANGE_DAYS,
+} from './query/messages.js';
+export {
+  SITE_ID_PATTERN, isCalendarDate, siteIdSchema, dateSchema, periodSchema, limitSchema, breakdownSchema, eventNameSchema,
+  filterConditionSchema, filterConditionsSchema, filterValuesSchema, compareSchema, intervalSchema, ENDPOINT_OWN_PARAMETERS,
+} from './query/schema.js';
 export { bounceRate, averageSeconds } from './metrics/metrics.js';
 export { sortRows, compareBytes } from './metrics/order.js';
 export { getStats, getTimeseries } from './reports/summary.js';
 export { getPages } from './reports/pages.js';
 export { getReferrers, getChannels, getLocations, getDevices, getCampaigns } from './reports/breakdowns.js';
 export { getEvents, getLive, LIVE_WINDOW_MS } from './reports/events.js';
-export { REPORTS, type Report } from './reports/index.js';
+export { REPORTS, type Report, type ReportBody } from './reports/index.js';
 export { type ReportOptions, readableSite } from './reports/resolve.js';
+export { comparedDays } from './reports/compare.js';
+export { hourBuckets, isoWeekMonday } from './reports/buckets.js';
+export { parseFilters } from './query/filters.js';
+export { conditionHolds, allHold, compileSelection, FILTER_ATTRIBUTES } from './storage/selection.js';
 export type * from './storage/types.js';
 export { createSqliteStorage, type SqliteStorageOptions } from './storage/sqlite/sqlite-storage.js';
 export { openSqliteBackend, type SqliteBackendOptions } from './storage/sqlite/sqlite-backend.js';

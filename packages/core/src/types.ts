@@ -15,7 +15,11 @@ export interface Summary {
 }
 
 export interface TimeseriesRow {
-  /** Local calendar day of the site, `YYYY-MM-DD`. */
+  /**
+   * The bucket's label: the local day `YYYY-MM-DD` (`interval=day`), the hour
+   * `YYYY-MM-DDTHH:00:00±HH:MM` (`hour`), the ISO week's Monday `YYYY-MM-DD` (`week`)
+   * or `YYYY-MM` (`month`).
+   */
   date: string;
   visitors: number;
   pageviews: number;
@@ -106,17 +110,61 @@ export interface DateParams {
   period?: Period;
 }
 
+/** Filter operators of query-extensions.md section 1 (exact, case-sensitive, byte order). */
+export const FILTER_OPERATORS = ['is', 'is_not', 'contains', 'contains_not'] as const;
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+/** Dimensions a filter condition can read: the session's attributes, a pageview's path, a custom event's name. */
+export const FILTER_DIMENSIONS = [
+  'entry_page',
+  'source',
+  'channel',
+  'country',
+  'device_type',
+  'browser',
+  'os',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'page',
+  'event',
+] as const;
+export type FilterDimension = (typeof FILTER_DIMENSIONS)[number];
+
+/**
+ * One filter condition, `[operator, dimension, values]`: e.g. `['is', 'country', ['DE', 'AT']]`.
+ * A query's `filters` is a list of them, all of which must hold.
+ */
+export type FilterCondition = readonly [operator: FilterOperator, dimension: FilterDimension, values: readonly string[]];
+
+/** `compare`: the range of the same length just before, or the same dates one year earlier. */
+export const COMPARE_MODES = ['previous_period', 'year_over_year'] as const;
+export type Compare = (typeof COMPARE_MODES)[number];
+
+/** `interval` of `/stats/timeseries`. */
+export const INTERVALS = ['day', 'hour', 'week', 'month'] as const;
+export type Interval = (typeof INTERVALS)[number];
+
+/** `filters` and `compare`: accepted by every endpoint except `/live` (query-extensions.md). */
+export interface ExtensionParams {
+  /** Conditions that must all hold; the SDK encodes them as the JSON text the API reads. */
+  filters?: readonly FilterCondition[];
+  /** Adds `comparison` to the response, computed over the compared range. */
+  compare?: Compare;
+}
+
 /** Parameters of each endpoint, as sent on the wire. */
 export interface EndpointParams {
-  stats: { site_id: string } & DateParams;
-  timeseries: { site_id: string } & DateParams;
-  pages: { site_id: string; limit?: number } & DateParams;
-  referrers: { site_id: string } & DateParams;
-  channels: { site_id: string } & DateParams;
-  locations: { site_id: string } & DateParams;
-  devices: { site_id: string; breakdown?: Breakdown } & DateParams;
-  events: { site_id: string; name?: string } & DateParams;
-  campaigns: { site_id: string } & DateParams;
+  stats: { site_id: string } & DateParams & ExtensionParams;
+  /** `interval`: `day` (default), `hour` (ranges of at most 7 days), `week` or `month`. */
+  timeseries: { site_id: string; interval?: Interval } & DateParams & ExtensionParams;
+  pages: { site_id: string; limit?: number } & DateParams & ExtensionParams;
+  referrers: { site_id: string } & DateParams & ExtensionParams;
+  channels: { site_id: string } & DateParams & ExtensionParams;
+  locations: { site_id: string } & DateParams & ExtensionParams;
+  devices: { site_id: string; breakdown?: Breakdown } & DateParams & ExtensionParams;
+  events: { site_id: string; name?: string } & DateParams & ExtensionParams;
+  campaigns: { site_id: string } & DateParams & ExtensionParams;
   live: { site_id: string };
 }
 
@@ -135,6 +183,56 @@ export interface EndpointResponses {
 }
 
 export type EndpointName = keyof EndpointResponses;
+
+/** A list row with `comparison`: its metric fields (not its name fields) over the compared range. */
+export type Compared<Row, NameFields extends keyof Row> = Row & { comparison: Omit<Row, NameFields> };
+
+/** `/stats` `comparison`: the compared range and its summary. */
+export interface SummaryComparison extends Summary {
+  /** First day of the compared range, `YYYY-MM-DD`. */
+  from: string;
+  /** Last day of the compared range, `YYYY-MM-DD`. */
+  to: string;
+}
+
+export interface ComparedStatsResponse extends StatsResponse { comparison: SummaryComparison }
+/** `comparison`: the compared range's rows, same interval, in order (the count may differ, see the spec). */
+export interface ComparedTimeseriesResponse { timeseries: TimeseriesRow[]; comparison: TimeseriesRow[] }
+export interface ComparedPagesResponse { pages: Compared<PageRow, 'url'>[] }
+export interface ComparedReferrersResponse { referrers: Compared<ReferrerRow, 'source'>[] }
+export interface ComparedChannelsResponse { channels: Compared<ChannelRow, 'channel'>[] }
+export interface ComparedLocationsResponse { locations: Compared<LocationRow, 'country' | 'country_code'>[] }
+export interface ComparedDevicesResponse { breakdown: Breakdown; devices: Compared<DeviceRow, 'name'>[] }
+export interface ComparedEventsResponse { events: Compared<EventRow, 'name'>[] }
+export interface ComparedCampaignsResponse { campaigns: Compared<CampaignRow, 'source' | 'medium' | 'campaign'>[] }
+
+/** Response body of each endpoint when `compare` is given (`/live` takes no `compare`). */
+export interface ComparedEndpointResponses {
+  stats: ComparedStatsResponse;
+  timeseries: ComparedTimeseriesResponse;
+  pages: ComparedPagesResponse;
+  referrers: ComparedReferrersResponse;
+  channels: ComparedChannelsResponse;
+  locations: ComparedLocationsResponse;
+  devices: ComparedDevicesResponse;
+  events: ComparedEventsResponse;
+  campaigns: ComparedCampaignsResponse;
+}
+
+/** Endpoints that take `filters` and `compare`: all but `/live`. */
+export type ComparableEndpoint = keyof ComparedEndpointResponses;
+
+/**
+ * The body a request gets: with `comparison` exactly when its parameters give `compare`;
+ * either shape when that is not known from the type.
+ */
+export type ResponseFor<E extends EndpointName, P> = E extends ComparableEndpoint
+  ? P extends { compare: Compare }
+    ? ComparedEndpointResponses[E]
+    : P extends { compare?: undefined }
+      ? EndpointResponses[E]
+      : EndpointResponses[E] | ComparedEndpointResponses[E]
+  : EndpointResponses[E];
 
 /** Path of each endpoint below `/api/v1`. */
 export const ENDPOINT_PATHS = {

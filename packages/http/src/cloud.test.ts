@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { type AccountStore, type Backend, createSite, createSqliteStorage, hashCloudKey, openSqliteBackend, type Storage } from '@siteline/core';
+import { checkApiResponse } from '@siteline/http/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudAuthenticator, communityAuthenticator } from './auth.js';
 import { ensureDevCertificate } from './dev-cert.js';
@@ -23,7 +24,14 @@ function get(port: number, path: string, key: string) {
     https
       .get({ host: '127.0.0.1', port, path, ca: tls.cert, headers: { Authorization: `Bearer ${key}` } }, (res) => {
         let body = '';
-        res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => done({ status: res.statusCode!, body }));
+        res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => {
+          try {
+            checkApiResponse({ method: 'GET', url: path, status: res.statusCode!, body, contentType: res.headers['content-type'] });
+            done({ status: res.statusCode!, body });
+          } catch (error) {
+            fail(error);
+          }
+        });
       })
       .on('error', fail);
   });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSite, createSqliteStorage, importEvents, MESSAGES, type Storage } from '@siteline/core';
 import { ALPHA, ndjson } from '@siteline/core/testing';
+import { checkApiResponse } from '@siteline/http/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { communityAuthenticator } from './auth.js';
 import { ensureDevCertificate } from './dev-cert.js';
@@ -32,7 +33,12 @@ async function serve(options: Partial<ApiHandlerOptions> & { storage: Storage },
       const req = lib.request({ host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: init.headers, ca: tls.cert }, (res) => {
         let body = '';
         res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => {
-          resolve({ status: res.statusCode!, headers: res.headers, body, json: body ? JSON.parse(body) : undefined });
+          try {
+            checkApiResponse({ method: init.method ?? 'GET', url: path, status: res.statusCode!, body, contentType: res.headers['content-type'] });
+            resolve({ status: res.statusCode!, headers: res.headers, body, json: body ? JSON.parse(body) : undefined });
+          } catch (error) {
+            reject(error);
+          }
         });
       });
       req.on('error', reject).end();

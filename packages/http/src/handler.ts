@@ -13,6 +13,7 @@ import {
 import { type Authenticator, type Principal, presentedKey } from './auth.js';
 import { HTTP_MESSAGES, HttpError, unauthorized } from './errors.js';
 import { jsonLogger, type Logger, redactUrl } from './log.js';
+import { openApiRoute } from './openapi/route.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
 
 export interface ApiHandlerOptions {
@@ -70,6 +71,8 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
       const target = req.url ?? '/';
       if (target.length > MAX_URL_LENGTH) throw new HttpError(414, HTTP_MESSAGES.uriTooLong);
       const url = new URL(target, 'https://localhost');
+      const document = openApiRoute(basePath, url.pathname, req.method);
+      if (document) return send(req, res, 200, document, headers);
       const endpoint = url.pathname.startsWith(`${basePath}/`) ? ROUTES.get(url.pathname.slice(basePath.length)) : undefined;
       if (endpoint === undefined) throw new HttpError(404, HTTP_MESSAGES.notFound);
       if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { createSite } from '@siteline/core';
+import { checkApiResponse } from '@siteline/http/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openBackend } from './backend.js';
 import { parseConfig, type ServerConfig } from './config.js';
@@ -55,7 +56,14 @@ function request(url: string, headers: Record<string, string> = {}): Promise<Rep
   return new Promise((resolve, reject) => {
     lib.get(url, { ca, headers, agent: false }, (res) => {
       let body = '';
-      res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => resolve({ status: res.statusCode!, body }));
+      res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => {
+        try {
+          checkApiResponse({ method: 'GET', url, status: res.statusCode!, body, contentType: res.headers['content-type'] });
+          resolve({ status: res.statusCode!, body });
+        } catch (error) {
+          reject(error);
+        }
+      });
     }).on('error', reject);
   });
 }
@@ -75,6 +83,7 @@ describe('the standalone server as a real process', () => {
 
     const hasCurl = spawnSync('curl', ['--version']).status === 0;
     const body = hasCurl ? execSync(curl!, { cwd: dir, encoding: 'utf8' }) : (await request(/"(https:[^"]+)"/.exec(curl!)![1]!, { Authorization: `Bearer ${key}` })).body;
+    checkApiResponse({ method: 'GET', url: /"(https:[^"]+)"/.exec(curl!)![1]!, status: 200, body });
     expect(JSON.parse(body)).toMatchObject({ visitors: expect.any(Number), pageviews: expect.any(Number), sessions: expect.any(Number) });
     expect(JSON.parse(body).pageviews).toBeGreaterThan(5_000);
 

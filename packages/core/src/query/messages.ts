@@ -15,7 +15,19 @@ export const MESSAGES = {
   limitRange: 'The limit field must be between 1 and 100.',
   breakdown: 'The selected breakdown is invalid.',
   name: 'The name field must be between 1 and 200 characters.',
+  // query-extensions.md section 4
+  filtersShape: 'The filters field must be a JSON array of [operator, dimension, values] conditions.',
+  filterOperator: 'The selected filter operator is invalid.',
+  filterDimension: 'The selected filter dimension is invalid.',
+  filterValues: 'The filter values must be 1 to 20 strings of at most 500 characters.',
+  filtersCount: 'The filters field may not have more than 10 conditions.',
+  compare: 'The selected compare is invalid.',
+  interval: 'The selected interval is invalid.',
+  hourRange: 'The hour interval supports ranges of at most 7 days.',
 } as const;
+
+/** Days of each `period` (decisions.md section 1): today and the days before. */
+export const PERIOD_DAYS = { '30d': 30, '7d': 7, '1d': 1 } as const;
 
 /** Longest range a query may span, in days (decisions.md section 1). */
 export const MAX_RANGE_DAYS = 3660;
@@ -24,3 +36,18 @@ export const MAX_LIMIT = 100;
 export const MAX_EVENT_NAME_LENGTH = 200;
 /** Longest accepted site id; keeps every input bounded. */
 export const MAX_SITE_ID_LENGTH = 64;
+
+/** Filter limits of query-extensions.md section 1. */
+export const MAX_FILTER_CONDITIONS = 10;
+export const MAX_FILTER_VALUES = 20;
+export const MAX_FILTER_VALUE_LENGTH = 500;
+/** Longest range `interval=hour` accepts, in days. */
+export const MAX_HOUR_RANGE_DAYS = 7;
+/**
+ * Longest `filters` text read. Every valid filter written as compact JSON fits, even with
+ * every character of every value escaped as `\uXXXX` (6 characters each): the longest
+ * operator and dimension (12 characters), 20 values of 500, 10 conditions. A longer text
+ * fails the first rule without being parsed.
+ */
+export const MAX_FILTERS_LENGTH =
+  2 + MAX_FILTER_CONDITIONS * (2 + 2 * (12 + 3) + 2 + MAX_FILTER_VALUES * (6 * MAX_FILTER_VALUE_LENGTH + 3)) + MAX_FILTER_CONDITIONS;

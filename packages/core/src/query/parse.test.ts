@@ -17,7 +17,7 @@ const fails = (endpoint: EndpointName, params: RawParams) => {
 describe('parseQuery', () => {
   it('applies defaults', () => {
     expect(parseQuery('pages', { site_id: 'ST-abc1' })).toEqual({
-      siteId: 'ST-abc1', dates: { period: '30d' }, limit: 20, breakdown: 'device_type', name: undefined,
+      siteId: 'ST-abc1', dates: { period: '30d' }, limit: 20, breakdown: 'device_type', name: undefined, filters: [], compare: undefined, interval: 'day',
     });
   });
 

@@ -1,9 +1,20 @@
 import type { z } from 'zod';
 import { ValidationError } from '../errors.js';
 import { rangeLength } from '../time/zone.js';
-import type { Breakdown, EndpointName, Period } from '../types.js';
-import { DEFAULT_LIMIT, MAX_RANGE_DAYS, MESSAGES } from './messages.js';
-import { breakdownSchema, dateSchema, eventNameSchema, limitSchema, periodSchema, siteIdSchema } from './schema.js';
+import type { Breakdown, Compare, EndpointName, FilterCondition, Interval, Period } from '../types.js';
+import { parseFilters } from './filters.js';
+import { DEFAULT_LIMIT, MAX_HOUR_RANGE_DAYS, MAX_RANGE_DAYS, MESSAGES, PERIOD_DAYS } from './messages.js';
+import {
+  breakdownSchema,
+  compareSchema,
+  dateSchema,
+  eventNameSchema,
+  intervalSchema,
+  limitSchema,
+  periodSchema,
+  siteIdSchema,
+  takes,
+} from './schema.js';
 
 /** Raw query parameters: a `URLSearchParams` or a plain object (repeats as arrays). */
 export type RawParams = URLSearchParams | Record<string, string | readonly string[] | undefined>;
@@ -21,17 +32,28 @@ export interface Query {
   breakdown: Breakdown;
   /** `/events` only; one event name, or all when undefined. */
   name: string | undefined;
+  /** Conditions that must all hold (query-extensions.md section 1); empty: no filter. */
+  filters: FilterCondition[];
+  /** The compared range, when the response should carry `comparison`. */
+  compare: Compare | undefined;
+  /** `/stats/timeseries` only; default `day`. */
+  interval: Interval;
 }
 
+const DATE_SCHEMAS = { from: dateSchema('from'), to: dateSchema('to') };
+
 /**
- * Validates raw endpoint parameters in the order of decisions.md section 5
- * (site_id, from, to, period, then the endpoint's own) and returns a typed
- * query, or throws `ValidationError` with the message of the first failing
- * rule. Unknown parameters are ignored; `/live` reads only `site_id`.
+ * Validates raw endpoint parameters in the order of decisions.md section 5 and
+ * query-extensions.md section 4 (site_id, from, to, period, filters, compare,
+ * interval, then the endpoint's own) and returns a typed query, or throws
+ * `ValidationError` with the message of the first failing rule. Unknown
+ * parameters are ignored, and so are parameters an endpoint does not take
+ * (`interval` outside `/stats/timeseries`); `/live` reads only `site_id`.
  *
  * @example
- * const query = parseQuery('pages', new URLSearchParams('site_id=ST-abc&limit=5'));
- * // { siteId: 'ST-abc', dates: { period: '30d' }, limit: 5, breakdown: 'device_type', name: undefined }
+ * const query = parseQuery('pages', new URLSearchParams('site_id=ST-abc&limit=5&compare=previous_period'));
+ * // { siteId: 'ST-abc', dates: { period: '30d' }, limit: 5, breakdown: 'device_type', name: undefined,
+ * //   filters: [], compare: 'previous_period', interval: 'day' }
  */
 export function parseQuery(endpoint: EndpointName, raw: RawParams): Query {
   const get = (key: string): string[] | undefined => {
@@ -45,11 +67,13 @@ export function parseQuery(endpoint: EndpointName, raw: RawParams): Query {
   if (siteIdValues && siteIdValues.length > 1) throw new ValidationError(MESSAGES.siteIdFormat);
   const siteId = check(siteIdSchema, siteIdValues?.[0]);
 
-  const query: Query = { siteId, dates: { period: '30d' }, limit: DEFAULT_LIMIT, breakdown: 'device_type', name: undefined };
+  const query: Query = {
+    siteId, dates: { period: '30d' }, limit: DEFAULT_LIMIT, breakdown: 'device_type', name: undefined, filters: [], compare: undefined, interval: 'day',
+  };
   if (endpoint === 'live') return query;
 
-  const from = single(get('from'), dateSchema('from'));
-  const to = single(get('to'), dateSchema('to'));
+  const from = single(get('from'), DATE_SCHEMAS.from);
+  const to = single(get('to'), DATE_SCHEMAS.to);
   if (to !== undefined && from === undefined) throw new ValidationError(MESSAGES.requiredWith('from', 'to'));
   if (from !== undefined && to === undefined) throw new ValidationError(MESSAGES.requiredWith('to', 'from'));
   if (from !== undefined && to !== undefined) {
@@ -60,9 +84,19 @@ export function parseQuery(endpoint: EndpointName, raw: RawParams): Query {
   const period = single(get('period'), periodSchema);
   if (period !== undefined && !('from' in query.dates)) query.dates = { period };
 
-  if (endpoint === 'pages') query.limit = single(get('limit'), limitSchema) ?? DEFAULT_LIMIT;
-  if (endpoint === 'devices') query.breakdown = single(get('breakdown'), breakdownSchema) ?? 'device_type';
-  if (endpoint === 'events') query.name = single(get('name'), eventNameSchema);
+  const filters = get('filters');
+  // Given twice, it is not one JSON array: the first rule's message.
+  if (filters !== undefined) query.filters = filters.length > 1 ? parseFilters('') : parseFilters(filters[0]!);
+  query.compare = single(get('compare'), compareSchema);
+  if (takes(endpoint, 'interval')) {
+    query.interval = single(get('interval'), intervalSchema) ?? 'day';
+    const days = 'from' in query.dates ? rangeLength(query.dates.from, query.dates.to) : PERIOD_DAYS[query.dates.period];
+    if (query.interval === 'hour' && days > MAX_HOUR_RANGE_DAYS) throw new ValidationError(MESSAGES.hourRange);
+  }
+
+  if (takes(endpoint, 'limit')) query.limit = single(get('limit'), limitSchema) ?? DEFAULT_LIMIT;
+  if (takes(endpoint, 'breakdown')) query.breakdown = single(get('breakdown'), breakdownSchema) ?? 'device_type';
+  if (takes(endpoint, 'name')) query.name = single(get('name'), eventNameSchema);
   return query;
 }
 

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { MAX_EVENT_NAME_LENGTH, MAX_LIMIT, MAX_SITE_ID_LENGTH, MESSAGES } from './messages.js';
+import { COMPARE_MODES, type EndpointName, FILTER_DIMENSIONS, FILTER_OPERATORS, INTERVALS } from '../types.js';
+import {
+  MAX_EVENT_NAME_LENGTH,
+  MAX_FILTER_CONDITIONS,
+  MAX_FILTER_VALUE_LENGTH,
+  MAX_FILTER_VALUES,
+  MAX_LIMIT,
+  MAX_SITE_ID_LENGTH,
+  MESSAGES,
+} from './messages.js';
 
 /** `ST-` followed by letters and digits. */
 export const SITE_ID_PATTERN = /^ST-[A-Za-z0-9]+$/;
@@ -18,7 +27,7 @@ export function isCalendarDate(value: string): boolean {
 }
 
 export const dateSchema = (field: 'from' | 'to') =>
-  z.string().refine(isCalendarDate, { error: MESSAGES.dateFormat(field) });
+  z.string().refine(isCalendarDate, { error: MESSAGES.dateFormat(field) }).meta({ format: 'date' });
 
 export const periodSchema = z.enum(['30d', '7d', '1d'], { error: MESSAGES.period });
 
@@ -34,3 +43,48 @@ export const eventNameSchema = z
   .string()
   .min(1, { error: MESSAGES.name })
   .max(MAX_EVENT_NAME_LENGTH, { error: MESSAGES.name });
+
+/** The shape every condition must have before its parts are checked: `[string, string, array]`. */
+export const filterShapeSchema = z.tuple(
+  [z.string({ error: MESSAGES.filtersShape }), z.string({ error: MESSAGES.filtersShape }), z.array(z.unknown(), { error: MESSAGES.filtersShape })],
+  { error: MESSAGES.filtersShape },
+);
+
+export const filterValuesSchema = z
+  .array(z.string({ error: MESSAGES.filterValues }).max(MAX_FILTER_VALUE_LENGTH, { error: MESSAGES.filterValues }), { error: MESSAGES.filterValues })
+  .min(1, { error: MESSAGES.filterValues })
+  .max(MAX_FILTER_VALUES, { error: MESSAGES.filterValues });
+
+/** One condition, its parts checked in the order of the spec's rules: operator, dimension, values. */
+export const filterConditionSchema = z.tuple([
+  z.enum(FILTER_OPERATORS, { error: MESSAGES.filterOperator }),
+  z.enum(FILTER_DIMENSIONS, { error: MESSAGES.filterDimension }),
+  filterValuesSchema,
+]);
+
+/** The decoded `filters` parameter: at most 10 conditions. */
+export const filterConditionsSchema = z
+  .array(filterConditionSchema, { error: MESSAGES.filtersShape })
+  .max(MAX_FILTER_CONDITIONS, { error: MESSAGES.filtersCount });
+
+export const compareSchema = z.enum(COMPARE_MODES, { error: MESSAGES.compare });
+
+export const intervalSchema = z.enum(INTERVALS, { error: MESSAGES.interval });
+
+/** The parameters an endpoint takes besides `site_id`, the dates, `filters` and `compare` (which all but `/live` take). */
+export const ENDPOINT_OWN_PARAMETERS = {
+  stats: [],
+  timeseries: ['interval'],
+  pages: ['limit'],
+  referrers: [],
+  channels: [],
+  locations: [],
+  devices: ['breakdown'],
+  events: ['name'],
+  campaigns: [],
+  live: [],
+} as const satisfies Record<EndpointName, readonly ('interval' | 'limit' | 'breakdown' | 'name')[]>;
+
+/** Whether `endpoint` reads its own parameter `name`. */
+export const takes = (endpoint: EndpointName, name: 'interval' | 'limit' | 'breakdown' | 'name'): boolean =>
+  (ENDPOINT_OWN_PARAMETERS[endpoint] as readonly string[]).includes(name);

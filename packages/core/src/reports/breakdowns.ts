@@ -3,57 +3,88 @@ import { sortRows } from '../metrics/order.js';
 import type { Query } from '../query/parse.js';
 import type { BreakdownTotals, SessionDimension, Storage } from '../storage/types.js';
 import type {
+  CampaignRow,
+  ChannelRow,
+  DeviceRow,
+  LocationRow,
+  ReferrerRow,
   CampaignsResponse,
   Channel,
   ChannelsResponse,
+  ComparedCampaignsResponse,
+  ComparedChannelsResponse,
+  ComparedDevicesResponse,
+  ComparedLocationsResponse,
+  ComparedReferrersResponse,
   DevicesResponse,
   LocationsResponse,
   ReferrersResponse,
 } from '../types.js';
-import { type ReportOptions, resolveRange } from './resolve.js';
+import { attachComparison } from './compare.js';
+import { readBoth, type ReportOptions, resolveQuery } from './resolve.js';
 
-async function breakdown(storage: Storage, query: Query, dimension: SessionDimension, options?: ReportOptions): Promise<BreakdownTotals[]> {
-  const { range } = await resolveRange(storage, query, options);
-  return storage.sessionBreakdown(range, dimension);
+/**
+ * One session breakdown: the storage's groups turned into rows and ordered, and, with
+ * `compare`, each row's metrics (`metrics`: its fields that are not names) over the
+ * compared range, matched by the row's name fields.
+ */
+async function breakdown<Row extends object, M extends keyof Row>(
+  storage: Storage,
+  query: Query,
+  options: ReportOptions | undefined,
+  dimension: SessionDimension,
+  shape: {
+    rows: (groups: BreakdownTotals[]) => Row[];
+    metrics: readonly M[];
+    names: readonly (keyof Row)[];
+  },
+): Promise<Row[] | (Row & { comparison: Pick<Row, M> })[]> {
+  const resolved = await resolveQuery(storage, query, options);
+  const [main, other] = await readBoth(resolved, (range) => storage.sessionBreakdown(range, dimension, resolved.selection));
+  const rows = sortRows(shape.rows(main), shape.metrics, shape.names);
+  if (!other) return rows;
+  const key = (row: Row) => shape.names.map((n) => row[n]).join('\u0000');
+  const zero = (row: Row | undefined) => Object.fromEntries(shape.metrics.map((m) => [m, row ? row[m] : 0])) as Pick<Row, M>;
+  return attachComparison(rows, shape.rows(other), key, zero);
 }
 
 /**
  * `/referrers`: sessions by referring host (`Direct / None` without one).
  * @example const { referrers } = await getReferrers(storage, parseQuery('referrers', { site_id: 'ST-demo' }));
  */
-export async function getReferrers(storage: Storage, query: Query, options?: ReportOptions): Promise<ReferrersResponse> {
-  const rows = (await breakdown(storage, query, 'referrerSource', options)).map(({ key, visitors, sessions }) => ({
-    source: key[0]!,
-    visitors,
-    sessions,
-  }));
-  return { referrers: sortRows(rows, ['visitors', 'sessions'], ['source']) };
+export async function getReferrers(storage: Storage, query: Query, options?: ReportOptions): Promise<ReferrersResponse | ComparedReferrersResponse> {
+  const referrers = await breakdown<ReferrerRow, 'visitors' | 'sessions'>(storage, query, options, 'referrerSource', {
+    rows: (groups) => groups.map(({ key, visitors, sessions }) => ({ source: key[0]!, visitors, sessions })),
+    metrics: ['visitors', 'sessions'],
+    names: ['source'],
+  });
+  return { referrers };
 }
 
 /**
  * `/channels`: sessions by marketing channel.
  * @example const { channels } = await getChannels(storage, parseQuery('channels', { site_id: 'ST-demo' }));
  */
-export async function getChannels(storage: Storage, query: Query, options?: ReportOptions): Promise<ChannelsResponse> {
-  const rows = (await breakdown(storage, query, 'channel', options)).map(({ key, visitors, sessions }) => ({
-    channel: key[0] as Channel,
-    visitors,
-    sessions,
-  }));
-  return { channels: sortRows(rows, ['visitors', 'sessions'], ['channel']) };
+export async function getChannels(storage: Storage, query: Query, options?: ReportOptions): Promise<ChannelsResponse | ComparedChannelsResponse> {
+  const channels = await breakdown<ChannelRow, 'visitors' | 'sessions'>(storage, query, options, 'channel', {
+    rows: (groups) => groups.map(({ key, visitors, sessions }) => ({ channel: key[0] as Channel, visitors, sessions })),
+    metrics: ['visitors', 'sessions'],
+    names: ['channel'],
+  });
+  return { channels };
 }
 
 /**
  * `/locations`: visitors by country (`XX` / `Unknown` when not known).
  * @example const { locations } = await getLocations(storage, parseQuery('locations', { site_id: 'ST-demo' }));
  */
-export async function getLocations(storage: Storage, query: Query, options?: ReportOptions): Promise<LocationsResponse> {
-  const rows = (await breakdown(storage, query, 'countryCode', options)).map(({ key, visitors }) => ({
-    country: countryName(key[0]!),
-    country_code: key[0]!,
-    visitors,
-  }));
-  return { locations: sortRows(rows, ['visitors'], ['country', 'country_code']) };
+export async function getLocations(storage: Storage, query: Query, options?: ReportOptions): Promise<LocationsResponse | ComparedLocationsResponse> {
+  const locations = await breakdown<LocationRow, 'visitors'>(storage, query, options, 'countryCode', {
+    rows: (groups) => groups.map(({ key, visitors }) => ({ country: countryName(key[0]!), country_code: key[0]!, visitors })),
+    metrics: ['visitors'],
+    names: ['country', 'country_code'],
+  });
+  return { locations };
 }
 
 const DEVICE_DIMENSION = { device_type: 'deviceType', browser: 'browser', os: 'os' } as const;
@@ -62,27 +93,27 @@ const DEVICE_DIMENSION = { device_type: 'deviceType', browser: 'browser', os: 'o
  * `/devices`: visitors by device type, browser or operating system.
  * @example const { devices } = await getDevices(storage, parseQuery('devices', { site_id: 'ST-demo', breakdown: 'browser' }));
  */
-export async function getDevices(storage: Storage, query: Query, options?: ReportOptions): Promise<DevicesResponse> {
-  const rows = (await breakdown(storage, query, DEVICE_DIMENSION[query.breakdown], options)).map(({ key, visitors }) => ({
-    name: key[0]!,
-    visitors,
-  }));
-  return { breakdown: query.breakdown, devices: sortRows(rows, ['visitors'], ['name']) };
+export async function getDevices(storage: Storage, query: Query, options?: ReportOptions): Promise<DevicesResponse | ComparedDevicesResponse> {
+  const devices = await breakdown<DeviceRow, 'visitors'>(storage, query, options, DEVICE_DIMENSION[query.breakdown], {
+    rows: (groups) => groups.map(({ key, visitors }) => ({ name: key[0]!, visitors })),
+    metrics: ['visitors'],
+    names: ['name'],
+  });
+  return { breakdown: query.breakdown, devices };
 }
 
 /**
  * `/campaigns`: sessions with all three of utm_source, utm_medium and utm_campaign.
  * @example const { campaigns } = await getCampaigns(storage, parseQuery('campaigns', { site_id: 'ST-demo' }));
  */
-export async function getCampaigns(storage: Storage, query: Query, options?: ReportOptions): Promise<CampaignsResponse> {
-  const rows = (await breakdown(storage, query, 'utm', options))
-    .filter(({ key }) => key.length === 3 && key.every((part) => part !== ''))
-    .map(({ key: [source, medium, campaign], visitors, sessions }) => ({
-      source: source!,
-      medium: medium!,
-      campaign: campaign!,
-      visitors,
-      sessions,
-    }));
-  return { campaigns: sortRows(rows, ['visitors', 'sessions'], ['source', 'medium', 'campaign']) };
+export async function getCampaigns(storage: Storage, query: Query, options?: ReportOptions): Promise<CampaignsResponse | ComparedCampaignsResponse> {
+  const campaigns = await breakdown<CampaignRow, 'visitors' | 'sessions'>(storage, query, options, 'utm', {
+    rows: (groups) =>
+      groups
+        .filter(({ key }) => key.length === 3 && key.every((part) => part !== ''))
+        .map(({ key: [source, medium, campaign], visitors, sessions }) => ({ source: source!, medium: medium!, campaign: campaign!, visitors, sessions })),
+    metrics: ['visitors', 'sessions'],
+    names: ['source', 'medium', 'campaign'],
+  });
+  return { campaigns };
 }

@@ -1,20 +1,25 @@
 import { sortRows } from '../metrics/order.js';
 import type { Query } from '../query/parse.js';
 import type { Storage } from '../storage/types.js';
-import type { EventsResponse, LiveResponse } from '../types.js';
-import { nowMs, readableSite, type ReportOptions, resolveRange } from './resolve.js';
+import type { ComparedEventsResponse, EventsResponse, LiveResponse } from '../types.js';
+import { attachComparison } from './compare.js';
+import { nowMs, readableSite, readBoth, type ReportOptions, resolveQuery } from './resolve.js';
 
 /** `/live` window: pageviews in (now - 5 min, now]. */
 export const LIVE_WINDOW_MS = 5 * 60_000;
 
 /**
- * `/events`: custom events by name with their count in the range.
+ * `/events`: custom events by name with their count in the range; with `compare`,
+ * each row's count over the compared range in `comparison`.
  * @example const { events } = await getEvents(storage, parseQuery('events', { site_id: 'ST-demo', name: 'signup' }));
  */
-export async function getEvents(storage: Storage, query: Query, options?: ReportOptions): Promise<EventsResponse> {
-  const { range } = await resolveRange(storage, query, options);
-  const rows = (await storage.customEvents(range, query.name)).filter((row) => row.count > 0);
-  return { events: sortRows(rows, ['count'], ['name']) };
+export async function getEvents(storage: Storage, query: Query, options?: ReportOptions): Promise<EventsResponse | ComparedEventsResponse> {
+  const resolved = await resolveQuery(storage, query, options);
+  const [main, other] = await readBoth(resolved, async (range) =>
+    (await storage.customEvents(range, query.name, resolved.selection)).filter((row) => row.count > 0));
+  const events = sortRows(main, ['count'], ['name']);
+  if (!other) return { events };
+  return { events: attachComparison(events, other, (row) => row.name, (row) => ({ count: row?.count ?? 0 })) };
 }
 
 /**

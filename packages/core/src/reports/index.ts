@@ -1,13 +1,16 @@
 import type { Query } from '../query/parse.js';
 import type { Storage } from '../storage/types.js';
-import type { EndpointName, EndpointResponses } from '../types.js';
+import type { ComparableEndpoint, ComparedEndpointResponses, EndpointName, EndpointResponses } from '../types.js';
 import { getCampaigns, getChannels, getDevices, getLocations, getReferrers } from './breakdowns.js';
 import { getEvents, getLive } from './events.js';
 import { getPages } from './pages.js';
 import type { ReportOptions } from './resolve.js';
 import { getStats, getTimeseries } from './summary.js';
 
-export type Report<E extends EndpointName> = (storage: Storage, query: Query, options?: ReportOptions) => Promise<EndpointResponses[E]>;
+/** A report's body: with `comparison` when the query has `compare` (not for `/live`). */
+export type ReportBody<E extends EndpointName> = E extends ComparableEndpoint ? EndpointResponses[E] | ComparedEndpointResponses[E] : EndpointResponses[E];
+
+export type Report<E extends EndpointName> = (storage: Storage, query: Query, options?: ReportOptions) => Promise<ReportBody<E>>;
 
 /**
  * The report function of each endpoint, for adapters that dispatch by name.

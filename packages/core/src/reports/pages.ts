@@ -1,18 +1,13 @@
 import { averageSeconds, bounceRate } from '../metrics/metrics.js';
 import { sortRows } from '../metrics/order.js';
 import type { Query } from '../query/parse.js';
-import type { Storage } from '../storage/types.js';
-import type { PageRow, PagesResponse } from '../types.js';
-import { type ReportOptions, resolveRange } from './resolve.js';
+import type { PageTotals, Storage } from '../storage/types.js';
+import type { ComparedPagesResponse, PageRow, PagesResponse } from '../types.js';
+import { attachComparison } from './compare.js';
+import { readBoth, type ReportOptions, resolveQuery } from './resolve.js';
 
-/**
- * `/pages`: top pages by pageviews, then visitors, then url; at most `query.limit` rows.
- * @example
- * const { pages } = await getPages(storage, parseQuery('pages', { site_id: 'ST-demo', limit: '10' }));
- */
-export async function getPages(storage: Storage, query: Query, options?: ReportOptions): Promise<PagesResponse> {
-  const { range } = await resolveRange(storage, query, options);
-  const rows: PageRow[] = (await storage.pages(range))
+const rowsOf = (totals: PageTotals[]): PageRow[] =>
+  totals
     .filter((p) => p.pageviews > 0)
     .map((p) => ({
       url: p.path,
@@ -21,5 +16,24 @@ export async function getPages(storage: Storage, query: Query, options?: ReportO
       bounce_rate: bounceRate(p.entryBounces, p.entrySessions),
       avg_duration: averageSeconds(p.timeOnPageMs, p.timedViews),
     }));
-  return { pages: sortRows(rows, ['pageviews', 'visitors'], ['url']).slice(0, query.limit) };
+
+/**
+ * `/pages`: top pages by pageviews, then visitors, then url; at most `query.limit` rows.
+ * With `compare`, each row's metrics over the compared range in `comparison`.
+ * @example
+ * const { pages } = await getPages(storage, parseQuery('pages', { site_id: 'ST-demo', limit: '10' }));
+ */
+export async function getPages(storage: Storage, query: Query, options?: ReportOptions): Promise<PagesResponse | ComparedPagesResponse> {
+  const resolved = await resolveQuery(storage, query, options);
+  const [main, other] = await readBoth(resolved, (range) => storage.pages(range, resolved.selection));
+  const pages = sortRows(rowsOf(main), ['pageviews', 'visitors'], ['url']).slice(0, query.limit);
+  if (!other) return { pages };
+  return {
+    pages: attachComparison(pages, rowsOf(other), (row) => row.url, (row) => ({
+      pageviews: row?.pageviews ?? 0,
+      visitors: row?.visitors ?? 0,
+      bounce_rate: row?.bounce_rate ?? 0,
+      avg_duration: row?.avg_duration ?? 0,
+    })),
+  };
 }

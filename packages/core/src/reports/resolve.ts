@@ -1,8 +1,11 @@
-import { SiteNotFoundError } from '../errors.js';
+import { SiteNotFoundError, UnsupportedQueryError } from '../errors.js';
+import { PERIOD_DAYS } from '../query/messages.js';
 import type { Query } from '../query/parse.js';
-import type { DayRange, Storage } from '../storage/types.js';
+import { compileSelection } from '../storage/selection.js';
+import type { DayRange, Selection, Storage } from '../storage/types.js';
 import { dayStart, localDay, shiftDay } from '../time/zone.js';
 import type { Site } from '../types.js';
+import { comparedDays } from './compare.js';
 
 /** Who is asking and when; every field optional. */
 export interface ReportOptions {
@@ -16,8 +19,6 @@ export interface ReportOptions {
   accountId?: string;
 }
 
-const PERIOD_DAYS = { '30d': 30, '7d': 7, '1d': 1 } as const;
-
 /** Loads the site (404 when missing or not readable) and turns the query's dates into a `DayRange`. */
 export async function resolveRange(storage: Storage, query: Query, options: ReportOptions = {}): Promise<{ site: Site; range: DayRange; now: number }> {
   const site = await readableSite(storage, query.siteId, options);
@@ -30,14 +31,44 @@ export async function resolveRange(storage: Storage, query: Query, options: Repo
     to = localDay(now, site.timezone);
     from = shiftDay(to, 1 - PERIOD_DAYS[query.dates.period]);
   }
-  const range: DayRange = {
-    siteId: site.id,
-    from,
-    to,
-    startMs: dayStart(from, site.timezone),
-    endMs: dayStart(shiftDay(to, 1), site.timezone),
-  };
-  return { site, range, now };
+  return { site, range: dayRange(site, from, to), now };
+}
+
+/** What a report reads: the range, the compared range when asked for, and the compiled filters. */
+export interface ResolvedQuery {
+  site: Site;
+  range: DayRange;
+  /** The range of `query.compare`, when given. */
+  compared: DayRange | undefined;
+  /** The compiled `query.filters`, undefined when there are none. */
+  selection: Selection | undefined;
+}
+
+/**
+ * `resolveRange` plus the compared range and the selection. Refuses a filtered
+ * query on a storage that does not declare `capabilities.selection`, rather than
+ * answering it unfiltered.
+ */
+export async function resolveQuery(storage: Storage, query: Query, options: ReportOptions = {}): Promise<ResolvedQuery> {
+  const { site, range } = await resolveRange(storage, query, options);
+  const selection = compileSelection(query.filters);
+  if (selection && storage.capabilities?.selection !== true) {
+    throw new UnsupportedQueryError(`The ${storage.kind} storage does not implement filters (Storage.capabilities.selection).`);
+  }
+  const days = query.compare && comparedDays(range.from, range.to, query.compare);
+  return { site, range, compared: days && dayRange(site, days.from, days.to), selection };
+}
+
+/**
+ * Runs `read` over the range and, when there is one, the compared range, concurrently.
+ */
+export async function readBoth<T>(resolved: ResolvedQuery, read: (range: DayRange) => Promise<T>): Promise<[T, T | undefined]> {
+  const { range, compared } = resolved;
+  return Promise.all([read(range), compared ? read(compared) : undefined]);
+}
+
+function dayRange(site: Site, from: string, to: string): DayRange {
+  return { siteId: site.id, from, to, startMs: dayStart(from, site.timezone), endMs: dayStart(shiftDay(to, 1), site.timezone) };
 }
 
 /** The site, if it exists and `options.accountId` (when given) owns it. */

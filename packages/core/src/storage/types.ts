@@ -1,4 +1,4 @@
-import type { Site } from '../types.js';
+import type { FilterOperator, Site } from '../types.js';
 
 /**
  * One event as stored: already validated, sessionised and enriched by the core
@@ -112,6 +112,95 @@ export interface EventTotals {
   count: number;
 }
 
+/** The session attributes of `StoredEvent` a filter can read (the session's first event's values). */
+export type SessionAttribute =
+  | 'entryPath'
+  | 'referrerSource'
+  | 'channel'
+  | 'countryCode'
+  | 'deviceType'
+  | 'browser'
+  | 'os'
+  | 'utmSource'
+  | 'utmMedium'
+  | 'utmCampaign';
+
+/**
+ * One condition on a string: `is` (equals one of `values`), `is_not` (equals none),
+ * `contains` (has one of them as a substring), `contains_not` (has none). Exact and
+ * case-sensitive: strings compared by their bytes, no normalisation. The one
+ * implementation to copy or call is `conditionHolds()` (storage/selection.ts).
+ */
+export interface Condition {
+  operator: FilterOperator;
+  /** 1 to 20 strings; `''` is the value of an unset UTM field. */
+  values: readonly string[];
+}
+
+export interface AttributeCondition extends Condition {
+  attribute: SessionAttribute;
+}
+
+/**
+ * The compiled `filters` of a query (query-extensions.md section 1), the same for
+ * every read of the query. All conditions of all three lists must hold:
+ *
+ * - A session **matches** when every `session` condition holds for its stored
+ *   attribute (the value the session's first event carries), and, when `page` is not
+ *   empty, at least one of its pageviews has a path for which every `page` condition
+ *   holds, and, when `event` is not empty, at least one of its custom events has a
+ *   name for which every `event` condition holds. "Its pageviews" and "its custom
+ *   events" are all events of the session, whatever their day, also outside the range.
+ * - The **selected pageviews** are the pageviews of matching sessions whose path
+ *   satisfies every `page` condition (all their pageviews when `page` is empty).
+ * - The **selected custom events** are the custom events of matching sessions whose
+ *   name satisfies every `event` condition (all of them when `event` is empty).
+ *
+ * Every read then sums as it does without a selection, with "sessions" read as the
+ * matching sessions, "pageviews" as the selected pageviews and "custom events" as
+ * the selected custom events. A session or event still belongs to a range by its own
+ * day: the sessions of a range are the matching sessions starting in it, the
+ * pageviews the selected pageviews whose own day is in it (their session may have
+ * started the day before). Per read:
+ *
+ * - `summary`, `timeseries`, `hourBuckets`: visitors, sessions, bounces and durations
+ *   of matching sessions (a bounce is still a session with exactly one pageview and
+ *   no custom event, counting all its events); `pageviews` counts selected pageviews.
+ * - `sessionBreakdown`: matching sessions grouped by the dimension.
+ * - `pages`: rows from selected pageviews: `pageviews`, `visitors` (per day, distinct
+ *   visitor ids of the selected pageviews of the path), `timedViews`/`timeOnPageMs`
+ *   (selected pageviews of the path followed by another event of their session, and
+ *   the gaps to those events, whatever that next event is); `entrySessions` and
+ *   `entryBounces` count matching sessions entering on the path.
+ * - `customEvents`: selected custom events by name (`name` still applies on top).
+ */
+export interface Selection {
+  session: readonly AttributeCondition[];
+  page: readonly Condition[];
+  event: readonly Condition[];
+}
+
+/** Totals of one time bucket of `Storage.hourBuckets`. */
+export interface BucketTotals {
+  /** The bucket's first instant (one of the `starts` given), ms since the epoch. */
+  start: number;
+  /** Distinct visitor ids among the sessions whose first event is in the bucket. */
+  visitors: number;
+  /** Sessions whose first event is in the bucket. */
+  sessions: number;
+  /** Pageviews whose timestamp is in the bucket. */
+  pageviews: number;
+}
+
+/** Optional parts of the contract an adapter implements, declared (never detected). */
+export interface StorageCapabilities {
+  /**
+   * The aggregate reads honour their `selection` argument. Without it the core
+   * refuses filtered queries with an error instead of answering unfiltered numbers.
+   */
+  readonly selection?: boolean;
+}
+
 /** Hash and size of an imported batch, kept so a re-import is refused. */
 export interface ImportRecord {
   hash: string;
@@ -125,11 +214,19 @@ export interface ImportRecord {
  * adapter only stores events and sums them. Row order returned by the
  * aggregate methods does not matter.
  *
+ * Query extensions: `filters` reach the aggregate reads as a `Selection` (only
+ * when the query has filters, and only to an adapter declaring
+ * `capabilities.selection`); `compare` is the same reads over a second range;
+ * `interval=week|month` is computed by the core from `timeseries` day rows;
+ * `interval=hour` needs `hourBuckets`.
+ *
  * Prove an adapter with `testStorage()` from `@siteline/core/testing`.
  */
 export interface Storage {
   /** Short adapter name for logs, e.g. `sqlite`. */
   readonly kind: string;
+  /** Optional parts of this contract the adapter implements. */
+  readonly capabilities?: StorageCapabilities;
 
   insertSite(site: Site): Promise<void>;
   getSite(id: string): Promise<Site | undefined>;
@@ -144,13 +241,22 @@ export interface Storage {
    */
   writeEvents(events: readonly StoredEvent[], importRecord?: ImportRecord): Promise<void>;
 
-  summary(range: DayRange): Promise<SummaryTotals>;
+  /** The aggregate reads: `selection` (see `Selection`) is given only for a filtered query. */
+  summary(range: DayRange, selection?: Selection): Promise<SummaryTotals>;
   /** Rows only for days that have data; the core zero-fills. */
-  timeseries(range: DayRange): Promise<DayTotals[]>;
-  sessionBreakdown(range: DayRange, dimension: SessionDimension): Promise<BreakdownTotals[]>;
-  pages(range: DayRange): Promise<PageTotals[]>;
+  timeseries(range: DayRange, selection?: Selection): Promise<DayTotals[]>;
+  sessionBreakdown(range: DayRange, dimension: SessionDimension, selection?: Selection): Promise<BreakdownTotals[]>;
+  pages(range: DayRange, selection?: Selection): Promise<PageTotals[]>;
   /** Custom events by name in the range, optionally one name only. */
-  customEvents(range: DayRange, name?: string): Promise<EventTotals[]>;
+  customEvents(range: DayRange, name?: string, selection?: Selection): Promise<EventTotals[]>;
+  /**
+   * `interval=hour`: totals of consecutive time buckets that tile the range.
+   * `starts` are ascending UTC instants, the first is `range.startMs`; bucket i is
+   * `[starts[i], starts[i + 1])`, the last ends at `range.endMs`. The core makes the
+   * buckets (local hours of the site, DST and 30/45-minute offsets included) and
+   * their labels. Rows only for buckets with data, keyed by `start`.
+   */
+  hourBuckets?(range: DayRange, starts: readonly number[], selection?: Selection): Promise<BucketTotals[]>;
   /** Distinct visitors with a pageview at `sinceMs < ts <= untilMs`. */
   liveVisitors(siteId: string, sinceMs: number, untilMs: number): Promise<number>;
 

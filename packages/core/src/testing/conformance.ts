@@ -7,6 +7,7 @@ import { createSite } from '../sites/sites.js';
 import type { Storage } from '../storage/types.js';
 import type { EndpointName } from '../types.js';
 import { ALPHA, BETA, DELTA_FIRST, DELTA_SECOND, GAMMA_FIRST, GAMMA_SECOND, ndjson } from './datasets.js';
+import { testStorageExtensions } from './conformance-extensions.js';
 
 export interface TestStorageOptions {
   /** Shown in the test names. */
@@ -17,8 +18,9 @@ export interface TestStorageOptions {
 
 /**
  * The storage conformance suite: imports the small datasets of
- * `datasets.ts` and asserts every endpoint's exact JSON. A storage adapter is
- * proven by one line in its test file:
+ * `datasets.ts` and asserts every endpoint's exact JSON, then the query
+ * extensions' cases (`conformance-extensions.ts`) in a second store. A storage
+ * adapter is proven by one line in its test file:
  *
  * @example
  * testStorage({ name: 'sqlite', create: async () => createSqliteStorage(':memory:') });
@@ -240,4 +242,5 @@ export function testStorage({ name, create }: TestStorageOptions): void {
       expect(await report('stats', alpha())).toMatchObject({ pageviews: 9, sessions: 6 });
     });
   });
+  testStorageExtensions({ name, create });
 }

@@ -1,5 +1,5 @@
 import { tz } from '@date-fns/tz';
-import { addDays, format, parseISO } from 'date-fns';
+import { format } from 'date-fns';
 
 /**
  * Calendar days in a site's IANA time zone. Days are plain `YYYY-MM-DD`
@@ -41,7 +41,7 @@ export function localDay(ms: number, zone: string): string {
   const bucket = Math.floor(ms / QUARTER_HOUR);
   let day = cache.get(bucket);
   if (day === undefined) {
-    day = format(ms, 'yyyy-MM-dd', { in: tz(zone) });
+    day = format(ms, 'uuuu-MM-dd', { in: tz(zone) });
     if (cache.size > 50_000) cache.clear();
     cache.set(bucket, day);
   }
@@ -54,6 +54,19 @@ export function localDay(ms: number, zone: string): string {
  * @example dayStart('2026-03-29', 'Europe/Berlin') // Date.parse('2026-03-28T23:00:00Z')
  */
 export function dayStart(day: string, zone: string): number {
+  const key = `${zone} ${day}`;
+  let start = dayStarts.get(key);
+  if (start === undefined) {
+    if (dayStarts.size > 20_000) dayStarts.clear();
+    dayStarts.set(key, (start = searchDayStart(day, zone)));
+  }
+  return start;
+}
+
+/** Memo of `dayStart` (every report computes the start of its range's first and last days). */
+const dayStarts = new Map<string, number>();
+
+function searchDayStart(day: string, zone: string): number {
   // Local midnight is within +-14 h of UTC midnight: search that window for
   // the first quarter hour whose local day is `day`.
   const utcMidnight = Date.parse(`${day}T00:00:00Z`);
@@ -69,7 +82,7 @@ export function dayStart(day: string, zone: string): number {
 }
 
 function localDayUncached(ms: number, zone: string): string {
-  return format(ms, 'yyyy-MM-dd', { in: tz(zone) });
+  return format(ms, 'uuuu-MM-dd', { in: tz(zone) });
 }
 
 /**
@@ -77,7 +90,17 @@ function localDayUncached(ms: number, zone: string): string {
  * @example shiftDay('2026-02-28', 1) // '2026-03-01'
  */
 export function shiftDay(day: string, n: number): string {
-  return format(addDays(parseISO(day), n), 'yyyy-MM-dd');
+  return isoDay(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000);
+}
+
+/**
+ * The UTC calendar day of an instant as ISO 8601 writes it: `YYYY-MM-DD` for the
+ * years 0000-9999, `±YYYYYY-MM-DD` beyond (a compared range can reach there).
+ * @example isoDay(Date.parse('2026-02-28T12:00:00Z')) // '2026-02-28'
+ */
+export function isoDay(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return iso.slice(0, iso.indexOf('T'));
 }
 
 /**
@@ -85,9 +108,8 @@ export function shiftDay(day: string, n: number): string {
  * @example daysBetween('2026-01-30', '2026-02-01') // ['2026-01-30', '2026-01-31', '2026-02-01']
  */
 export function daysBetween(from: string, to: string): string[] {
-  const days: string[] = [];
-  for (let d = from; d <= to; d = shiftDay(d, 1)) days.push(d);
-  return days;
+  const start = Date.parse(`${from}T00:00:00Z`);
+  return Array.from({ length: Math.max(0, rangeLength(from, to)) }, (_, i) => isoDay(start + i * 86_400_000));
 }
 
 /** Number of days in the inclusive range. */

@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 import { dayStart, localDay, shiftDay } from '../../time/zone.js';
-import type { BreakdownTotals, DayRange, EventTotals, PageTotals, SessionDimension, SummaryTotals } from '../types.js';
+import type { BreakdownTotals, DayRange, EventTotals, PageTotals, Selection, SessionDimension, SummaryTotals } from '../types.js';
+import { createColumnCache } from './sqlite-column-cache.js';
+import { createColumnReads } from './sqlite-scan.js';
 import { type Aggregates, createQueries, createRollupQueries } from './sqlite-queries.js';
 import type { Rollups } from './sqlite-rollups.js';
 
@@ -26,6 +28,8 @@ export interface ReadsOptions {
   readonly: boolean;
   /** The site's time zone, or undefined for an unknown site. */
   timezoneOf: (siteId: string) => string | undefined;
+  /** Bound of the column cache of filtered reads, in rows (default `DEFAULT_COLUMN_CACHE_ROWS`). */
+  columnCacheRows?: number;
 }
 
 /** Sums rows that share a key (additive metrics; visitors are per-day distinct counts). Copies, never mutates, its input. */
@@ -67,7 +71,9 @@ function segments(from: string, to: string, dirty: readonly string[], live: read
  * The store's aggregate reads, in one read transaction (a consistent snapshot):
  * rollups for clean days (their sums kept while the site's generation holds)
  * and live days, raw rows for dirty days, summed. Dirty days are rebuilt
- * first unless the store is read-only.
+ * first unless the store is read-only. Filtered reads (a `Selection`) and hour
+ * buckets scan the column cache of the range's raw rows instead
+ * (sqlite-scan.ts); rollups cannot answer them.
  */
 export function createReads(db: Database.Database, rollups: Rollups, options: ReadsOptions) {
   const raw = createQueries(db);
@@ -140,19 +146,37 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
     }) as T;
   };
 
+  const columns = createColumnReads(createColumnCache(db, rollups, options.columnCacheRows), (siteId) => options.timezoneOf(siteId) ?? 'UTC');
+  /** A read of the column cache, after the same refresh as `read`, in one read transaction. */
+  const scanned = <T>(range: DayRange, get: () => T): T => {
+    const days = stale(range);
+    if (days) refresh(range.siteId, days);
+    return snapshot(get) as T;
+  };
+
   return {
     refresh,
-    summary: (range: DayRange) =>
-      read(range, 'summary', (q, r) => q.summary(r), (parts): SummaryTotals =>
-        sumBy(parts, () => '')[0] ?? { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 }),
-    timeseries: (range: DayRange) => read(range, 'timeseries', (q, r) => q.timeseries(r), (parts) => parts.flat()),
-    sessionBreakdown: (range: DayRange, dimension: SessionDimension) =>
-      read(range, dimension, (q, r) => q.sessionBreakdown(r, dimension), (parts): BreakdownTotals[] =>
-        sumBy(parts.flat(), (row) => row.key.join('\u0000'))),
-    pages: (range: DayRange) =>
-      read(range, 'pages', (q, r) => q.pages(r), (parts): PageTotals[] => sumBy(parts.flat(), (row) => row.path).filter((p) => p.pageviews > 0)),
-    customEvents: (range: DayRange, name?: string) =>
-      read(range, `events\u0000${name ?? ''}`, (q, r) => q.customEvents(r, name), (parts): EventTotals[] => sumBy(parts.flat(), (row) => row.name)),
+    summary: (range: DayRange, selection?: Selection) =>
+      selection
+        ? scanned(range, () => columns.summary(range, selection))
+        : read(range, 'summary', (q, r) => q.summary(r), (parts): SummaryTotals =>
+            sumBy(parts, () => '')[0] ?? { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 }),
+    timeseries: (range: DayRange, selection?: Selection) =>
+      selection ? scanned(range, () => columns.timeseries(range, selection)) : read(range, 'timeseries', (q, r) => q.timeseries(r), (parts) => parts.flat()),
+    sessionBreakdown: (range: DayRange, dimension: SessionDimension, selection?: Selection) =>
+      selection
+        ? scanned(range, () => columns.sessionBreakdown(range, dimension, selection))
+        : read(range, dimension, (q, r) => q.sessionBreakdown(r, dimension), (parts): BreakdownTotals[] =>
+            sumBy(parts.flat(), (row) => row.key.join('\u0000'))),
+    pages: (range: DayRange, selection?: Selection) =>
+      selection
+        ? scanned(range, () => columns.pages(range, selection))
+        : read(range, 'pages', (q, r) => q.pages(r), (parts): PageTotals[] => sumBy(parts.flat(), (row) => row.path).filter((p) => p.pageviews > 0)),
+    customEvents: (range: DayRange, name?: string, selection?: Selection) =>
+      selection
+        ? scanned(range, () => columns.customEvents(range, name, selection))
+        : read(range, `events\u0000${name ?? ''}`, (q, r) => q.customEvents(r, name), (parts): EventTotals[] => sumBy(parts.flat(), (row) => row.name)),
+    hourBuckets: (range: DayRange, starts: readonly number[], selection?: Selection) => scanned(range, () => columns.hourBuckets(range, starts, selection)),
     liveVisitors: raw.liveVisitors,
   };
 }

@@ -28,6 +28,13 @@ export interface SqliteStorageOptions {
    * its largest size otherwise).
    */
   walAutocheckpointPages?: number;
+  /**
+   * Filtered queries (`filters`) and `interval=hour` read a columnar copy of the
+   * raw rows of the days they ask for, kept in memory between queries: at most
+   * this many rows (sessions + events, about 30 bytes each; default 4,000,000).
+   * Larger ranges are still answered, their days passing through the cache.
+   */
+  columnCacheRows?: number;
 }
 
 interface SiteRow {
@@ -75,6 +82,10 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   if (walPages !== undefined && (!Number.isSafeInteger(walPages) || walPages < 0)) {
     throw new RangeError(`walAutocheckpointPages must be a whole number >= 0, got ${walPages}`);
   }
+  const cacheRows = options.columnCacheRows;
+  if (cacheRows !== undefined && (!Number.isSafeInteger(cacheRows) || cacheRows < 0)) {
+    throw new RangeError(`columnCacheRows must be a whole number >= 0, got ${cacheRows}`);
+  }
   const db = new Database(path, { readonly });
   db.pragma('busy_timeout = 5000');
   // A larger page cache keeps the index pages of a bulk import in memory (the default is 2 MB).
@@ -110,7 +121,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   };
   const write = createWriter(db, createLiveDeltas(db));
   const rollups = createRollups(db);
-  const reads = createReads(db, rollups, { now: options.now ?? Date.now, readonly, timezoneOf });
+  const reads = createReads(db, rollups, { now: options.now ?? Date.now, readonly, timezoneOf, columnCacheRows: options.columnCacheRows });
   const writeEvents = db.transaction((events: readonly StoredEvent[], record?: ImportRecord) => {
     const touched = write(events, record);
     rollups.markDirty(touched);
@@ -125,6 +136,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   });
   return {
     kind: 'sqlite',
+    capabilities: { selection: true },
     db,
     async insertSite(site) {
       insertSite.run(site.id, site.name, site.timezone, site.domain, site.accountId, site.createdAt);
@@ -141,11 +153,12 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     async writeEvents(events, record) {
       writeEvents.immediate(events, record);
     },
-    summary: async (range) => reads.summary(range),
-    timeseries: async (range) => reads.timeseries(range),
-    sessionBreakdown: async (range, dimension) => reads.sessionBreakdown(range, dimension),
-    pages: async (range) => reads.pages(range),
-    customEvents: async (range, name) => reads.customEvents(range, name),
+    summary: async (range, selection) => reads.summary(range, selection),
+    timeseries: async (range, selection) => reads.timeseries(range, selection),
+    sessionBreakdown: async (range, dimension, selection) => reads.sessionBreakdown(range, dimension, selection),
+    pages: async (range, selection) => reads.pages(range, selection),
+    customEvents: async (range, name, selection) => reads.customEvents(range, name, selection),
+    hourBuckets: async (range, starts, selection) => reads.hourBuckets(range, starts, selection),
     liveVisitors: async (siteId, since, until) => reads.liveVisitors(siteId, since, until),
     async close() {
       if (db.open) db.close();

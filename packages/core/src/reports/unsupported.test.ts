@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { UnsupportedQueryError } from '../errors.js';
+import { parseQuery } from '../query/parse.js';
+import { createSite } from '../sites/sites.js';
+import { createSqliteStorage } from '../storage/sqlite/sqlite-storage.js';
+import type { Storage } from '../storage/types.js';
+import { REPORTS } from './index.js';
+
+describe('a storage without an optional part of the contract', () => {
+  it('refuses filters and interval=hour with an error instead of unfiltered or empty numbers', async () => {
+    const sqlite = createSqliteStorage(':memory:');
+    await createSite(sqlite, { id: 'ST-a', name: 'A' });
+    const plain: Storage = { ...sqlite, capabilities: undefined, hourBuckets: undefined };
+    const filtered = parseQuery('stats', { site_id: 'ST-a', filters: '[["is","country",["DE"]]]' });
+    await expect(REPORTS.stats(plain, filtered)).rejects.toThrow(new UnsupportedQueryError('The sqlite storage does not implement filters (Storage.capabilities.selection).'));
+    const hours = parseQuery('timeseries', { site_id: 'ST-a', interval: 'hour', period: '1d' });
+    await expect(REPORTS.timeseries(plain, hours)).rejects.toBeInstanceOf(UnsupportedQueryError);
+    // What needs no optional part still works: an empty filter list, compare, week buckets.
+    expect(await REPORTS.stats(plain, parseQuery('stats', { site_id: 'ST-a', filters: '[]', compare: 'previous_period', from: '2026-11-01', to: '2026-11-01' }))).toEqual({
+      visitors: 0, pageviews: 0, sessions: 0, bounce_rate: 0, avg_duration: 0,
+      comparison: { from: '2026-10-31', to: '2026-10-31', visitors: 0, pageviews: 0, sessions: 0, bounce_rate: 0, avg_duration: 0 },
+    });
+    await sqlite.close();
+  });
+});

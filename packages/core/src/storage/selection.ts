@@ -1,0 +1,74 @@
+/**
+ * Filters as the storage sees them: the compiled `Selection` of a query and the
+ * one reference predicate for a condition. Adapters, tests and the bench's
+ * naive scan evaluate conditions with `conditionHolds` (or an exact
+ * translation of it), so every storage selects the same rows.
+ */
+import type { FilterCondition, FilterDimension } from '../types.js';
+import type { AttributeCondition, Condition, Selection, SessionAttribute } from './types.js';
+
+/** The stored session attribute each session dimension of a filter reads. */
+export const FILTER_ATTRIBUTES = {
+  entry_page: 'entryPath',
+  source: 'referrerSource',
+  channel: 'channel',
+  country: 'countryCode',
+  device_type: 'deviceType',
+  browser: 'browser',
+  os: 'os',
+  utm_source: 'utmSource',
+  utm_medium: 'utmMedium',
+  utm_campaign: 'utmCampaign',
+} as const satisfies Record<Exclude<FilterDimension, 'page' | 'event'>, SessionAttribute>;
+
+/**
+ * Whether `value` satisfies `condition`: `is` equals one of the values, `is_not`
+ * equals none, `contains` has one as a substring, `contains_not` has none.
+ * Exact and case-sensitive (string equality and substring on the stored text,
+ * which for well-formed text is byte equality and byte substring in UTF-8).
+ *
+ * @example
+ * conditionHolds({ operator: 'contains', values: ['/blog/'] }, '/blog/intro') // true
+ * conditionHolds({ operator: 'is_not', values: ['DE', 'AT'] }, 'DE') // false
+ */
+export function conditionHolds(condition: Condition, value: string): boolean {
+  switch (condition.operator) {
+    case 'is':
+      return condition.values.includes(value);
+    case 'is_not':
+      return !condition.values.includes(value);
+    case 'contains':
+      return condition.values.some((v) => value.includes(v));
+    case 'contains_not':
+      return !condition.values.some((v) => value.includes(v));
+  }
+}
+
+/**
+ * Whether every condition holds for `value` (true for none).
+ * @example allHold([{ operator: 'contains', values: ['/docs'] }, { operator: 'is_not', values: ['/docs/old'] }], '/docs/new') // true
+ */
+export function allHold(conditions: readonly Condition[], value: string): boolean {
+  return conditions.every((c) => conditionHolds(c, value));
+}
+
+/**
+ * The `Selection` of a query's filters, or `undefined` when there are none (an
+ * unfiltered query reaches the storage without one).
+ *
+ * @example
+ * compileSelection([['is', 'country', ['DE']], ['is_not', 'page', ['/']]]);
+ * // { session: [{ attribute: 'countryCode', operator: 'is', values: ['DE'] }], page: [{ operator: 'is_not', values: ['/'] }], event: [] }
+ */
+export function compileSelection(filters: readonly FilterCondition[]): Selection | undefined {
+  if (filters.length === 0) return undefined;
+  const session: AttributeCondition[] = [];
+  const page: Condition[] = [];
+  const event: Condition[] = [];
+  for (const [operator, dimension, values] of filters) {
+    if (dimension === 'page') page.push({ operator, values });
+    else if (dimension === 'event') event.push({ operator, values });
+    else session.push({ attribute: FILTER_ATTRIBUTES[dimension], operator, values });
+  }
+  return { session, page, event };
+}

@@ -1,0 +1,182 @@
+/**
+ * The filtered reads over the column cache: a `Selection` evaluated per chunk
+ * (each condition once per distinct value, then typed-array scans), summed into
+ * the same totals the raw definition gives (sqlite-selection-raw.ts; a
+ * differential test holds them equal).
+ */
+import type { BreakdownTotals, BucketTotals, DayRange, DayTotals, EventTotals, PageTotals, Selection, SessionDimension, SummaryTotals } from '../types.js';
+import type { ColumnCache } from './sqlite-column-cache.js';
+import { ATTRIBUTES, type DayChunk } from './sqlite-columns.js';
+import { compile, type CompiledSelection, Counters } from './sqlite-scan-selection.js';
+
+const NONE: Selection = { session: [], page: [], event: [] };
+
+/** The filtered reads (and `hourBuckets`, also unfiltered: no selection selects everything) over `cache`. */
+export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: string) => string) {
+  /** Runs `each` over the range's chunks with the sessions that match and a visitor-group base unique across chunks. */
+  const scan = (range: DayRange, selection: Selection, each: (chunk: DayChunk, match: Uint8Array, base: number, c: CompiledSelection) => void) => {
+    const compiled = compile(selection, cache.dictionaries(range.siteId));
+    let base = 0;
+    for (const chunk of cache.forRange(range, timezoneOf(range.siteId))) {
+      each(chunk, compiled.matching(chunk), base, compiled);
+      base += chunk.groups;
+    }
+  };
+  /** Calls `add(event)` for each selected pageview (`pageviews` 1) or custom event (0) of the chunk. */
+  const selected = (chunk: DayChunk, match: Uint8Array, bits: Uint8Array | undefined, pageviews: 0 | 1, add: (e: number) => void) => {
+    const { evSession, evPageview, evCode } = chunk;
+    for (let e = 0; e < evSession.length; e++) {
+      if (evPageview[e] === pageviews && match[evSession[e]!] && (!bits || bits[evCode[e]!])) add(e);
+    }
+  };
+  /** Visits the matching own sessions, with whether each is the first of its visitor group in this chunk. */
+  const sessions = (chunk: DayChunk, match: Uint8Array, visit: (s: number, newVisitor: boolean) => void) => {
+    let last = -1;
+    for (let s = 0; s < chunk.own; s++) {
+      if (!match[s]) continue;
+      const v = chunk.visitor[s]!;
+      visit(s, v !== last);
+      last = v;
+    }
+  };
+  const perDay = (range: DayRange, selection: Selection) => {
+    const days: (SummaryTotals & { day: string })[] = [];
+    scan(range, selection, (chunk, match, _base, c) => {
+      const t = { day: chunk.day, visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
+      sessions(chunk, match, (s, newVisitor) => {
+        t.sessions++;
+        t.bounces += chunk.bounce[s]!;
+        t.durationMs += chunk.durationMs[s]!;
+        if (newVisitor) t.visitors++;
+      });
+      selected(chunk, match, c.pageBits(), 1, () => t.pageviews++);
+      if (t.sessions > 0 || t.pageviews > 0) days.push(t);
+    });
+    return days;
+  };
+
+  return {
+    summary(range: DayRange, selection = NONE): SummaryTotals {
+      const total = { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
+      for (const d of perDay(range, selection)) {
+        total.visitors += d.visitors;
+        total.sessions += d.sessions;
+        total.bounces += d.bounces;
+        total.durationMs += d.durationMs;
+        total.pageviews += d.pageviews;
+      }
+      return total;
+    },
+
+    timeseries: (range: DayRange, selection = NONE): DayTotals[] =>
+      perDay(range, selection).map(({ day, visitors, sessions: n, pageviews }) => ({ day, visitors, sessions: n, pageviews })),
+
+    sessionBreakdown(range: DayRange, dimension: SessionDimension, selection = NONE): BreakdownTotals[] {
+      const dicts = cache.dictionaries(range.siteId);
+      // One attribute, or the UTM triple (codes below 2^26 each, so b * 2^26 + c is exact).
+      const indexes = dimension === 'utm' ? [7, 8, 9] : [ATTRIBUTES.indexOf(dimension), -1, -1];
+      const groups = new Map<number, Map<number, { key: number[]; visitors: number; sessions: number; stamp: number }>>();
+      scan(range, selection, (chunk, match, base) => {
+        const [first, second, third] = indexes.map((a) => (a < 0 ? undefined : chunk.attributes[a]!));
+        sessions(chunk, match, (s) => {
+          const a = first![s]!;
+          const bc = second ? second[s]! * 67_108_864 + third![s]! : 0;
+          let inner = groups.get(a);
+          if (!inner) groups.set(a, (inner = new Map()));
+          let g = inner.get(bc);
+          if (!g) inner.set(bc, (g = { key: second ? [a, second[s]!, third![s]!] : [a], visitors: 0, sessions: 0, stamp: -1 }));
+          g.sessions++;
+          const stamp = base + chunk.visitor[s]!;
+          if (g.stamp !== stamp) {
+            g.stamp = stamp;
+            g.visitors++;
+          }
+        });
+      });
+      return [...groups.values()].flatMap((inner) => [...inner.values()]).map((g) => ({
+        key: g.key.map((code, i) => dicts.attributes[indexes[i]!]!.values[code]!),
+        visitors: g.visitors,
+        sessions: g.sessions,
+      }));
+    },
+
+    pages(range: DayRange, selection = NONE): PageTotals[] {
+      const dicts = cache.dictionaries(range.siteId);
+      const counters = new Counters(6); // pageviews, visitors, timed views, time on page, entry sessions, entry bounces
+      let stamps = Counters.stamps(64);
+      scan(range, selection, (chunk, match, base, c) => {
+        const [pv, vis, timed, top, es, eb] = counters.fit(dicts.paths.values.length);
+        stamps = Counters.stamps(dicts.paths.values.length, stamps);
+        const { evCode, evVisitor, evGap } = chunk;
+        selected(chunk, match, c.pageBits(), 1, (e) => {
+          const p = evCode[e]!;
+          pv![p]!++;
+          const stamp = base + evVisitor[e]!;
+          if (stamps[p] !== stamp) {
+            stamps[p] = stamp;
+            vis![p]!++;
+          }
+          const gap = evGap[e]!;
+          if (gap === gap) {
+            timed![p]!++;
+            top![p]! += gap;
+          }
+        });
+        const entries = chunk.attributes[0]!;
+        sessions(chunk, match, (s) => {
+          es![entries[s]!]!++;
+          eb![entries[s]!]! += chunk.bounce[s]!;
+        });
+      });
+      const [pv, vis, timed, top, es, eb] = counters.fit(dicts.paths.values.length);
+      const out: PageTotals[] = [];
+      dicts.paths.values.forEach((path, p) => {
+        if (pv![p] || es![p]) {
+          out.push({ path, pageviews: pv![p]!, visitors: vis![p]!, timedViews: timed![p]!, timeOnPageMs: top![p]!, entrySessions: es![p]!, entryBounces: eb![p]! });
+        }
+      });
+      return out;
+    },
+
+    customEvents(range: DayRange, name: string | undefined, selection = NONE): EventTotals[] {
+      const dicts = cache.dictionaries(range.siteId);
+      const counts = new Map<number, number>();
+      scan(range, selection, (chunk, match, _base, c) => {
+        selected(chunk, match, c.eventBits(), 0, (e) => {
+          const code = chunk.evCode[e]!;
+          counts.set(code, (counts.get(code) ?? 0) + 1);
+        });
+      });
+      return [...counts]
+        .map(([code, count]) => ({ name: dicts.names.values[code]!, count }))
+        .filter((row) => name === undefined || row.name === name);
+    },
+
+    hourBuckets(range: DayRange, starts: readonly number[], selection = NONE): BucketTotals[] {
+      const rows = starts.map((start) => ({ start, visitors: 0, sessions: 0, pageviews: 0, stamp: -1 }));
+      const bucketOf = (ts: number) => {
+        let lo = 0;
+        let hi = starts.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (starts[mid]! <= ts) lo = mid;
+          else hi = mid - 1;
+        }
+        return rows[lo]!;
+      };
+      scan(range, selection, (chunk, match, base, c) => {
+        sessions(chunk, match, (s) => {
+          const row = bucketOf(chunk.startTs[s]!);
+          row.sessions++;
+          const stamp = base + chunk.visitor[s]!;
+          if (row.stamp !== stamp) {
+            row.stamp = stamp;
+            row.visitors++;
+          }
+        });
+        selected(chunk, match, c.pageBits(), 1, (e) => bucketOf(chunk.evTs[e]!).pageviews++);
+      });
+      return rows.filter((r) => r.sessions > 0 || r.pageviews > 0).map(({ start, visitors, sessions: n, pageviews }) => ({ start, visitors, sessions: n, pageviews }));
+    },
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * Filtered reads straight from the raw tables, as the definition of `Selection`
+ * (storage/types.ts) reads: SQL over `sessions` and `events` with the reference
+ * predicate `allHold` registered as a SQL function. Slow (it scans the range and
+ * looks up each session's events), so the store answers from its columnar cache
+ * (sqlite-columns.ts) instead; this is what the differential test and the bench's
+ * naive column hold that cache to. Values reach SQL only as bound parameters.
+ */
+import type Database from 'better-sqlite3';
+import { allHold } from '../selection.js';
+import type {
+  BreakdownTotals, BucketTotals, Condition, DayRange, DayTotals, EventTotals, PageTotals, Selection, SessionAttribute, SessionDimension, SummaryTotals,
+} from '../types.js';
+
+/** `sessions` column of each attribute a condition reads: a fixed map, never user input. */
+export const ATTRIBUTE_COLUMN: Record<SessionAttribute, string> = {
+  entryPath: 'entry_path',
+  referrerSource: 'referrer_source',
+  channel: 'channel',
+  countryCode: 'country_code',
+  deviceType: 'device_type',
+  browser: 'browser',
+  os: 'os',
+  utmSource: 'utm_source',
+  utmMedium: 'utm_medium',
+  utmCampaign: 'utm_campaign',
+};
+
+/** What each breakdown groups by, on alias `s`. */
+const GROUP_COLUMNS: Record<SessionDimension, string> = {
+  referrerSource: 's.referrer_source',
+  channel: 's.channel',
+  countryCode: 's.country_code',
+  deviceType: 's.device_type',
+  browser: 's.browser',
+  os: 's.os',
+  utm: 's.utm_source || char(0) || s.utm_medium || char(0) || s.utm_campaign',
+};
+
+const NONE: Selection = { session: [], page: [], event: [] };
+const BOUNCE = 'CASE WHEN s.pageviews = 1 AND s.custom_events = 0 THEN 1 ELSE 0 END';
+
+/** A SQL condition and its bound values. */
+interface Clause {
+  sql: string;
+  args: unknown[];
+}
+
+const holds = (column: string, conditions: readonly Condition[]): Clause =>
+  conditions.length === 0 ? { sql: '1', args: [] } : { sql: `siteline_holds(${column}, ?)`, args: [JSON.stringify(conditions)] };
+
+/** "Session `s` matches" (storage/types.ts `Selection`), as SQL on the alias `s`. */
+function matching(selection: Selection): Clause {
+  const parts: Clause[] = selection.session.map((c) => holds(`s.${ATTRIBUTE_COLUMN[c.attribute]}`, [c]));
+  const exists = (type: number, column: string, conditions: readonly Condition[]) => {
+    const inner = holds(`x.${column}`, conditions);
+    parts.push({
+      // A session's events all lie within [start_ts, end_ts] of its row: the time range finds them (events are keyed by time).
+      sql: `EXISTS (SELECT 1 FROM events x WHERE x.site_id = s.site_id AND x.ts BETWEEN s.start_ts AND s.end_ts
+              AND x.session_id = s.session_id AND x.type = ${type} AND ${inner.sql})`,
+      args: inner.args,
+    });
+  };
+  if (selection.page.length > 0) exists(0, 'path', selection.page);
+  if (selection.event.length > 0) exists(1, 'name', selection.event);
+  return { sql: parts.map((p) => p.sql).join(' AND ') || '1', args: parts.flatMap((p) => p.args) };
+}
+
+/** The raw filtered reads over `db` (registers the `siteline_holds` SQL function on it). */
+export function createRawSelectionReads(db: Database.Database) {
+  const parsed = new Map<string, Condition[]>();
+  db.function('siteline_holds', { deterministic: true }, (value: unknown, json: unknown) => {
+    let conditions = parsed.get(json as string);
+    if (!conditions) parsed.set(json as string, (conditions = JSON.parse(json as string) as Condition[]));
+    return allHold(conditions, value as string) ? 1 : 0;
+  });
+  const statements = new Map<string, Database.Statement>();
+  const all = <T>(sql: string, args: unknown[]): T[] => {
+    let statement = statements.get(sql);
+    if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+    return statement.all(...args) as T[];
+  };
+
+  /** Matching sessions starting in the range, as `FROM ... WHERE ...` on alias `s`. */
+  const sessions = (range: DayRange, selection: Selection): Clause => {
+    const m = matching(selection);
+    return { sql: `FROM sessions s WHERE s.site_id = ? AND s.day BETWEEN ? AND ? AND ${m.sql}`, args: [range.siteId, range.from, range.to, ...m.args] };
+  };
+  /** Selected events of a type (0 pageview, 1 custom event) in the range, on alias `e`. */
+  const events = (range: DayRange, selection: Selection, type: 0 | 1): Clause => {
+    const m = matching(selection);
+    const own = holds(type === 0 ? 'e.path' : 'e.name', type === 0 ? selection.page : selection.event);
+    return {
+      sql: `FROM events e JOIN sessions s ON s.site_id = e.site_id AND s.session_id = e.session_id
+            WHERE e.site_id = ? AND e.ts >= ? AND e.ts < ? AND e.type = ${type} AND ${own.sql} AND ${m.sql}`,
+      args: [range.siteId, range.startMs, range.endMs, ...own.args, ...m.args],
+    };
+  };
+
+  return {
+    summary(range: DayRange, selection = NONE): SummaryTotals {
+      const s = sessions(range, selection);
+      const [totals] = all<Omit<SummaryTotals, 'pageviews'>>(
+        `SELECT COUNT(*) AS sessions, COALESCE(SUM(${BOUNCE}), 0) AS bounces, COALESCE(SUM(s.end_ts - s.start_ts), 0) AS durationMs,
+           COUNT(DISTINCT s.day || char(0) || s.visitor_id) AS visitors ${s.sql}`, s.args);
+      const e = events(range, selection, 0);
+      const [{ pageviews }] = all<{ pageviews: number }>(`SELECT COUNT(*) AS pageviews ${e.sql}`, e.args) as [{ pageviews: number }];
+      return { ...totals!, pageviews };
+    },
+
+    timeseries(range: DayRange, selection = NONE): DayTotals[] {
+      const s = sessions(range, selection);
+      const e = events(range, selection, 0);
+      const days = new Map<string, DayTotals>();
+      for (const row of all<DayTotals>(`SELECT s.day AS day, COUNT(*) AS sessions, COUNT(DISTINCT s.visitor_id) AS visitors ${s.sql} GROUP BY s.day`, s.args)) {
+        days.set(row.day, { ...row, pageviews: 0 });
+      }
+      for (const { day, pageviews } of all<{ day: string; pageviews: number }>(`SELECT e.day AS day, COUNT(*) AS pageviews ${e.sql} GROUP BY e.day`, e.args)) {
+        days.set(day, { day, visitors: 0, sessions: 0, ...days.get(day), pageviews });
+      }
+      return [...days.values()];
+    },
+
+    sessionBreakdown(range: DayRange, dimension: SessionDimension, selection = NONE): BreakdownTotals[] {
+      const s = sessions(range, selection);
+      return all<{ value: string; visitors: number; sessions: number }>(
+        `SELECT ${GROUP_COLUMNS[dimension]} AS value, COUNT(*) AS sessions, COUNT(DISTINCT s.day || char(0) || s.visitor_id) AS visitors ${s.sql} GROUP BY value`, s.args,
+      ).map(({ value, visitors, sessions: n }) => ({ key: dimension === 'utm' ? value.split('\u0000') : [value], visitors, sessions: n }));
+    },
+
+    pages(range: DayRange, selection = NONE): PageTotals[] {
+      const e = events(range, selection, 0);
+      const s = sessions(range, selection);
+      const pages = new Map<string, PageTotals>();
+      for (const row of all<Omit<PageTotals, 'entrySessions' | 'entryBounces'>>(
+        `SELECT e.path AS path, COUNT(*) AS pageviews, COUNT(DISTINCT e.day || char(0) || e.visitor_id) AS visitors,
+           COUNT(e.gap_ms) AS timedViews, COALESCE(SUM(e.gap_ms), 0) AS timeOnPageMs ${e.sql} GROUP BY e.path`, e.args)) {
+        pages.set(row.path, { ...row, entrySessions: 0, entryBounces: 0 });
+      }
+      for (const row of all<{ path: string; entrySessions: number; entryBounces: number }>(
+        `SELECT s.entry_path AS path, COUNT(*) AS entrySessions, SUM(${BOUNCE}) AS entryBounces ${s.sql} GROUP BY s.entry_path`, s.args)) {
+        const page = pages.get(row.path);
+        if (page) Object.assign(page, { entrySessions: row.entrySessions, entryBounces: row.entryBounces });
+        else pages.set(row.path, { pageviews: 0, visitors: 0, timedViews: 0, timeOnPageMs: 0, ...row });
+      }
+      return [...pages.values()];
+    },
+
+    customEvents(range: DayRange, name: string | undefined, selection = NONE): EventTotals[] {
+      const e = events(range, selection, 1);
+      const named = name === undefined ? { sql: '', args: [] } : { sql: ' AND e.name = ?', args: [name] };
+      return all<EventTotals>(`SELECT e.name AS name, COUNT(*) AS count ${e.sql}${named.sql} GROUP BY e.name`, [...e.args, ...named.args]);
+    },
+
+    hourBuckets(range: DayRange, starts: readonly number[], selection = NONE): BucketTotals[] {
+      const bucketOf = (ts: number) => {
+        let lo = 0;
+        let hi = starts.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (starts[mid]! <= ts) lo = mid;
+          else hi = mid - 1;
+        }
+        return lo;
+      };
+      const rows = starts.map((start) => ({ start, visitors: 0, sessions: 0, pageviews: 0, seen: new Set<string>() }));
+      const s = sessions(range, selection);
+      for (const { ts, visitor } of all<{ ts: number; visitor: string }>(`SELECT s.start_ts AS ts, s.visitor_id AS visitor ${s.sql}`, s.args)) {
+        const row = rows[bucketOf(ts)]!;
+        row.sessions++;
+        row.seen.add(visitor);
+      }
+      const e = events(range, selection, 0);
+      for (const { ts } of all<{ ts: number }>(`SELECT e.ts AS ts ${e.sql}`, e.args)) rows[bucketOf(ts)]!.pageviews++;
+      return rows
+        .filter((r) => r.sessions > 0 || r.pageviews > 0)
+        .map(({ start, sessions: n, pageviews, seen }) => ({ start, visitors: seen.size, sessions: n, pageviews }));
+    },
+  };
+}
+
+export type RawSelectionReads = ReturnType<typeof createRawSelectionReads>;

@@ -1,0 +1,191 @@
+/**
+ * The OpenAPI 3.1 document of the read API (query-extensions.md section 5),
+ * generated from the zod schemas the server validates requests with (core's
+ * `query/schema.ts`) and the response schemas of `schemas.ts`, so it cannot
+ * drift from what the server does.
+ */
+import {
+  breakdownSchema,
+  compareSchema,
+  dateSchema,
+  ENDPOINT_OWN_PARAMETERS,
+  ENDPOINT_PATHS,
+  type EndpointName,
+  eventNameSchema,
+  filterConditionsSchema,
+  intervalSchema,
+  limitSchema,
+  periodSchema,
+  siteIdSchema,
+} from '@siteline/core';
+import { z } from 'zod';
+import { bodies, errors, registry } from './schemas.js';
+
+/** Where the document is served, below the API's base path. */
+export const OPENAPI_PATH = '/openapi.json';
+
+type Json = Record<string, unknown>;
+
+/** A zod schema as a JSON Schema 2020-12 object (OpenAPI 3.1's dialect) without `$schema`. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Json {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
+  return rest;
+}
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+const idOf = (schema: z.ZodType) => registry.get(schema)!.id;
+
+const SUMMARIES: Record<EndpointName, string> = {
+  stats: 'Visitors, pageviews, sessions, bounce rate and average duration',
+  timeseries: 'The same counts per day, hour, ISO week or month',
+  pages: 'Top pages by pageviews',
+  referrers: 'Visitors and sessions per referring host',
+  channels: 'Visitors and sessions per marketing channel',
+  locations: 'Visitors per country',
+  devices: 'Visitors per device type, browser or operating system',
+  events: 'Custom events with their count',
+  campaigns: 'Sessions with the full UTM source, medium and campaign',
+  live: 'Visitors with a pageview in the last 5 minutes',
+};
+
+const query = (name: string, schema: Json, description: string, required = false) => ({ name, in: 'query', required, description, schema });
+
+/** The parameters of an endpoint, in the order the server checks them. */
+function parameters(endpoint: EndpointName): Json[] {
+  const list: Json[] = [query('site_id', jsonSchema(siteIdSchema, 'input'), 'The site, `ST-` followed by letters and digits.', true)];
+  if (endpoint === 'live') return list;
+  list.push(
+    query('from', jsonSchema(dateSchema('from')), 'First day of the range (inclusive, the site\'s time zone); needs `to`.'),
+    query('to', jsonSchema(dateSchema('to')), 'Last day of the range (inclusive); needs `from`.'),
+    query('period', jsonSchema(periodSchema), 'Today and the days before, when `from`/`to` are not given; default `30d`.'),
+    {
+      name: 'filters',
+      in: 'query',
+      required: false,
+      description:
+        'JSON array of `[operator, dimension, values]` conditions, all of which must hold (query-extensions.md section 1). ' +
+        'Session dimensions select sessions by their attributes; `page` selects sessions with a matching pageview and those pageviews; ' +
+        '`event` selects sessions with a matching custom event and those events. An empty array is no filter.',
+      content: {
+        'application/json': { schema: jsonSchema(filterConditionsSchema), example: [['is', 'country', ['DE', 'AT']], ['is', 'page', ['/pricing']]] },
+      },
+    },
+    query('compare', jsonSchema(compareSchema), 'Adds `comparison`: the same numbers over the previous period or the same dates a year earlier.'),
+  );
+  for (const own of ENDPOINT_OWN_PARAMETERS[endpoint]) {
+    if (own === 'interval') list.push(query('interval', jsonSchema(intervalSchema), 'Bucket size; default `day`. `hour` takes ranges of at most 7 days.'));
+    if (own === 'limit') list.push(query('limit', jsonSchema(limitSchema), 'Rows to return; default 20.'));
+    if (own === 'breakdown') list.push(query('breakdown', jsonSchema(breakdownSchema), 'Default `device_type`.'));
+    if (own === 'name') list.push(query('name', jsonSchema(eventNameSchema), 'One event name; all when absent.'));
+  }
+  return list;
+}
+
+const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
+const RATE_HEADERS = {
+  'RateLimit-Limit': header('Requests allowed per window for this key.', { type: 'integer' }),
+  'RateLimit-Remaining': header('Requests left in the window.', { type: 'integer' }),
+  'RateLimit-Reset': header('Seconds until the window ends.', { type: 'integer' }),
+};
+const REQUEST_ID = { 'X-Request-Id': header('The request\'s id, also in the server log.', { type: 'string', format: 'uuid' }) };
+const errorResponse = (status: keyof typeof errors, description: string, headers: Json = {}) => ({
+  description,
+  headers: { ...REQUEST_ID, ...headers },
+  content: { 'application/json': { schema: ref(idOf(errors[status])) } },
+});
+
+const RESPONSES = {
+  Unauthorized: errorResponse(401, 'Key missing, invalid or revoked.', { 'WWW-Authenticate': header('`Bearer`.') }),
+  HttpsRequired: errorResponse(403, 'The request did not arrive over HTTPS.'),
+  NotFound: errorResponse(404, 'The site does not exist or this key may not read it (`Site not found.`); or no such path (`Not Found`).', RATE_HEADERS),
+  MethodNotAllowed: errorResponse(405, 'Only GET and HEAD are allowed.', { Allow: header('`GET, HEAD`.') }),
+  UriTooLong: errorResponse(414, 'The request target is longer than 8,192 characters.'),
+  ValidationError: errorResponse(422, 'A parameter is missing or invalid: the first failing rule.', RATE_HEADERS),
+  TooManyRequests: errorResponse(429, 'The key spent its request budget.', { ...RATE_HEADERS, 'Retry-After': header('Seconds to wait.', { type: 'integer' }) }),
+  ServerError: errorResponse(500, 'The server failed; the detail is in its log under the request id.'),
+};
+const use = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });
+const OTHER_METHODS = ['put', 'post', 'delete', 'options', 'patch'] as const;
+const notAllowed = { summary: 'Not allowed: the API is read-only', security: [], responses: { 405: use('MethodNotAllowed') } };
+
+function operation(endpoint: EndpointName): Json {
+  return {
+    operationId: endpoint,
+    summary: SUMMARIES[endpoint],
+    parameters: parameters(endpoint),
+    responses: {
+      200: {
+        description: endpoint === 'live' ? 'The live count.' : 'The report; with `comparison` exactly when `compare` was given.',
+        headers: { ...REQUEST_ID, ...RATE_HEADERS },
+        content: { 'application/json': { schema: ref(idOf(bodies[endpoint])) } },
+      },
+      401: use('Unauthorized'),
+      403: use('HttpsRequired'),
+      404: use('NotFound'),
+      414: use('UriTooLong'),
+      422: use('ValidationError'),
+      429: use('TooManyRequests'),
+      500: use('ServerError'),
+    },
+  };
+}
+
+/** Every schema of `registry` under `components/schemas`, referring to each other by `$ref`. */
+function componentSchemas(): Json {
+  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Json> };
+  return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _, $id: __, ...schema }]) => [id, schema]));
+}
+
+const documents = new Map<string, Json>();
+
+/**
+ * The OpenAPI 3.1 document for an API mounted at `basePath` (e.g. `/api/v1`).
+ * Built once per base path.
+ * @example const doc = openApiDocument('/api/v1'); // doc.paths['/stats'].get.parameters ...
+ */
+export function openApiDocument(basePath: string): Json {
+  let doc = documents.get(basePath);
+  if (doc) return doc;
+  const paths: Json = {};
+  for (const [endpoint, path] of Object.entries(ENDPOINT_PATHS) as [EndpointName, string][]) {
+    paths[path] = { get: operation(endpoint), ...Object.fromEntries(OTHER_METHODS.map((m) => [m, notAllowed])) };
+  }
+  paths[OPENAPI_PATH] = {
+    get: {
+      operationId: 'openapi',
+      summary: 'This document',
+      security: [],
+      responses: {
+        200: { description: 'The OpenAPI 3.1 document.', headers: REQUEST_ID, content: { 'application/json': { schema: { type: 'object' } } } },
+        403: use('HttpsRequired'),
+        414: use('UriTooLong'),
+        500: use('ServerError'),
+      },
+    },
+    ...Object.fromEntries(OTHER_METHODS.map((m) => [m, notAllowed])),
+  };
+  doc = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Siteline read API',
+      version: '1.0.0',
+      description:
+        'Read-only web analytics. HTTPS only; every endpoint but this document needs a key (`Authorization: Bearer <key>` or `api_key=`). ' +
+        'Any other method than GET or HEAD gets 405; an unknown path gets 404 `Not Found` (components.responses.NotFound).',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: basePath }],
+    security: [{ bearer: [] }, { apiKey: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token (recommended).' },
+        apiKey: { type: 'apiKey', in: 'query', name: 'api_key', description: 'The API key as a query parameter (it then appears in access logs).' },
+      },
+      schemas: componentSchemas(),
+      responses: RESPONSES,
+    },
+  };
+  documents.set(basePath, doc);
+  return doc;
+}

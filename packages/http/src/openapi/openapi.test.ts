@@ -1,0 +1,203 @@
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { createSite, createSqliteStorage, ENDPOINT_PATHS, importEvents, MESSAGES, type Storage } from '@siteline/core';
+import { EXT, ndjson } from '@siteline/core/testing';
+import { checkApiResponse, checkedResponses } from '@siteline/http/testing';
+import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { communityAuthenticator } from '../auth.js';
+import { ensureDevCertificate } from '../dev-cert.js';
+import { createApiHandler } from '../handler.js';
+import { openApiDocument } from './document.js';
+
+const KEY = 'openapi-test-key-0123456789abcdef0123';
+const ROOT = resolve(fileURLToPath(import.meta.url), '../../../../..');
+const dir = mkdtempSync(join(tmpdir(), 'siteline-openapi-'));
+const cert = ensureDevCertificate(dir);
+const tls = { key: readFileSync(cert.keyFile), cert: readFileSync(cert.certFile) };
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** GET/HEAD/POST over real HTTPS, every response checked against the document like every HTTP test's. */
+function request(port: number, path: string, method = 'GET', headers: Record<string, string> = { Authorization: `Bearer ${KEY}` }) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((done, fail) => {
+    https.request({ host: '127.0.0.1', port, path, method, ca: tls.cert, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => {
+        try {
+          checkApiResponse({ method, url: path, status: res.statusCode!, body, contentType: res.headers['content-type'] });
+          done({ status: res.statusCode!, headers: res.headers, body });
+        } catch (error) {
+          fail(error);
+        }
+      });
+    }).on('error', fail).end();
+  });
+}
+
+/** A `fetch` for openapi-fetch that trusts the test certificate (the global fetch cannot take a CA per call). */
+const trustingFetch = async (input: Request): Promise<Response> =>
+  new Promise((done, fail) => {
+    const headers: Record<string, string> = {};
+    input.headers.forEach((value, name) => (headers[name] = value));
+    https.request(input.url, { method: input.method, headers, ca: tls.cert }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        try {
+          checkApiResponse({ method: input.method, url: input.url, status: res.statusCode!, body, contentType: res.headers['content-type'] });
+        } catch (error) {
+          return fail(error);
+        }
+        done(new Response(body, { status: res.statusCode!, headers: { 'content-type': String(res.headers['content-type']) } }));
+      });
+    }).on('error', fail).end();
+  });
+
+describe('GET /api/v1/openapi.json', () => {
+  let storage: Storage;
+  let server: https.Server;
+  let port: number;
+
+  beforeAll(async () => {
+    storage = createSqliteStorage(':memory:');
+    await createSite(storage, { id: 'ST-ext', name: 'Extensions', timezone: 'UTC' });
+    await importEvents(storage, ndjson(EXT));
+    server = https.createServer(tls, createApiHandler({ storage, authenticate: communityAuthenticator(KEY), logger: () => {} }));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((r) => server.close(r));
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves a valid OpenAPI 3.1 document without a key; HEAD has no body; other methods get 405', async () => {
+    const reply = await request(port, '/api/v1/openapi.json', 'GET', {});
+    expect(reply.status).toBe(200);
+    const doc = JSON.parse(reply.body) as Json;
+    expect(await new Validator().validate(doc)).toEqual({ valid: true });
+    expect(doc).toEqual(openApiDocument('/api/v1'));
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers).toEqual([{ url: '/api/v1' }]);
+    const head = await request(port, '/api/v1/openapi.json', 'HEAD', {});
+    expect([head.status, head.body, head.headers['content-length']]).toEqual([200, '', String(Buffer.byteLength(reply.body))]);
+    const post = await request(port, '/api/v1/openapi.json', 'POST', {});
+    expect([post.status, post.body, post.headers.allow]).toEqual([405, '{"error":"Method Not Allowed"}', 'GET, HEAD']);
+  });
+
+  it('describes every endpoint, its parameters (filters, compare, interval), bodies and errors', () => {
+    const doc = openApiDocument('/api/v1') as Json;
+    expect(Object.keys(doc.paths).sort()).toEqual([...Object.values(ENDPOINT_PATHS), '/openapi.json'].sort());
+    for (const [endpoint, path] of Object.entries(ENDPOINT_PATHS)) {
+      const get = doc.paths[path].get;
+      const names = get.parameters.map((p: Json) => p.name);
+      const expected = endpoint === 'live' ? ['site_id'] : ['site_id', 'from', 'to', 'period', 'filters', 'compare'];
+      expect(names.slice(0, expected.length)).toEqual(expected);
+      expect(Object.keys(get.responses).sort()).toEqual(['200', '401', '403', '404', '414', '422', '429', '500']);
+      expect(doc.paths[path].post.responses).toEqual({ 405: { $ref: '#/components/responses/MethodNotAllowed' } });
+    }
+    expect(doc.paths['/stats/timeseries'].get.parameters.map((p: Json) => p.name)).toContain('interval');
+    expect(doc.paths['/pages'].get.parameters.find((p: Json) => p.name === 'limit').schema).toEqual({ type: 'integer', minimum: 1, maximum: 100 });
+    const filters = doc.paths['/stats'].get.parameters.find((p: Json) => p.name === 'filters');
+    expect(filters.content['application/json'].schema.maxItems).toBe(10);
+    expect(filters.content['application/json'].schema.items.prefixItems[0].enum).toEqual(['is', 'is_not', 'contains', 'contains_not']);
+    // The 422 body lists every validation message, the new ones included.
+    const messages = doc.components.schemas.ValidationError.properties.error.enum as string[];
+    for (const m of [MESSAGES.filtersShape, MESSAGES.filtersCount, MESSAGES.compare, MESSAGES.hourRange, MESSAGES.dateFormat('to'), MESSAGES.requiredWith('from', 'to')]) {
+      expect(messages).toContain(m);
+    }
+    // The compared /stats body is a documented variant.
+    expect(doc.components.schemas.ComparedStats.required).toContain('comparison');
+  });
+
+  it('the response check fails on a body or status the document does not describe', () => {
+    const before = checkedResponses;
+    expect(() => checkApiResponse({ method: 'GET', url: '/api/v1/stats?site_id=ST-a', status: 200, body: '{"visitors":1}' })).toThrow(/does not match/);
+    expect(() => checkApiResponse({ method: 'GET', url: '/api/v1/stats', status: 200, body: '{"visitors":1,"pageviews":1,"sessions":1,"bounce_rate":0,"avg_duration":0,"extra":1}' })).toThrow(/does not match/);
+    expect(() => checkApiResponse({ method: 'GET', url: '/api/v1/stats', status: 422, body: '{"error":"Something else."}' })).toThrow(/does not match/);
+    expect(() => checkApiResponse({ method: 'GET', url: '/api/v1/stats', status: 418, body: '' })).toThrow(/not documented/);
+    expect(() => checkApiResponse({ method: 'GET', url: '/api/v1/nope', status: 200, body: '{}' })).toThrow(/undocumented path/);
+    checkApiResponse({ method: 'GET', url: '/api/v1/stats', status: 200, body: '{"visitors":1,"pageviews":1,"sessions":1,"bounce_rate":0,"avg_duration":0}' });
+    checkApiResponse({ method: 'GET', url: '/collect', status: 202, body: '' }); // not the API: not checked
+    expect(checkedResponses).toBeGreaterThan(before);
+  });
+
+  it('a filtered, compared request over HTTPS, and the extensions\' 422s', async () => {
+    const filters = encodeURIComponent(JSON.stringify([['is', 'country', ['DE', 'AT']]]));
+    // The numbers of the conformance case "filters apply to both ranges of a comparison" (datasets-extensions.ts).
+    const reply = await request(port, `/api/v1/stats?site_id=ST-ext&from=2026-11-10&to=2026-11-11&filters=${filters}&compare=previous_period`);
+    expect(JSON.parse(reply.body)).toEqual({
+      visitors: 4, pageviews: 7, sessions: 4, bounce_rate: 25, avg_duration: 337.5,
+      comparison: { from: '2026-11-08', to: '2026-11-09', visitors: 1, pageviews: 1, sessions: 1, bounce_rate: 100, avg_duration: 0 },
+    });
+    // Without the new parameters: byte for byte the v1 body.
+    expect((await request(port, '/api/v1/stats?site_id=ST-ext&from=2026-11-10&to=2026-11-11')).body).toBe(
+      '{"visitors":6,"pageviews":10,"sessions":6,"bounce_rate":33.3,"avg_duration":375}',
+    );
+    const cases: [string, string][] = [
+      ['/stats?site_id=ST-ext&filters=%5B%5B%22is%22%2C%22planet%22%2C%5B%22x%22%5D%5D%5D', MESSAGES.filterDimension],
+      ['/stats?site_id=ST-ext&filters=nope', MESSAGES.filtersShape],
+      ['/pages?site_id=ST-ext&compare=yesterday&limit=x', MESSAGES.compare],
+      ['/stats/timeseries?site_id=ST-ext&interval=hour', MESSAGES.hourRange],
+      ['/stats/timeseries?site_id=ST-ext&interval=minute', MESSAGES.interval],
+    ];
+    for (const [path, error] of cases) expect(await request(port, `/api/v1${path}`)).toMatchObject({ status: 422, body: JSON.stringify({ error }) });
+    // interval is ignored where it is not taken; /live ignores all three.
+    expect((await request(port, '/api/v1/stats?site_id=ST-ext&interval=minute')).status).toBe(200);
+    expect((await request(port, '/api/v1/live?site_id=ST-ext&filters=x&compare=x&interval=x')).body).toBe('{"live":0}');
+  });
+
+  it('a client generated from the document by openapi-typescript type-checks and calls the server with openapi-fetch', async () => {
+    const doc = JSON.parse((await request(port, '/api/v1/openapi.json', 'GET', {})).body) as Json;
+    const work = mkdtempSync(join(tmpdir(), 'siteline-generated-'));
+    try {
+      symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'), 'dir');
+      writeFileSync(join(work, 'schema.ts'), astToString(await openapiTS(doc as Parameters<typeof openapiTS>[0])));
+      writeFileSync(join(work, 'package.json'), '{"type":"module"}');
+      writeFileSync(join(work, 'usage.ts'), `
+        import createClient from 'openapi-fetch';
+        import type { paths } from './schema.js';
+        export async function calls(baseUrl: string, key: string, fetch: (request: Request) => Promise<Response>) {
+          const api = createClient<paths>({ baseUrl, fetch, headers: { Authorization: 'Bearer ' + key } });
+          // filters is application/json content: openapi-typescript types it as its serialised text.
+          const stats = await api.GET('/stats', { params: { query: {
+            site_id: 'ST-ext', from: '2026-11-10', to: '2026-11-11', filters: JSON.stringify([['is', 'country', ['DE', 'AT']]]), compare: 'previous_period',
+          } } });
+          const visitors: number | undefined = stats.data?.visitors;
+          const compared = stats.data && 'comparison' in stats.data ? stats.data.comparison.visitors : undefined;
+          const weeks = await api.GET('/stats/timeseries', { params: { query: { site_id: 'ST-ext', from: '2026-10-28', to: '2026-11-11', interval: 'week' } } });
+          const bad = await api.GET('/pages', { params: { query: { site_id: 'ST-ext', limit: 500 } } });
+          const denied = await createClient<paths>({ baseUrl, fetch }).GET('/live', { params: { query: { site_id: 'ST-ext' } } });
+          // Type-checked only, never sent: compare is previous_period or year_over_year.
+          // @ts-expect-error
+          const typeOnly = () => api.GET('/stats', { params: { query: { site_id: 'ST-ext', compare: 'last_week' } } });
+          void typeOnly;
+          return { visitors, compared, weeks: weeks.data?.timeseries.map((r) => r.date), bad: bad.error?.error, denied: denied.error?.error };
+        }
+      `);
+      const program = ts.createProgram([join(work, 'usage.ts')], {
+        strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        target: ts.ScriptTarget.ES2022, lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'], skipLibCheck: true, types: [],
+      });
+      const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      expect(problems).toEqual([]);
+      const { calls } = (await import(pathToFileURL(join(work, 'usage.ts')).href)) as { calls: (b: string, k: string, f: typeof trustingFetch) => Promise<unknown> };
+      expect(await calls(`https://127.0.0.1:${port}/api/v1`, KEY, trustingFetch)).toEqual({
+        visitors: 4,
+        compared: 1,
+        weeks: ['2026-10-26', '2026-11-02', '2026-11-09'],
+        bad: MESSAGES.limitRange,
+        denied: 'Unauthorized',
+      });
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+});
