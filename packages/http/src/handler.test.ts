@@ -202,18 +202,21 @@ describe('transport, rate limit and failures', () => {
   });
 
   it('429 with Retry-After once the per-key budget is spent', async () => {
-    let clock = 60_000 * 29_000_000; // a window boundary (multiple of 60 s)
+    let clock = 60_000 * 29_000_000; // on a 0.5 s slot boundary
     const api = await serve({ storage, rateLimit: { limit: 2, windowMs: 60_000 }, now: () => clock });
+    // A request counts until the 0.5 s slot it fell in is 60.5 s old: the first one until +60.5 s.
     const first = await api.get('/api/v1/stats?site_id=ST-a');
-    expect(first.headers).toMatchObject({ 'ratelimit-limit': '2', 'ratelimit-remaining': '1', 'ratelimit-reset': '60' });
+    expect(first.headers).toMatchObject({ 'ratelimit-limit': '2', 'ratelimit-remaining': '1', 'ratelimit-reset': '61' });
     clock += 15_000;
-    expect((await api.get('/api/v1/stats?site_id=ST-nope')).headers['ratelimit-remaining']).toBe('0');
+    expect((await api.get('/api/v1/stats?site_id=ST-nope')).headers).toMatchObject({ 'ratelimit-remaining': '0', 'ratelimit-reset': '46' });
     const limited = await api.get('/api/v1/stats?site_id=ST-a');
     expect(limited).toMatchObject({ status: 429, body: '{"error":"Too Many Requests"}' });
-    expect(limited.headers).toMatchObject({ 'retry-after': '45', 'ratelimit-remaining': '0', 'ratelimit-reset': '45' });
+    expect(limited.headers).toMatchObject({ 'retry-after': '46', 'ratelimit-remaining': '0', 'ratelimit-reset': '46' });
     expect((await api.get('/api/v1/stats?site_id=ST-a', {})).status).toBe(401); // unauthenticated requests are not counted
-    clock += 45_000;
-    expect((await api.get('/api/v1/stats?site_id=ST-a')).status).toBe(200);
+    clock += 45_499;
+    expect((await api.get('/api/v1/stats?site_id=ST-a')).status).toBe(429); // refused requests are not counted either
+    clock += 1;
+    expect((await api.get('/api/v1/stats?site_id=ST-a')).headers).toMatchObject({ 'ratelimit-remaining': '0', 'ratelimit-reset': '15' });
     await api.close();
   });
 
