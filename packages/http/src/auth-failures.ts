@@ -15,7 +15,10 @@ export interface AuthFailureLimit {
   windowMs?: number;
 }
 
-/** 30 failures a minute: plenty for a misconfigured client to see its 401s, nothing for guessing a key. */
+/**
+ * 30 failures a minute: plenty for a misconfigured client to see its 401s, nothing for guessing a key.
+ * @example createApiHandler({ storage, authenticate, authFailureLimit: { ...DEFAULT_AUTH_FAILURE_LIMIT, limit: 10 } })
+ */
 export const DEFAULT_AUTH_FAILURE_LIMIT: AuthFailureLimit = { limit: 30, windowMs: 60_000 };
 
 /**

@@ -16,6 +16,7 @@ export type BeaconLimit = Pick<ClientBudgetOptions, 'limit' | 'windowMs'>;
 /**
  * 600 a minute per client network: ten pages a second from one address, for many visitors
  * behind one NAT or proxy, far below what a flood needs.
+ * @example createCollectHandler({ storage, beaconLimit: { ...DEFAULT_BEACON_LIMIT, limit: 3000 } })
  */
 export const DEFAULT_BEACON_LIMIT: BeaconLimit = { limit: 600, windowMs: 60_000 };
 

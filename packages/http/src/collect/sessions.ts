@@ -10,7 +10,11 @@
  */
 import { continuesSession, type EnrichedEvent, newSessionId, type SessionFirstEvent, stampEvent, type StoredEvent } from '@siteline/core';
 
-/** Default cap of the open sessions' estimated memory: 64 MiB (about 80,000 sessions of typical pages; the estimate is in `SESSION_OVERHEAD_BYTES`). */
+/**
+ * Default cap of the open sessions' estimated memory: 64 MiB (about 80,000 sessions of typical
+ * pages; the estimate is in `SESSION_OVERHEAD_BYTES`).
+ * @example createCollectHandler({ storage, openSessionsBytes: 4 * DEFAULT_OPEN_SESSIONS_BYTES })
+ */
 export const DEFAULT_OPEN_SESSIONS_BYTES = 64 * 1024 * 1024;
 
 /**
