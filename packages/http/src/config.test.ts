@@ -53,9 +53,9 @@ describe('parseConfig', () => {
 
   it('reads the limits, 0 turning a cap or budget off, and keeps the headers inside the request timeout', () => {
     const limits = parseConfig({ ...valid, MAX_CONNECTIONS: '4', MAX_CONNECTIONS_PER_IP: '0', TLS_HANDSHAKE_TIMEOUT_MS: '500', HEADERS_TIMEOUT_MS: '400',
-      REQUEST_TIMEOUT_MS: '800', KEEP_ALIVE_TIMEOUT_MS: '0', BEACONS_PER_MINUTE_PER_IP: '0', AUTH_FAILURES_PER_MINUTE_PER_IP: '5', OPEN_SESSIONS_MB: '8' }, dir).limits;
+      REQUEST_TIMEOUT_MS: '800', KEEP_ALIVE_TIMEOUT_MS: '100', BEACONS_PER_MINUTE_PER_IP: '0', AUTH_FAILURES_PER_MINUTE_PER_IP: '5', OPEN_SESSIONS_MB: '8' }, dir).limits;
     expect(limits).toEqual({ maxConnections: 4, maxConnectionsPerIp: 0, handshakeTimeoutMs: 500, headersTimeoutMs: 400, requestTimeoutMs: 800,
-      keepAliveTimeoutMs: 0, beaconsPerMinutePerIp: 0, authFailuresPerMinutePerIp: 5, openSessionsMb: 8 });
+      keepAliveTimeoutMs: 100, beaconsPerMinutePerIp: 0, authFailuresPerMinutePerIp: 5, openSessionsMb: 8 });
     expect(problems({ ...valid, HEADERS_TIMEOUT_MS: '40000' })).toEqual([
       'HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS (30000): the headers are part of the request.',
     ]);

@@ -56,8 +56,10 @@ const ROUTES = new Map<string, EndpointName>(Object.entries(ENDPOINT_PATHS).map(
 
 /**
  * The read API as a Node request listener: transport check, routing,
- * authentication, rate limit, validation, site access and the report, in the
- * order of decisions.md section 6, with every error as a JSON body.
+ * authentication (after the client's failed-authentication budget), rate limit,
+ * validation, site access and the report, in the order of decisions.md section
+ * 6, with every error as a JSON body. The log line of each request holds only
+ * its parsed path and parameters (`requestLogFields`).
  * Requests outside `basePath` go to `next()` when given (middleware), else 404.
  *
  * @example

@@ -58,6 +58,14 @@ describe('connection caps and timeouts (issue 16, point 5)', () => {
     await server.close();
   });
 
+  it('closes a keep-alive connection left idle after its answer, KEEP_ALIVE_TIMEOUT_MS (plus Node\'s 1 s margin) later', async () => {
+    const server = await startTestServer({ KEEP_ALIVE_TIMEOUT_MS: '200' });
+    const { text, closedByServer } = await rawExchange(server, `GET /api/v1/live?site_id=ST-none HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`, { waitMs: 20_000 });
+    expect(parseRawResponse(text)).toMatchObject({ status: 404, headers: { connection: 'keep-alive' } });
+    expect(closedByServer).toBe(true); // by the server, long before the 20 s this client would wait
+    await server.close();
+  });
+
   it('answers 408 with a JSON body to headers still arriving after HEADERS_TIMEOUT_MS', async () => {
     const server = await startTestServer({ HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '1000' });
     const { text, closedByServer } = await rawExchange(server, 'GET /api/v1/stats HTTP/1.1\r\nHost: localhost\r\nX-Slow: a', { waitMs: 20_000 });
