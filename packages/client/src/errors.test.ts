@@ -77,14 +77,15 @@ describe('errors from the real handler', () => {
   });
 
   it('429 RateLimitError with retryAfter; a wait over 30 s is thrown at once, not slept', async () => {
-    // The handler's clock sits on a minute boundary, so the window resets in 60 s.
+    // The handler's clock sits on a minute boundary: the first request counts until its 0.5 s slot
+    // of the sliding window is 60.5 s old, so the second is told to retry after 61 s.
     const server = await env.serve(apiHandler({ storage: env.storage, rateLimit: { limit: 1, windowMs: 60_000 } }), env.tls);
     const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, fetch: env.fetch, maxRetries: 2 });
     await client.live({ site_id: 'ST-alpha' });
     const started = Date.now();
     const error = await client.live({ site_id: 'ST-alpha' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(error).toMatchObject({ status: 429, message: 'Too Many Requests', retryAfter: 60 });
+    expect(error).toMatchObject({ status: 429, message: 'Too Many Requests', retryAfter: 61 });
     expect(Date.now() - started).toBeLessThan(1000);
     expect(server.hits).toHaveLength(2);
   });

@@ -38,7 +38,7 @@ export { type Backend, type BackendCapabilities, type BackendRole, BackendError 
 export { createSite, generateSiteId, type NewSite } from './sites/sites.js';
 export { importEvents, type ImportInput, type ImportOptions, type ImportSummary } from './import/import.js';
 export { enrichEvent, type IncomingEvent, type EnrichedEvent } from './import/enrich.js';
-export { Sessionizer, stampSessions, SESSION_GAP_MS } from './import/sessionize.js';
+export { Sessionizer, stampSessions, stampEvent, continuesSession, newSessionId, SESSION_GAP_MS, type SessionFirstEvent } from './import/sessionize.js';
 export { deriveVisitorId } from './import/visitor.js';
 export { parseImportLine, importLineSchema, MAX_LINE_LENGTH } from './import/line-schema.js';
 export { isValidTimeZone, localDay, dayStart, shiftDay, daysBetween } from './time/zone.js';

@@ -36,8 +36,33 @@ describe('parseConfig', () => {
       trustProxy: false,
       rateLimitPerMinute: 600,
       collectBatch: { maxEvents: 500, maxDelayMs: 1000 },
+      limits: {
+        maxConnections: 900,
+        maxConnectionsPerIp: 100,
+        handshakeTimeoutMs: 10_000,
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 5_000,
+        beaconsPerMinutePerIp: 600,
+        authFailuresPerMinutePerIp: 30,
+        openSessionsMb: 64,
+      },
       warnings: [],
     });
+  });
+
+  it('reads the limits, 0 turning a cap or budget off, and keeps the headers inside the request timeout', () => {
+    const limits = parseConfig({ ...valid, MAX_CONNECTIONS: '4', MAX_CONNECTIONS_PER_IP: '0', TLS_HANDSHAKE_TIMEOUT_MS: '500', HEADERS_TIMEOUT_MS: '400',
+      REQUEST_TIMEOUT_MS: '800', KEEP_ALIVE_TIMEOUT_MS: '100', BEACONS_PER_MINUTE_PER_IP: '0', AUTH_FAILURES_PER_MINUTE_PER_IP: '5', OPEN_SESSIONS_MB: '8' }, dir).limits;
+    expect(limits).toEqual({ maxConnections: 4, maxConnectionsPerIp: 0, handshakeTimeoutMs: 500, headersTimeoutMs: 400, requestTimeoutMs: 800,
+      keepAliveTimeoutMs: 100, beaconsPerMinutePerIp: 0, authFailuresPerMinutePerIp: 5, openSessionsMb: 8 });
+    expect(problems({ ...valid, HEADERS_TIMEOUT_MS: '40000' })).toEqual([
+      'HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS (30000): the headers are part of the request.',
+    ]);
+    expect(problems({ ...valid, TLS_HANDSHAKE_TIMEOUT_MS: '0', OPEN_SESSIONS_MB: '0' })).toEqual([
+      'TLS_HANDSHAKE_TIMEOUT_MS must be an integer from 100 to 600000 (got "0").',
+      'OPEN_SESSIONS_MB must be an integer from 1 to 65536 (got "0").',
+    ]);
   });
 
   it('resolves DATABASE_PATH against the directory, except :memory: (an in-memory database)', () => {
@@ -117,8 +142,11 @@ describe('parseConfig', () => {
     ]);
   });
 
-  it('allows plain HTTP only behind a proxy on loopback', () => {
+  it('allows plain HTTP only behind a proxy on loopback, and never with TLS files (the proxy terminates TLS)', () => {
     expect(parseConfig({ SERVICE_API_KEY: KEY, TRUST_PROXY: 'true' }, dir)).toMatchObject({ tls: null, trustProxy: true });
+    expect(problems({ ...valid, TRUST_PROXY: 'true' })).toEqual([
+      'TLS_CERT_FILE and TLS_KEY_FILE cannot be used with TRUST_PROXY=true: the proxy terminates TLS and this server then speaks plain HTTP on loopback. Remove the TLS files (the proxy holds the certificate), or set TRUST_PROXY=false to serve HTTPS directly.',
+    ]);
     expect(problems({ SERVICE_API_KEY: KEY, TRUST_PROXY: 'true', HOST: '0.0.0.0' })[0]).toMatch(/^HOST must be a loopback address .* when TRUST_PROXY=true/);
   });
 

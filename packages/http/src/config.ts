@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { type DatabaseLocation, DEFAULT_DATABASE_URL, parseDatabaseUrl } from './database-url.js';
+import type { ServerLimits } from './server-limits.js';
 
 /** Environment variables the server reads (from `.env`, overridden by the real environment). */
 export type EnvVars = Record<string, string | undefined>;
@@ -25,6 +26,8 @@ export interface ServerConfig {
   rateLimitPerMinute: number;
   /** The collector writes accepted beacons at least every `maxDelayMs`, or as soon as `maxEvents` wait. */
   collectBatch: { maxEvents: number; maxDelayMs: number };
+  /** Connections, timeouts and budgets of clients without a key (README: "Limits a deployment should set"). */
+  limits: ServerLimits;
   /** Worth saying at start, not worth refusing to start (a short key). */
   warnings: string[];
 }
@@ -47,6 +50,17 @@ export const DEFAULTS = {
   RATE_LIMIT_PER_MINUTE: '600',
   COLLECT_BATCH_EVENTS: '500',
   COLLECT_BATCH_MS: '1000',
+  // Limits (README: "Limits a deployment should set"): below a descriptor limit of 1,024 with room to spare,
+  // timeouts a slow phone meets with margin, budgets far above one person and far below a flood.
+  MAX_CONNECTIONS: '900',
+  MAX_CONNECTIONS_PER_IP: '100',
+  TLS_HANDSHAKE_TIMEOUT_MS: '10000',
+  HEADERS_TIMEOUT_MS: '10000',
+  REQUEST_TIMEOUT_MS: '30000',
+  KEEP_ALIVE_TIMEOUT_MS: '5000',
+  BEACONS_PER_MINUTE_PER_IP: '600',
+  AUTH_FAILURES_PER_MINUTE_PER_IP: '30',
+  OPEN_SESSIONS_MB: '64',
 } as const;
 
 /** Below this length `SERVICE_API_KEY` is accepted with a warning (decisions.md section 7). */
@@ -74,6 +88,15 @@ const schema = z.object({
   RATE_LIMIT_PER_MINUTE: integer(0, 1_000_000).default(Number(DEFAULTS.RATE_LIMIT_PER_MINUTE)),
   COLLECT_BATCH_EVENTS: integer(1, 100_000).default(Number(DEFAULTS.COLLECT_BATCH_EVENTS)),
   COLLECT_BATCH_MS: integer(1, 60_000).default(Number(DEFAULTS.COLLECT_BATCH_MS)),
+  MAX_CONNECTIONS: integer(0, 1_000_000).default(Number(DEFAULTS.MAX_CONNECTIONS)),
+  MAX_CONNECTIONS_PER_IP: integer(0, 1_000_000).default(Number(DEFAULTS.MAX_CONNECTIONS_PER_IP)),
+  TLS_HANDSHAKE_TIMEOUT_MS: integer(100, 600_000).default(Number(DEFAULTS.TLS_HANDSHAKE_TIMEOUT_MS)),
+  HEADERS_TIMEOUT_MS: integer(100, 600_000).default(Number(DEFAULTS.HEADERS_TIMEOUT_MS)),
+  REQUEST_TIMEOUT_MS: integer(100, 3_600_000).default(Number(DEFAULTS.REQUEST_TIMEOUT_MS)),
+  KEEP_ALIVE_TIMEOUT_MS: integer(100, 600_000).default(Number(DEFAULTS.KEEP_ALIVE_TIMEOUT_MS)),
+  BEACONS_PER_MINUTE_PER_IP: integer(0, 1_000_000).default(Number(DEFAULTS.BEACONS_PER_MINUTE_PER_IP)),
+  AUTH_FAILURES_PER_MINUTE_PER_IP: integer(0, 1_000_000).default(Number(DEFAULTS.AUTH_FAILURES_PER_MINUTE_PER_IP)),
+  OPEN_SESSIONS_MB: integer(1, 65_536).default(Number(DEFAULTS.OPEN_SESSIONS_MB)),
 });
 
 /**
@@ -113,6 +136,8 @@ export function parseConfig(vars: EnvVars, cwd: string): ServerConfig {
   const trustProxy = result.data?.TRUST_PROXY ?? false;
   if (!certFile !== !keyFile) {
     problems.push(`${certFile ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE'} is required when ${certFile ? 'TLS_CERT_FILE' : 'TLS_KEY_FILE'} is set: give both the certificate and its private key (PEM files).`);
+  } else if (certFile && trustProxy) {
+    problems.push('TLS_CERT_FILE and TLS_KEY_FILE cannot be used with TRUST_PROXY=true: the proxy terminates TLS and this server then speaks plain HTTP on loopback. Remove the TLS files (the proxy holds the certificate), or set TRUST_PROXY=false to serve HTTPS directly.');
   } else if (!certFile && !trustProxy) {
     problems.push('TLS_CERT_FILE and TLS_KEY_FILE are required: the server speaks HTTPS only. Set them to PEM files, run `siteline start` for a development certificate, or set TRUST_PROXY=true behind a TLS-terminating proxy.');
   }
@@ -124,6 +149,9 @@ export function parseConfig(vars: EnvVars, cwd: string): ServerConfig {
   const host = result.data?.HOST ?? DEFAULTS.HOST;
   if (trustProxy && !isLoopback(host)) {
     problems.push(`HOST must be a loopback address (127.0.0.1, ::1 or localhost) when TRUST_PROXY=true, got ${JSON.stringify(host)}: plain HTTP may only be reachable by the proxy on this machine.`);
+  }
+  if (result.data && result.data.HEADERS_TIMEOUT_MS > result.data.REQUEST_TIMEOUT_MS) {
+    problems.push(`HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS (${result.data.REQUEST_TIMEOUT_MS}): the headers are part of the request.`);
   }
   if (problems.length > 0 || !result.success || 'problem' in database) throw new ConfigError(problems);
 
@@ -142,6 +170,17 @@ export function parseConfig(vars: EnvVars, cwd: string): ServerConfig {
     trustProxy,
     rateLimitPerMinute: data.RATE_LIMIT_PER_MINUTE,
     collectBatch: { maxEvents: data.COLLECT_BATCH_EVENTS, maxDelayMs: data.COLLECT_BATCH_MS },
+    limits: {
+      maxConnections: data.MAX_CONNECTIONS,
+      maxConnectionsPerIp: data.MAX_CONNECTIONS_PER_IP,
+      handshakeTimeoutMs: data.TLS_HANDSHAKE_TIMEOUT_MS,
+      headersTimeoutMs: data.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: data.REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: data.KEEP_ALIVE_TIMEOUT_MS,
+      beaconsPerMinutePerIp: data.BEACONS_PER_MINUTE_PER_IP,
+      authFailuresPerMinutePerIp: data.AUTH_FAILURES_PER_MINUTE_PER_IP,
+      openSessionsMb: data.OPEN_SESSIONS_MB,
+    },
     warnings,
   };
 }

@@ -22,6 +22,12 @@ export const HTTP_MESSAGES = {
   methodNotAllowed: 'Method Not Allowed',
   serverError: 'Server Error',
   uriTooLong: 'URI Too Long',
+  /** Protocol errors, some answered before any handler runs (see server-limits.ts). */
+  badRequest: 'Bad Request',
+  requestTimeout: 'Request Timeout',
+  payloadTooLarge: 'Payload Too Large',
+  expectationFailed: 'Expectation Failed',
+  headersTooLarge: 'Request Header Fields Too Large',
 } as const;
 
 export const unauthorized = () => new HttpError(401, HTTP_MESSAGES.unauthorized, { 'WWW-Authenticate': 'Bearer' });

@@ -27,10 +27,10 @@ async function serve(options: Partial<ApiHandlerOptions> & { storage: Storage },
   const server = plain ? http.createServer(handler) : https.createServer(tls, handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const request = (path: string, init: { method?: string; headers?: Record<string, string> } = {}) =>
+  const request = (path: string, init: { method?: string; headers?: Record<string, string>; localAddress?: string } = {}) =>
     new Promise<Reply>((resolve, reject) => {
       const lib = plain ? http : https;
-      const req = lib.request({ host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: init.headers, ca: tls.cert }, (res) => {
+      const req = lib.request({ host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: init.headers, ca: tls.cert, localAddress: init.localAddress, agent: false }, (res) => {
         let body = '';
         res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => {
           try {
@@ -157,6 +157,18 @@ describe('createApiHandler over real TLS', () => {
     }
   });
 
+  it('dates at the edges of YYYY-MM-DD are served, one row a day, with no error logged (issue 16, point 3)', async () => {
+    const zeros = (dates: string[]) => ({ timeseries: dates.map((date) => ({ date, visitors: 0, pageviews: 0, sessions: 0 })) });
+    // Were: 500 (RangeError: Invalid time value) and one row instead of five.
+    expect(await api.get('/api/v1/stats/timeseries?site_id=ST-alpha&from=9999-12-31&to=9999-12-31')).toMatchObject({ status: 200, json: zeros(['9999-12-31']) });
+    expect(await api.get('/api/v1/stats/timeseries?site_id=ST-alpha&from=0000-01-01&to=0000-01-05')).toMatchObject({
+      status: 200, json: zeros(['0000-01-01', '0000-01-02', '0000-01-03', '0000-01-04', '0000-01-05']),
+    });
+    expect(await api.get('/api/v1/stats?site_id=ST-alpha&from=0000-01-01&to=9999-12-31')).toMatchObject({ status: 422, json: { error: MESSAGES.rangeTooLong } });
+    expect(await api.get('/api/v1/stats?site_id=ST-alpha&from=10000-01-01&to=10000-01-01')).toMatchObject({ status: 422, json: { error: MESSAGES.dateFormat('from') } });
+    expect(api.logs.filter((e) => e.level === 'error')).toEqual([]);
+  });
+
   it('404 for unknown paths, 405 with Allow for other methods, HEAD without a body', async () => {
     expect(await api.get('/api/v1/nope?site_id=ST-alpha')).toMatchObject({ status: 404, body: '{"error":"Not Found"}' });
     expect(await api.get('/api/v2/stats?site_id=ST-alpha')).toMatchObject({ status: 404, body: '{"error":"Not Found"}' });
@@ -178,7 +190,7 @@ describe('createApiHandler over real TLS', () => {
     await api.get(`/api/v1/stats?site_id=ST-alpha&api_key=${KEY}`, {});
     const text = JSON.stringify(api.logs);
     expect(text).not.toContain(KEY);
-    expect(text).toContain('api_key=[REDACTED]');
+    expect(api.logs.at(-1)).toMatchObject({ path: '/api/v1/stats', query: { site_id: 'ST-alpha', api_key: '[REDACTED]' } });
   });
 });
 
@@ -202,18 +214,71 @@ describe('transport, rate limit and failures', () => {
   });
 
   it('429 with Retry-After once the per-key budget is spent', async () => {
-    let clock = 60_000 * 29_000_000; // a window boundary (multiple of 60 s)
+    let clock = 60_000 * 29_000_000; // on a 0.5 s slot boundary
     const api = await serve({ storage, rateLimit: { limit: 2, windowMs: 60_000 }, now: () => clock });
+    // A request counts until the 0.5 s slot it fell in is 60.5 s old: the first one until +60.5 s.
     const first = await api.get('/api/v1/stats?site_id=ST-a');
-    expect(first.headers).toMatchObject({ 'ratelimit-limit': '2', 'ratelimit-remaining': '1', 'ratelimit-reset': '60' });
+    expect(first.headers).toMatchObject({ 'ratelimit-limit': '2', 'ratelimit-remaining': '1', 'ratelimit-reset': '61' });
     clock += 15_000;
-    expect((await api.get('/api/v1/stats?site_id=ST-nope')).headers['ratelimit-remaining']).toBe('0');
+    expect((await api.get('/api/v1/stats?site_id=ST-nope')).headers).toMatchObject({ 'ratelimit-remaining': '0', 'ratelimit-reset': '46' });
     const limited = await api.get('/api/v1/stats?site_id=ST-a');
     expect(limited).toMatchObject({ status: 429, body: '{"error":"Too Many Requests"}' });
-    expect(limited.headers).toMatchObject({ 'retry-after': '45', 'ratelimit-remaining': '0', 'ratelimit-reset': '45' });
+    expect(limited.headers).toMatchObject({ 'retry-after': '46', 'ratelimit-remaining': '0', 'ratelimit-reset': '46' });
     expect((await api.get('/api/v1/stats?site_id=ST-a', {})).status).toBe(401); // unauthenticated requests are not counted
-    clock += 45_000;
-    expect((await api.get('/api/v1/stats?site_id=ST-a')).status).toBe(200);
+    clock += 45_499;
+    expect((await api.get('/api/v1/stats?site_id=ST-a')).status).toBe(429); // refused requests are not counted either
+    clock += 1;
+    expect((await api.get('/api/v1/stats?site_id=ST-a')).headers).toMatchObject({ 'ratelimit-remaining': '0', 'ratelimit-reset': '15' });
+    await api.close();
+  });
+
+  it('60 a minute means 60 in any 60 seconds: 60 requests at 0:59 and 60 at 1:01 admit 60, not 120 (issue 16, point 8)', async () => {
+    let clock = 60_000 * 29_000_000 + 59_000; // 0:59 of some minute: a fixed window would reset at 1:00
+    const api = await serve({ storage, rateLimit: { limit: 60, windowMs: 60_000 }, now: () => clock });
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i++) statuses.push((await api.get('/api/v1/live?site_id=ST-a')).status);
+    clock += 2_000;
+    for (let i = 0; i < 60; i++) statuses.push((await api.get('/api/v1/live?site_id=ST-a')).status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(60);
+    expect(statuses.slice(60)).toEqual(Array(60).fill(429));
+    // All 60 fell in the 0.5 s slot starting at 0:59.0, counted until 1:59.5: 58.5 s after 1:01.
+    expect((await api.get('/api/v1/live?site_id=ST-a')).headers).toMatchObject({ 'retry-after': '59', 'ratelimit-remaining': '0', 'ratelimit-reset': '59' });
+    clock += 58_500;
+    expect((await api.get('/api/v1/live?site_id=ST-a')).status).toBe(200);
+    await api.close();
+  });
+
+  it('failed authentications are limited per client address: the 31st wrong key in a minute is 429, another address is not affected (issue 16, point 8)', async () => {
+    let clock = 60_000 * 29_000_000;
+    const api = await serve({ storage, now: () => clock });
+    const wrong = { Authorization: 'Bearer wrong-key' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) statuses.push((await api.request('/api/v1/live?site_id=ST-a', { headers: wrong, localAddress: '127.0.0.1' })).status);
+    expect(statuses).toEqual([...Array(30).fill(401), ...Array(10).fill(429)]);
+    // Spent: even the right key waits (its key is not looked at), with Retry-After = one failure's refill (60 s / 30).
+    const blocked = await api.request('/api/v1/live?site_id=ST-a', { headers: { Authorization: `Bearer ${KEY}` }, localAddress: '127.0.0.1' });
+    expect(blocked).toMatchObject({ status: 429, body: '{"error":"Too Many Requests"}' });
+    expect(blocked.headers['retry-after']).toBe('2');
+    expect(blocked.headers['ratelimit-limit']).toBeUndefined();
+    // Another client address has its own budget.
+    expect((await api.request('/api/v1/live?site_id=ST-a', { headers: wrong, localAddress: '127.0.0.2' })).status).toBe(401);
+    expect((await api.request('/api/v1/live?site_id=ST-a', { headers: { Authorization: `Bearer ${KEY}` }, localAddress: '127.0.0.2' })).status).toBe(200);
+    clock += 2_000; // one failure refilled
+    expect((await api.request('/api/v1/live?site_id=ST-a', { headers: { Authorization: `Bearer ${KEY}` }, localAddress: '127.0.0.1' })).status).toBe(200);
+    expect((await api.request('/api/v1/live?site_id=ST-a', { headers: wrong, localAddress: '127.0.0.1' })).status).toBe(401);
+    expect((await api.request('/api/v1/live?site_id=ST-a', { headers: wrong, localAddress: '127.0.0.1' })).status).toBe(429);
+    await api.close();
+  });
+
+  it('behind a trusted proxy, failed authentications are counted per X-Forwarded-For client', async () => {
+    const api = await serve({ storage, trustProxy: true, authFailureLimit: { limit: 2 } }, true);
+    const from = (ip: string) => ({ Authorization: 'Bearer wrong', 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': `${ip}, 10.0.0.1` });
+    const statuses = [];
+    for (const ip of ['198.51.100.1', '198.51.100.1', '198.51.100.1', '2001:db8:1:2::1', '2001:db8:1:2::2', '2001:db8:1:2::3', '2001:db8:1:3::1']) {
+      statuses.push((await api.get('/api/v1/live?site_id=ST-a', from(ip))).status);
+    }
+    // One IPv6 /64 is one client.
+    expect(statuses).toEqual([401, 401, 429, 401, 401, 429, 401]);
     await api.close();
   });
 

@@ -11,10 +11,12 @@ import {
   ValidationError,
 } from '@siteline/core';
 import { type Authenticator, type Principal, presentedKey } from './auth.js';
+import { type AuthFailureLimit, authFailureLimit } from './auth-failures.js';
 import { HTTP_MESSAGES, HttpError, unauthorized } from './errors.js';
-import { jsonLogger, type Logger, redactUrl } from './log.js';
+import { jsonLogger, type Logger, requestLogFields } from './log.js';
 import { openApiRoute } from './openapi/route.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { parseRequestTarget, type RequestTarget } from './request-target.js';
 
 export interface ApiHandlerOptions {
   storage: Storage;
@@ -28,8 +30,13 @@ export interface ApiHandlerOptions {
    * Never set it when clients can reach the server directly.
    */
   trustProxy?: boolean;
-  /** Per-key request budget; `false` turns rate limiting off. */
+  /** Per-key request budget (a sliding window); `false` turns rate limiting off. */
   rateLimit?: RateLimitOptions | false;
+  /**
+   * Failed authentications per client network (see `authFailureLimit`); default 30 a minute;
+   * `false` turns the limit off.
+   */
+  authFailureLimit?: AuthFailureLimit | false;
   /** Structured request and error logs; default JSON lines on stdout/stderr. */
   logger?: Logger;
   /** Clock, for tests; default `Date.now`. */
@@ -49,8 +56,10 @@ const ROUTES = new Map<string, EndpointName>(Object.entries(ENDPOINT_PATHS).map(
 
 /**
  * The read API as a Node request listener: transport check, routing,
- * authentication, rate limit, validation, site access and the report, in the
- * order of decisions.md section 6, with every error as a JSON body.
+ * authentication (after the client's failed-authentication budget), rate limit,
+ * validation, site access and the report, in the order of decisions.md section
+ * 6, with every error as a JSON body. The log line of each request holds only
+ * its parsed path and parameters (`requestLogFields`).
  * Requests outside `basePath` go to `next()` when given (middleware), else 404.
  *
  * @example
@@ -62,15 +71,15 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
   const logger = options.logger ?? jsonLogger();
   const now = options.now ?? Date.now;
   const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit);
+  const failures = authFailureLimit(options.authFailureLimit, options.trustProxy ?? false);
   let inFlight = 0;
 
-  const handle = async (req: IncomingMessage, res: ServerResponse, requestId: string): Promise<number> => {
+  const handle = async (req: IncomingMessage, res: ServerResponse, requestId: string, url: RequestTarget | undefined): Promise<number> => {
     const headers: Record<string, string> = {};
     try {
       if (!isHttps(req, options.trustProxy ?? false)) throw new HttpError(403, HTTP_MESSAGES.https);
-      const target = req.url ?? '/';
-      if (target.length > MAX_URL_LENGTH) throw new HttpError(414, HTTP_MESSAGES.uriTooLong);
-      const url = new URL(target, 'https://localhost');
+      if ((req.url ?? '/').length > MAX_URL_LENGTH) throw new HttpError(414, HTTP_MESSAGES.uriTooLong);
+      if (!url) throw new HttpError(400, HTTP_MESSAGES.badRequest);
       const document = openApiRoute(basePath, url.pathname, req.method);
       if (document) return send(req, res, 200, document, headers);
       const endpoint = url.pathname.startsWith(`${basePath}/`) ? ROUTES.get(url.pathname.slice(basePath.length)) : undefined;
@@ -79,9 +88,13 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
         throw new HttpError(405, HTTP_MESSAGES.methodNotAllowed, { Allow: 'GET, HEAD' });
       }
 
+      failures?.refuseSpent(req, now());
       const key = presentedKey(req, url.searchParams);
       const principal: Principal | null = key === undefined ? null : await options.authenticate(key);
-      if (!principal) throw unauthorized();
+      if (!principal) {
+        failures?.failed(req, now());
+        throw unauthorized();
+      }
       if (limiter) {
         const rate = limiter.hit(principal.keyId, now());
         headers['RateLimit-Limit'] = String(rate.limit);
@@ -111,13 +124,15 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
     res.setHeader('X-Request-Id', requestId);
     inFlight++;
     try {
-      const status = await handle(req, res, requestId);
+      const target = (req.url ?? '/').length > MAX_URL_LENGTH ? undefined : parseRequestTarget(req.url ?? '/');
+      const status = await handle(req, res, requestId, target);
+      // Only what was parsed is logged: never the raw target (a fragment, a key under another spelling).
       logger({
         level: 'info',
         msg: 'request',
         request_id: requestId,
         method: req.method,
-        url: redactUrl((req.url ?? '/').slice(0, 2048)),
+        ...requestLogFields(target),
         status,
         duration_ms: Math.round((performance.now() - started) * 10) / 10,
       });

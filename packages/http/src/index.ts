@@ -16,10 +16,12 @@ export { communityAuthenticator, cloudAuthenticator, presentedKey, type Authenti
 export { HttpError, HTTP_MESSAGES } from './errors.js';
 export { openApiDocument, OPENAPI_PATH } from './openapi/document.js';
 export { RateLimiter, type RateLimitOptions, type RateLimitResult } from './rate-limit.js';
+export { DEFAULT_AUTH_FAILURE_LIMIT, type AuthFailureLimit } from './auth-failures.js';
 export { jsonLogger, silentLogger, redactUrl, type Logger, type LogEntry } from './log.js';
 export * from './collect/index.js';
 export { startServer, runServer, authenticatorFor, type RunningServer, type StartServerOptions } from './server.js';
 export { loadConfig, parseConfig, databaseLocation, ConfigError, DEFAULTS, type ServerConfig } from './config.js';
+export type { ServerLimits } from './server-limits.js';
 export { openBackend, type OpenBackendOptions } from './backend.js';
 export { parseDatabaseUrl, describeLocation, redactDatabaseUrl, type DatabaseLocation } from './database-url.js';
 export { ensureDevCertificate, DEV_CERT_DIR, type DevCertificate } from './dev-cert.js';

@@ -8,6 +8,7 @@ import { type CollectHandler, createCollectHandler } from './collect/index.js';
 import { ConfigError, isLoopback, type ServerConfig } from './config.js';
 import { type ApiHandler, createApiHandler } from './handler.js';
 import { jsonLogger, type Logger } from './log.js';
+import { applyServerLimits, guardRequests, handlerLimits, type ServerLimits, serverOptions } from './server-limits.js';
 import { exitGracefullyOnSignals, type ShutdownOptions } from './shutdown.js';
 
 export interface StartServerOptions {
@@ -69,6 +70,7 @@ export async function startServer(config: ServerConfig, backend: Backend, option
       trustProxy: config.trustProxy,
       rateLimit: config.rateLimitPerMinute === 0 ? false : { limit: config.rateLimitPerMinute, windowMs: 60_000 },
       logger,
+      ...handlerLimits(config.limits).api,
     });
     const onWorker = backend.capabilities.writerThread;
     const collect = createCollectHandler({
@@ -76,6 +78,7 @@ export async function startServer(config: ServerConfig, backend: Backend, option
       trustProxy: config.trustProxy,
       logger,
       batch: config.collectBatch,
+      ...handlerLimits(config.limits).collect,
       ...(onWorker ? { worker: config.database } : {}),
     });
     try {
@@ -84,8 +87,9 @@ export async function startServer(config: ServerConfig, backend: Backend, option
       await collect.close();
       throw error;
     }
-    const handler = (req: http.IncomingMessage, res: http.ServerResponse) => collect(req, res, () => void api(req, res));
-    const server = config.tls ? httpsServer(config.tls, handler) : http.createServer(handler);
+    const handler = guardRequests((req, res) => collect(req, res, () => void api(req, res)));
+    const server = config.tls ? httpsServer(config.tls, handler, config.limits) : http.createServer(serverOptions(config.limits), handler);
+    applyServerLimits(server, config.limits, { trustProxy: config.trustProxy });
     await listen(server, config);
     const { port } = server.address() as AddressInfo;
     const url = `${config.tls ? 'https' : 'http'}://${displayHost(config.host)}:${port}/api/v1`;
@@ -128,10 +132,10 @@ async function stop(server: http.Server | https.Server, handler: ApiHandler, col
   logger({ level: 'info', msg: 'server stopped', database: 'closed' });
 }
 
-function httpsServer(files: { certFile: string; keyFile: string }, handler: http.RequestListener): https.Server {
+function httpsServer(files: { certFile: string; keyFile: string }, handler: http.RequestListener, limits: ServerLimits): https.Server {
   const tls = readTls(files);
   try {
-    return https.createServer(tls, handler);
+    return https.createServer({ ...tls, ...serverOptions(limits) }, handler);
   } catch (error) {
     throw new ConfigError([`TLS_CERT_FILE and TLS_KEY_FILE must be a PEM certificate and its private key: ${(error as Error).message}`]);
   }

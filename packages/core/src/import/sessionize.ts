@@ -17,11 +17,11 @@ export class Sessionizer {
   assign(siteId: string, visitorId: string, ts: number): string {
     const key = `${siteId}\u0000${visitorId}`;
     const current = this.open.get(key);
-    if (current && ts - current.lastTs <= SESSION_GAP_MS) {
+    if (current && continuesSession(current.lastTs, ts)) {
       current.lastTs = Math.max(current.lastTs, ts);
       return current.id;
     }
-    const id = sessionId(siteId, visitorId, ts);
+    const id = newSessionId(siteId, visitorId, ts);
     this.open.set(key, { id, lastTs: ts });
     return id;
   }
@@ -32,8 +32,19 @@ export class Sessionizer {
   }
 }
 
-/** Deterministic id of a derived session: time-ordered prefix (index locality) and a hash. */
-function sessionId(siteId: string, visitorId: string, firstTs: number): string {
+/**
+ * Whether an event at `ts` continues a session whose last event was at `lastTs` (the 30-minute rule).
+ * @example continuesSession(0, 30 * 60_000) // true
+ */
+export function continuesSession(lastTs: number, ts: number): boolean {
+  return ts - lastTs <= SESSION_GAP_MS;
+}
+
+/**
+ * Deterministic id of a derived session: time-ordered prefix (index locality) and a hash.
+ * @example newSessionId('ST-blog', visitorId, Date.parse('2026-11-02T10:00:00Z')) // 'mh...-Xy...'
+ */
+export function newSessionId(siteId: string, visitorId: string, firstTs: number): string {
   const digest = hash('sha256', `${siteId}\u0000${visitorId}\u0000${firstTs}`, 'base64url');
   return `${firstTs.toString(36)}-${digest.slice(0, 12)}`;
 }
@@ -49,29 +60,38 @@ export function stampSessions(events: (EnrichedEvent & { sessionId: string })[])
     const f = first.get(key);
     if (!f || e.ts < f.ts || (e.ts === f.ts && e.seq < f.seq)) first.set(key, e);
   }
+  return events.map((e) => stampEvent(e, first.get(`${e.siteId}\u0000${e.sessionId}`)!));
+}
+
+/** What a session takes from its first event (decisions.md section 2), under the event's own field names. */
+export type SessionFirstEvent = Pick<EnrichedEvent, 'path' | 'referrerSource' | 'channel' | 'utmSource' | 'utmMedium' | 'utmCampaign' | 'countryCode' | 'deviceType' | 'browser' | 'os'>;
+
+/**
+ * One event as stored: its own fields, and its session's attributes from `f`, the session's
+ * first event (or what was kept of it, as the collector keeps for open sessions).
+ * @example const stored = stampEvent(event, firstEventOfItsSession);
+ */
+export function stampEvent(e: EnrichedEvent & { sessionId: string }, f: SessionFirstEvent): StoredEvent {
   // Written out field by field: an object spread here costs microseconds per event.
-  return events.map((e) => {
-    const f = first.get(`${e.siteId}\u0000${e.sessionId}`)!;
-    return {
-      siteId: e.siteId,
-      ts: e.ts,
-      day: e.day,
-      type: e.type,
-      name: e.name,
-      path: e.path,
-      visitorId: e.visitorId,
-      sessionId: e.sessionId,
-      seq: e.seq,
-      entryPath: f.path,
-      referrerSource: f.referrerSource,
-      channel: f.channel,
-      utmSource: f.utmSource,
-      utmMedium: f.utmMedium,
-      utmCampaign: f.utmCampaign,
-      countryCode: f.countryCode,
-      deviceType: f.deviceType,
-      browser: f.browser,
-      os: f.os,
-    };
-  });
+  return {
+    siteId: e.siteId,
+    ts: e.ts,
+    day: e.day,
+    type: e.type,
+    name: e.name,
+    path: e.path,
+    visitorId: e.visitorId,
+    sessionId: e.sessionId,
+    seq: e.seq,
+    entryPath: f.path,
+    referrerSource: f.referrerSource,
+    channel: f.channel,
+    utmSource: f.utmSource,
+    utmMedium: f.utmMedium,
+    utmCampaign: f.utmCampaign,
+    countryCode: f.countryCode,
+    deviceType: f.deviceType,
+    browser: f.browser,
+    os: f.os,
+  };
 }

@@ -36,8 +36,12 @@ configuration from .env and the environment: SERVICE_API_KEY, DATABASE_URL
 (a SQLite file, default ./siteline.db, or clickhouse://user:password@host:8123/db
 with CLICKHOUSE_CLUSTER and CLICKHOUSE_NODES for a cluster), HOST, PORT,
 TLS_CERT_FILE, TLS_KEY_FILE, EDITION, TRUST_PROXY, RATE_LIMIT_PER_MINUTE,
-COLLECT_BATCH_EVENTS, COLLECT_BATCH_MS. Request logs are JSON lines on stdout.
-SIGTERM or SIGINT stops it gracefully, writing every accepted beacon first.`,
+COLLECT_BATCH_EVENTS, COLLECT_BATCH_MS, and the limits MAX_CONNECTIONS,
+MAX_CONNECTIONS_PER_IP, TLS_HANDSHAKE_TIMEOUT_MS, HEADERS_TIMEOUT_MS,
+REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, BEACONS_PER_MINUTE_PER_IP,
+AUTH_FAILURES_PER_MINUTE_PER_IP, OPEN_SESSIONS_MB (see the README). Request logs
+are JSON lines on stdout. SIGTERM or SIGINT stops it gracefully, writing every
+accepted beacon first.`,
 
   sites: `Usage:
   siteline sites add --name <name> [--id ST-...] [--timezone <IANA zone>] [--domain <host>] [--account <id>]

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { clientIp, normalizeIp } from './client-ip.js';
+import { clientIp, clientNetwork, normalizeIp } from './client-ip.js';
 
 const req = (remoteAddress: string, xff?: string | string[]) =>
   ({ socket: { remoteAddress }, headers: xff === undefined ? {} : { 'x-forwarded-for': xff } }) as unknown as IncomingMessage;
@@ -22,5 +22,15 @@ describe('clientIp', () => {
     expect(normalizeIp('[2001:db8::1]:443')).toBe('2001:db8::1');
     expect(normalizeIp('::ffff:192.0.2.1')).toBe('192.0.2.1');
     expect(normalizeIp('not-an-ip')).toBe('');
+  });
+
+  it('counts an IPv6 client by its /64 and an IPv4 client by its address', () => {
+    expect(clientNetwork('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(clientNetwork('2001:0db8:0001:0002:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
+    expect(clientNetwork('2001:db8::')).toBe('2001:db8:0:0::/64');
+    expect(clientNetwork('::1')).toBe('0:0:0:0::/64');
+    expect(clientNetwork('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
+    expect(clientNetwork('192.0.2.1')).toBe('192.0.2.1');
+    expect(clientNetwork('')).toBe('');
   });
 });

@@ -46,3 +46,20 @@ export function normalizeIp(raw: string): string {
   if (version === 6 && /^::ffff:/i.test(ip) && isIP(ip.slice(7)) === 4) return ip.slice(7);
   return version === 0 ? '' : ip.toLowerCase();
 }
+
+/**
+ * The network a limit counts a client address in: an IPv4 address alone, an IPv6 address by
+ * its /64 (one subscriber line usually gets a whole /64, so counting single addresses would
+ * give each client billions of budgets). `''` (no usable address) is one network.
+ * @example clientNetwork('2001:db8:1:2:aaaa::1') // '2001:db8:1:2::/64'
+ * @example clientNetwork('203.0.113.7') // '203.0.113.7'
+ */
+export function clientNetwork(ip: string): string {
+  if (isIP(ip) !== 6) return ip;
+  const [head = '', tail = ''] = ip.split('::', 2) as [string, string?];
+  const left = head === '' ? [] : head.split(':');
+  const right = ip.includes('::') ? (tail === '' ? [] : tail.split(':')) : [];
+  // An embedded IPv4 tail (`::1.2.3.4`) takes two groups; only the first four groups matter here.
+  const groups = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups.slice(0, 4).map((g) => Number.parseInt(g, 16).toString(16)).join(':')}::/64`;
+}

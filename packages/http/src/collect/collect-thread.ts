@@ -29,6 +29,7 @@ export interface CollectThreadOptions {
   now: () => number;
   batch?: BatchOptions;
   logger: Logger;
+  openSessionsBytes?: number;
 }
 
 /**
@@ -146,6 +147,7 @@ export class CollectThread implements BeaconSink {
       database: this.options.database,
       batch: this.options.batch ?? {},
       clockOffsetMs: this.options.now() - Date.now(),
+      openSessionsBytes: this.options.openSessionsBytes,
     };
     const worker = workerFor(config);
     if (this.waiting.size === 0) worker.unref();

@@ -18,7 +18,7 @@ const config = workerData as WorkerConfig;
 const send = (message: FromWorker) => port.postMessage(message);
 const now = () => Date.now() + config.clockOffsetMs;
 
-const deriver = new EventDeriver();
+const deriver = new EventDeriver({ openSessionsBytes: config.openSessionsBytes });
 
 /** The worker's backend connection and what hangs on it. */
 function connect(backend: Backend) {

@@ -51,11 +51,16 @@ export type SiteFacts = Pick<Site, 'id' | 'timezone' | 'domain'>;
 
 /**
  * Kept beacons to stored events, one at a time and in timestamp order: derivations, then
- * the session (open sessions are remembered here, bounded by the 30-minute rule).
+ * the session (open sessions are remembered here, bounded by the 30-minute rule and by
+ * `openSessionsBytes`, see `OpenSessions`).
  */
 export class EventDeriver {
-  private readonly sessions = new OpenSessions();
+  private readonly sessions: OpenSessions;
   private lastSeq = 0;
+
+  constructor(options: { openSessionsBytes?: number } = {}) {
+    this.sessions = new OpenSessions({ maxBytes: options.openSessionsBytes });
+  }
 
   /** Open sessions remembered. */
   get openSessions(): number {
@@ -84,6 +89,8 @@ export interface CollectorOptions {
   saltStore: SaltStore;
   writer: BatchWriter;
   now: () => number;
+  /** Cap of the open sessions' estimated memory (`OpenSessions`). */
+  openSessionsBytes?: number;
 }
 
 /**
@@ -97,9 +104,11 @@ export interface CollectorOptions {
  * await collector.collect({ payload, ip: '198.51.100.4', userAgent: req.headers['user-agent'] ?? '' });
  */
 export class Collector implements BeaconSink {
-  private readonly deriver = new EventDeriver();
+  private readonly deriver: EventDeriver;
 
-  constructor(private readonly options: CollectorOptions) {}
+  constructor(private readonly options: CollectorOptions) {
+    this.deriver = new EventDeriver({ openSessionsBytes: options.openSessionsBytes });
+  }
 
   /** Open sessions remembered (bounded by the 30-minute rule). */
   get openSessions(): number {

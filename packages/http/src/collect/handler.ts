@@ -9,6 +9,7 @@ import type { Backend } from '@siteline/core';
 import type { DatabaseLocation } from '../database-url.js';
 import { jsonLogger, type Logger } from '../log.js';
 import { type BatchOptions, BatchWriter } from './batch-writer.js';
+import { type BeaconLimit, beaconLimit } from './beacon-limit.js';
 import { clientIp } from './client-ip.js';
 import { CollectThread } from './collect-thread.js';
 import { type BeaconSink, type CollectOutcome, Collector } from './collector.js';
@@ -47,6 +48,10 @@ export interface CollectHandlerOptions {
    * never delay an answer. Default: everything in this thread, through `backend.storage`.
    */
   worker?: DatabaseLocation;
+  /** Beacons per client network (`beacon-limit.ts`); default 600 a minute; `false` turns the limit off. */
+  beaconLimit?: BeaconLimit | false;
+  /** Cap of the open sessions' estimated memory (`sessions.ts`); default 64 MiB. */
+  openSessionsBytes?: number;
 }
 
 /** A `(req, res, next?)` listener with the controls a server needs for a clean shutdown. */
@@ -82,8 +87,8 @@ const ERRORS = {
 /**
  * The collector as a Node request listener. `POST /collect` answers 202 once the event is
  * derived and queued (before it is written); 400 for a malformed body, 404 for an unknown
- * site, 413 over 8 KB, 415 for other body types, 503 while closing or when storage lags far
- * behind. Bots and pages outside the site's domain get 202 too (a beacon cannot read the
+ * site, 413 over 8 KB, 415 for other body types, 429 past the client's beacon budget, 503
+ * while closing or when storage lags far behind. Bots and pages outside the site's domain get 202 too (a beacon cannot read the
  * answer) and are counted in `stats` and the log. Other paths go to `next()` when given.
  *
  * @example
@@ -101,8 +106,9 @@ export function createCollectHandler(options: CollectHandlerOptions): CollectHan
   const { storage, salts } = options.backend;
   const sites = new SiteCache(storage);
   const collector: BeaconSink = options.worker
-    ? new CollectThread({ database: options.worker, sites, now, batch: options.batch, logger })
-    : new Collector({ sites, saltStore: salts, writer: new BatchWriter(storage, options.batch, logger), now });
+    ? new CollectThread({ database: options.worker, sites, now, batch: options.batch, logger, openSessionsBytes: options.openSessionsBytes })
+    : new Collector({ sites, saltStore: salts, writer: new BatchWriter(storage, options.batch, logger), now, openSessionsBytes: options.openSessionsBytes });
+  const limit = beaconLimit(options.beaconLimit, trustProxy);
   const stats = new CollectStats(logger);
   let closed = false;
   let inFlight = 0;
@@ -111,6 +117,10 @@ export function createCollectHandler(options: CollectHandlerOptions): CollectHan
 
   const collect = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
     if (closed || collector.full) return sendJson(res, 503, { error: ERRORS.unavailable }, { 'Retry-After': '5', Connection: 'close' });
+    if (await limit?.refuse(req, res, now())) {
+      stats.count('limited');
+      return 429;
+    }
     if (!acceptedContentType(req.headers['content-type'])) return sendJson(res, 415, { error: ERRORS.unsupportedMediaType });
     const body = await readBody(req, MAX_BODY_BYTES);
     if (!body.ok && body.reason === 'aborted') return 0; // nobody is listening for an answer

@@ -8,6 +8,8 @@
  */
 export { createCollectHandler, type CollectHandler, type CollectHandlerOptions } from './handler.js';
 export type { BatchOptions } from './batch-writer.js';
+export { DEFAULT_BEACON_LIMIT, type BeaconLimit } from './beacon-limit.js';
+export { DEFAULT_OPEN_SESSIONS_BYTES } from './sessions.js';
 export type { CollectOutcome } from './collector.js';
 export type { CollectCount, CollectStats } from './stats.js';
 export { COLLECT_MESSAGES, MAX_BODY_BYTES, MAX_URL_CHARS, type CollectPayload } from './payload.js';

@@ -5,14 +5,15 @@
 import type { Logger } from '../log.js';
 import type { CollectOutcome } from './collector.js';
 
-export type CollectCount = CollectOutcome | 'invalid';
+/** What became of a beacon: a collector outcome, a malformed body, or refused by the client's budget. */
+export type CollectCount = CollectOutcome | 'invalid' | 'limited';
 
 /** How often the summary is logged: one line a minute, not one per beacon. */
 const LOG_EVERY_MS = 60_000;
 
 /**
  * Totals since start, plus a summary log line each minute that had traffic.
- * @example handler.stats.totals() // { accepted: 3, bot: 1, unknown_site: 0, foreign_host: 0, invalid: 0 }
+ * @example handler.stats.totals() // { accepted: 3, bot: 1, unknown_site: 0, foreign_host: 0, invalid: 0, limited: 0 }
  */
 export class CollectStats {
   private readonly total = zero();
@@ -47,5 +48,5 @@ export class CollectStats {
 }
 
 function zero(): Record<CollectCount, number> {
-  return { accepted: 0, bot: 0, unknown_site: 0, foreign_host: 0, invalid: 0 };
+  return { accepted: 0, bot: 0, unknown_site: 0, foreign_host: 0, invalid: 0, limited: 0 };
 }

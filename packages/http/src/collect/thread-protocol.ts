@@ -17,6 +17,8 @@ export interface WorkerConfig {
   batch: BatchOptions;
   /** The request thread's clock minus `Date.now()` at start (tests and the bench run on other clocks). */
   clockOffsetMs: number;
+  /** Cap of the open sessions' estimated memory; default `DEFAULT_OPEN_SESSIONS_BYTES`. */
+  openSessionsBytes?: number;
 }
 
 export type ToWorker =
