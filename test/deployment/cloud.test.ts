@@ -1,36 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Storage } from '@siteline/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cloudAuthenticator } from '../../packages/http/src/auth.js';
-import { ensureDevCertificate } from '../../packages/http/src/dev-cert.js';
 import { createApiHandler } from '../../packages/http/src/handler.js';
 import { silentLogger } from '../../packages/http/src/log.js';
-import { clickhouseAvailable, clickhouseServer, type Engine, serverBinary, sqliteEngine } from './engines.js';
+import { deploymentSetup, type Engine } from './engines.js';
 import { command, serve, type Served } from './processes.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'siteline-deploy-cloud-'));
-const tls = ensureDevCertificate(join(dir, 'tls'));
-const stops: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  for (const stop of stops.reverse()) await stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-if (!clickhouseAvailable) console.warn(`SKIPPED the ClickHouse half of the Cloud deployment test: ${serverBinary.reason}`);
-
-const engines: [string, () => Promise<Engine>][] = [
-  ['SQLite', async () => sqliteEngine(join(dir, 'cloud.db'))],
-  ...(clickhouseAvailable
-    ? [['ClickHouse', async () => {
-        const engine = await clickhouseServer();
-        stops.push(() => engine.server.stop());
-        return engine;
-      }] as [string, () => Promise<Engine>]]
-    : []),
-];
+const { dir, tls, stops, engines } = deploymentSetup('cloud', ['SQLite', 'ClickHouse']);
 
 describe.each(engines)('Cloud edition served by `siteline serve` on %s', (_name, make) => {
   let engine: Engine;
@@ -41,7 +20,7 @@ describe.each(engines)('Cloud edition served by `siteline serve` on %s', (_name,
   const env = () => ({ ...engine.env, EDITION: 'cloud' });
 
   beforeAll(async () => {
-    engine = await make();
+    engine = await make('cloud');
     acme = /acct_[a-z0-9]{16}/.exec((await command(['accounts', 'add', '--name', 'Acme'], dir, env())).stdout)![0];
     const globex = /acct_[a-z0-9]{16}/.exec((await command(['accounts', 'add', '--name', 'Globex'], dir, env())).stdout)![0];
     await command(['sites', 'add', '--name', 'Acme shop', '--id', 'ST-acme', '--account', acme], dir, env());

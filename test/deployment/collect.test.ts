@@ -1,42 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import https from 'node:https';
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import https from 'node:https';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getPages, getStats, localDay, parseQuery } from '@siteline/core';
-import { ensureDevCertificate } from '../../packages/http/src/dev-cert.js';
-import { clickhouseAvailable, clickhouseServer, type Engine, serverBinary, sqliteEngine } from './engines.js';
+import { deploymentSetup, type Engine } from './engines.js';
 import { CHROME_UA, command, serve } from './processes.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'siteline-deploy-collect-'));
-const tls = ensureDevCertificate(join(dir, 'tls'));
-const stops: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  for (const stop of stops.reverse()) await stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-if (!clickhouseAvailable) console.warn(`SKIPPED the ClickHouse half of the collection deployment test: ${serverBinary.reason}`);
-
+const { dir, tls, stops, engines } = deploymentSetup('collect', ['SQLite', 'ClickHouse']);
 const KEY = 'deployment-test-key-0123456789abcdef';
-const engines: [string, () => Promise<Engine>][] = [
-  ['SQLite (collector on its worker thread)', async () => sqliteEngine(join(dir, 'collect.db'))],
-  ...(clickhouseAvailable
-    ? [['ClickHouse (collector buffered in the request thread)', async () => {
-        const engine = await clickhouseServer();
-        stops.push(() => engine.server.stop());
-        return engine;
-      }] as [string, () => Promise<Engine>]]
-    : []),
-];
-
 describe.each(engines)('collection by `siteline serve` on %s', (_name, make) => {
   let engine: Engine;
   const env = () => ({ ...engine.env, SERVICE_API_KEY: KEY });
   const today = () => localDay(Date.now(), 'UTC');
 
   beforeAll(async () => {
-    engine = await make();
+    engine = await make('collect');
     await command(['sites', 'add', '--name', 'Blog', '--id', 'ST-blog', '--domain', 'blog.example'], dir, env());
   });
 

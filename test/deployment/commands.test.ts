@@ -1,31 +1,13 @@
 import { execSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clickhouseAvailable, clickhouseServer, type Engine, serverBinary, sqliteEngine } from './engines.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { deploymentSetup, type Engine } from './engines.js';
 import { command, siteline } from './processes.js';
 
 /** Every `siteline` command on each engine, in both editions, from a fresh directory each time. */
-const dir = mkdtempSync(join(tmpdir(), 'siteline-deploy-commands-'));
-const stops: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  for (const stop of stops.reverse()) await stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-if (!clickhouseAvailable) console.warn(`SKIPPED the ClickHouse half of the commands deployment test: ${serverBinary.reason}`);
-
+const { dir, stops, engines } = deploymentSetup('commands', ['SQLite', 'ClickHouse']);
 let fresh = 0;
-const engines: [string, (name: string) => Promise<Engine>][] = [
-  ['SQLite', async (name) => sqliteEngine(join(dir, `${name}.db`))],
-  ...(clickhouseAvailable
-    ? [['ClickHouse', async () => {
-        const engine = await clickhouseServer();
-        stops.push(() => engine.server.stop());
-        return engine;
-      }] as [string, (name: string) => Promise<Engine>]]
-    : []),
-];
 
 describe.each(engines)('the siteline command on %s', (_name, make) => {
   const line = (fields: object) => JSON.stringify({ site_id: 'ST-blog', type: 'pageview', ...fields });

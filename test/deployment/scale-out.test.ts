@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINT_PATHS, type EndpointName, getPages, localDay, parseQuery } from '@siteline/core';
-import { ensureDevCertificate } from '../../packages/http/src/dev-cert.js';
-import { clickhouseAvailable, clickhouseCluster, clickhouseServer, type Engine, serverBinary } from './engines.js';
+import { deploymentSetup, type Engine } from './engines.js';
 import { CHROME_UA, command, serve, type Served } from './processes.js';
 
 /**
@@ -12,29 +8,9 @@ import { CHROME_UA, command, serve, type Served } from './processes.js';
  * cluster with each process on another node), as behind a load balancer: the same answers,
  * every beacon counted once, a revocation made anywhere refused everywhere.
  */
-const dir = mkdtempSync(join(tmpdir(), 'siteline-deploy-scale-'));
-const tls = ensureDevCertificate(join(dir, 'tls'));
-const stops: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  for (const stop of stops.reverse()) await stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-if (!clickhouseAvailable) console.warn(`SKIPPED the scale-out deployment test: ${serverBinary.reason}`);
+const { dir, tls, stops, engines } = deploymentSetup('scale-out', ['ClickHouse', 'ClickHouse two shards']);
 
-const engines: [string, () => Promise<Engine>][] = [
-  ['one ClickHouse server', async () => {
-    const engine = await clickhouseServer();
-    stops.push(() => engine.server.stop());
-    return engine;
-  }],
-  ['a two-shard ClickHouse cluster', async () => {
-    const engine = await clickhouseCluster();
-    stops.push(() => engine.cluster.stop());
-    return engine;
-  }],
-];
-
-describe.skipIf(!clickhouseAvailable).each(engines)('two server processes on %s', (_name, make) => {
+describe.each(engines)('two server processes on %s', (_name, make) => {
   let engine: Engine;
   let a: Served;
   let b: Served;
@@ -42,9 +18,15 @@ describe.skipIf(!clickhouseAvailable).each(engines)('two server processes on %s'
   let keyId = '';
   let account = '';
   const cloud = (node: number) => ({ ...engine.envVia(node), EDITION: 'cloud' });
+  /** Stops both processes (each writes its buffered beacons on SIGTERM) and starts them again. */
+  const restart = async () => {
+    expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);
+    [a, b] = await Promise.all([serve(dir, cloud(0), tls), serve(dir, cloud(1), tls)]);
+    stops.push(() => a.stop(), () => b.stop());
+  };
 
   beforeAll(async () => {
-    engine = await make();
+    engine = await make('scale-out');
     account = /acct_[a-z0-9]{16}/.exec((await command(['accounts', 'add', '--name', 'Acme'], dir, cloud(0))).stdout)![0];
     await command(['sites', 'add', '--name', 'Shop', '--id', 'ST-shop', '--domain', 'shop.example', '--account', account], dir, cloud(0));
     await command(['sites', 'add', '--name', 'Routed', '--id', 'ST-route', '--domain', 'route.example'], dir, cloud(1));
@@ -63,10 +45,7 @@ describe.skipIf(!clickhouseAvailable).each(engines)('two server processes on %s'
       statuses.push(await server.beacon({ site_id: 'ST-shop', type: 'pageview', url: `https://shop.example/p${i % 4}`, referrer: '' }, `${CHROME_UA} v${i}`));
     }
     expect(statuses).toEqual(Array(40).fill(202));
-    // Both processes write their buffers (at most a second old) on SIGTERM; then start them again.
-    expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);
-    [a, b] = await Promise.all([serve(dir, cloud(0), tls), serve(dir, cloud(1), tls)]);
-    stops.push(() => a.stop(), () => b.stop());
+    await restart();
 
     const backend = await engine.open();
     const today = localDay(Date.now(), 'UTC');
@@ -91,9 +70,7 @@ describe.skipIf(!clickhouseAvailable).each(engines)('two server processes on %s'
     expect(await a.beacon(page('/kept-2'), `${CHROME_UA} kept`)).toBe(202);
     expect(await a.beacon(page('/split-1'), `${CHROME_UA} split`)).toBe(202);
     expect(await b.beacon(page('/split-2'), `${CHROME_UA} split`)).toBe(202);
-    expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);
-    [a, b] = await Promise.all([serve(dir, cloud(0), tls), serve(dir, cloud(1), tls)]);
-    stops.push(() => a.stop(), () => b.stop());
+    await restart();
     const backend = await engine.open();
     const today = localDay(Date.now(), 'UTC');
     const { pages } = await getPages(backend.storage, parseQuery('pages', { site_id: 'ST-route', from: today, to: today }));

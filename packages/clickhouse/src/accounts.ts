@@ -3,28 +3,23 @@ import {
   type Account,
   type AccountStore,
   accountName,
-  type ApiKeyInfo,
+  byCreation,
   CLOUD_KEY_PATTERN,
   generateCloudKey,
   hashCloudKey,
   hashesEqual,
+  keyInfo,
   LAST_USED_RESOLUTION_MS,
-  maskKey,
   newAccountId,
   newKeyId,
+  type StoredKeyRow,
 } from '@siteline/core';
 import { backendTable, type BackendTable } from './backend-schema.js';
 import { sqlString } from './escape.js';
 import type { SchemaTarget } from './schema.js';
 
-interface KeyRow {
-  id: string;
-  account_id: string;
-  name: string;
-  prefix: string;
-  last4: string;
-  created_at: string;
-}
+/** A key row of `api_keys`: last use and revocation live in tables of their own. */
+type KeyRow = Omit<StoredKeyRow, 'last_used_at' | 'revoked_at'>;
 
 /**
  * Cloud accounts and API keys in ClickHouse, shared by every server process using the
@@ -65,9 +60,7 @@ export function createClickHouseAccounts(client: ClickHouseClient, target: Schem
     getAccount,
     async listAccounts() {
       const found = await rows<{ id: string; name: string; created_at: string }>(`SELECT id, name, created_at FROM ${table('accounts')}`);
-      return found
-        .map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at }))
-        .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      return found.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at })).sort(byCreation);
     },
     async createKey(accountId, name) {
       if (!(await getAccount(accountId))) throw new Error(`No account ${accountId}.`);
@@ -82,7 +75,7 @@ export function createClickHouseAccounts(client: ClickHouseClient, target: Schem
         created_at: new Date().toISOString(),
       };
       await insert('api_keys', [row]);
-      return { key, info: toInfo(row, null, null) };
+      return { key, info: keyInfo({ ...row, last_used_at: null, revoked_at: null }) };
     },
     async listKeys(accountId) {
       const keys = await rows<KeyRow>(
@@ -96,9 +89,7 @@ export function createClickHouseAccounts(client: ClickHouseClient, target: Schem
       ]);
       const revokedAt = new Map(revocations.map((r) => [r.key_id, r.at]));
       const usedAt = new Map(uses.map((r) => [r.key_id, new Date(Number(r.at)).toISOString()]));
-      return keys
-        .map((k) => toInfo(k, usedAt.get(k.id) ?? null, revokedAt.get(k.id) ?? null))
-        .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      return keys.map((k) => keyInfo({ ...k, last_used_at: usedAt.get(k.id) ?? null, revoked_at: revokedAt.get(k.id) ?? null })).sort(byCreation);
     },
     async revokeKey(accountId, keyId) {
       const [key] = await rows<{ id: string }>(
@@ -131,17 +122,5 @@ export function createClickHouseAccounts(client: ClickHouseClient, target: Schem
       ]);
       return key !== undefined && !isRevoked;
     },
-  };
-}
-
-function toInfo(row: KeyRow, lastUsedAt: string | null, revokedAt: string | null): ApiKeyInfo {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    name: row.name,
-    masked: maskKey(row.prefix, row.last4),
-    createdAt: row.created_at,
-    lastUsedAt,
-    revokedAt,
   };
 }

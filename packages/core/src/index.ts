@@ -44,7 +44,7 @@ export { parseImportLine, importLineSchema, MAX_LINE_LENGTH } from './import/lin
 export { isValidTimeZone, localDay, dayStart, shiftDay, daysBetween } from './time/zone.js';
 export type { Account, AccountStore, ApiKeyInfo, KeyIdentity } from './accounts/types.js';
 export { CLOUD_KEY_PATTERN, generateCloudKey, hashCloudKey, hashesEqual, maskKey } from './accounts/keys.js';
-export { newAccountId, newKeyId, accountName, LAST_USED_RESOLUTION_MS } from './accounts/rules.js';
+export { newAccountId, newKeyId, accountName, keyInfo, byCreation, type StoredKeyRow, LAST_USED_RESOLUTION_MS } from './accounts/rules.js';
 export * from './derive/index.js';
 export {
   type SaltStore,

@@ -3,6 +3,8 @@
  * key's last use is written. Adapters import them (SQLite here, ClickHouse in its package).
  */
 import { randomInt } from 'node:crypto';
+import { maskKey } from './keys.js';
+import type { ApiKeyInfo } from './types.js';
 
 const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const randomId = (prefix: string, length: number) => {
@@ -35,3 +37,36 @@ export function accountName(name: string, what: 'An account' | 'A key'): string 
 
 /** A key's last use is written at most once a minute, not on every request. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** A key as account stores keep it (their column names), never the key itself nor its hash. */
+export interface StoredKeyRow {
+  id: string;
+  account_id: string;
+  name: string;
+  prefix: string;
+  last4: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/**
+ * How a stored key is listed: masked to its first and last four characters.
+ * @example keyInfo(row).masked // 'st_a…9f3c'
+ */
+export function keyInfo(row: StoredKeyRow): ApiKeyInfo {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    masked: maskKey(row.prefix, row.last4),
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+/** The order accounts and keys are listed in: creation time, then id. */
+export function byCreation<T extends { createdAt: string; id: string }>(a: T, b: T): number {
+  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}

@@ -1,28 +1,7 @@
 import type Database from 'better-sqlite3';
-import { CLOUD_KEY_PATTERN, generateCloudKey, hashCloudKey, hashesEqual, maskKey } from '../../accounts/keys.js';
-import { accountName, LAST_USED_RESOLUTION_MS, newAccountId, newKeyId } from '../../accounts/rules.js';
-import type { Account, AccountStore, ApiKeyInfo } from '../../accounts/types.js';
-
-interface KeyRow {
-  id: string;
-  account_id: string;
-  name: string;
-  prefix: string;
-  last4: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
-
-const toInfo = (row: KeyRow): ApiKeyInfo => ({
-  id: row.id,
-  accountId: row.account_id,
-  name: row.name,
-  masked: maskKey(row.prefix, row.last4),
-  createdAt: row.created_at,
-  lastUsedAt: row.last_used_at,
-  revokedAt: row.revoked_at,
-});
+import { CLOUD_KEY_PATTERN, generateCloudKey, hashCloudKey, hashesEqual } from '../../accounts/keys.js';
+import { accountName, keyInfo, LAST_USED_RESOLUTION_MS, newAccountId, newKeyId, type StoredKeyRow } from '../../accounts/rules.js';
+import type { Account, AccountStore } from '../../accounts/types.js';
 
 /**
  * Accounts and API keys in the SQLite store's database, on its connection (the backend
@@ -35,8 +14,8 @@ export function createSqliteAccounts(db: Database.Database): AccountStore {
   const insertKey = db.prepare(
     'INSERT INTO api_keys (id, account_id, name, hash, prefix, last4, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
-  const keyById = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?');
-  const keysOf = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id');
+  const keyById = db.prepare<[string], StoredKeyRow>('SELECT * FROM api_keys WHERE id = ?');
+  const keysOf = db.prepare<[string], StoredKeyRow>('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id');
   const revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL');
   const byHash = db.prepare<[Buffer], { id: string; account_id: string; hash: Buffer; last_used_at: string | null; revoked_at: string | null }>(
     'SELECT id, account_id, hash, last_used_at, revoked_at FROM api_keys WHERE hash = ?',
@@ -63,10 +42,10 @@ export function createSqliteAccounts(db: Database.Database): AccountStore {
       const key = generateCloudKey();
       const id = newKeyId();
       insertKey.run(id, accountId, accountName(name, 'A key'), hashCloudKey(key), key.slice(0, 4), key.slice(-4), new Date().toISOString());
-      return { key, info: toInfo(keyById.get(id)!) };
+      return { key, info: keyInfo(keyById.get(id)!) };
     },
     async listKeys(accountId) {
-      return keysOf.all(accountId).map(toInfo);
+      return keysOf.all(accountId).map(keyInfo);
     },
     async revokeKey(accountId, keyId) {
       return revoke.run(new Date().toISOString(), keyId, accountId).changes === 1;
