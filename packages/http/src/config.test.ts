@@ -36,8 +36,14 @@ describe('parseConfig', () => {
       trustProxy: false,
       rateLimitPerMinute: 600,
       collectBatch: { maxEvents: 500, maxDelayMs: 1000 },
+      dashboardSessions: { idleMs: 30 * 60_000 },
       warnings: [],
     });
+  });
+
+  it('DASHBOARD_IDLE_MINUTES sets how long an unused dashboard session lasts (1 to 1440 minutes)', () => {
+    expect(parseConfig({ ...valid, DASHBOARD_IDLE_MINUTES: '5' }, dir).dashboardSessions).toEqual({ idleMs: 5 * 60_000 });
+    expect(problems({ ...valid, DASHBOARD_IDLE_MINUTES: '0' })).toEqual(['DASHBOARD_IDLE_MINUTES must be an integer from 1 to 1440 (got "0").']);
   });
 
   it('resolves DATABASE_PATH against the directory, except :memory: (an in-memory database)', () => {

@@ -25,6 +25,8 @@ export interface ServerConfig {
   rateLimitPerMinute: number;
   /** The collector writes accepted beacons at least every `maxDelayMs`, or as soon as `maxEvents` wait. */
   collectBatch: { maxEvents: number; maxDelayMs: number };
+  /** Dashboard sessions end after this long unused (`DASHBOARD_IDLE_MINUTES`); default 30 minutes. */
+  dashboardSessions?: { idleMs: number };
   /** Worth saying at start, not worth refusing to start (a short key). */
   warnings: string[];
 }
@@ -47,6 +49,7 @@ export const DEFAULTS = {
   RATE_LIMIT_PER_MINUTE: '600',
   COLLECT_BATCH_EVENTS: '500',
   COLLECT_BATCH_MS: '1000',
+  DASHBOARD_IDLE_MINUTES: '30',
 } as const;
 
 /** Below this length `SERVICE_API_KEY` is accepted with a warning (decisions.md section 7). */
@@ -74,6 +77,7 @@ const schema = z.object({
   RATE_LIMIT_PER_MINUTE: integer(0, 1_000_000).default(Number(DEFAULTS.RATE_LIMIT_PER_MINUTE)),
   COLLECT_BATCH_EVENTS: integer(1, 100_000).default(Number(DEFAULTS.COLLECT_BATCH_EVENTS)),
   COLLECT_BATCH_MS: integer(1, 60_000).default(Number(DEFAULTS.COLLECT_BATCH_MS)),
+  DASHBOARD_IDLE_MINUTES: integer(1, 1440).default(Number(DEFAULTS.DASHBOARD_IDLE_MINUTES)),
 });
 
 /**
@@ -142,6 +146,7 @@ export function parseConfig(vars: EnvVars, cwd: string): ServerConfig {
     trustProxy,
     rateLimitPerMinute: data.RATE_LIMIT_PER_MINUTE,
     collectBatch: { maxEvents: data.COLLECT_BATCH_EVENTS, maxDelayMs: data.COLLECT_BATCH_MS },
+    dashboardSessions: { idleMs: data.DASHBOARD_IDLE_MINUTES * 60_000 },
     warnings,
   };
 }

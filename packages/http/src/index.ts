@@ -18,6 +18,7 @@ export { openApiDocument, OPENAPI_PATH } from './openapi/document.js';
 export { RateLimiter, type RateLimitOptions, type RateLimitResult } from './rate-limit.js';
 export { jsonLogger, silentLogger, redactUrl, type Logger, type LogEntry } from './log.js';
 export * from './collect/index.js';
+export * from './dashboard/index.js';
 export { startServer, runServer, authenticatorFor, type RunningServer, type StartServerOptions } from './server.js';
 export { loadConfig, parseConfig, databaseLocation, ConfigError, DEFAULTS, type ServerConfig } from './config.js';
 export { openBackend, type OpenBackendOptions } from './backend.js';

@@ -1,0 +1,119 @@
+/** The dashboard: the view from the URL, every panel's request derived from it. */
+import type { FilterCondition, StatsResponse, SummaryComparison, TimeseriesRow } from '@siteline/core';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { getData, type SitesResponse } from '../api.js';
+import { BREAKDOWN_LABELS, PANELS } from '../panels.js';
+import { BREAKDOWNS, readView, reportParams, type View, withFilter, withoutFilter, writeView } from '../state.js';
+import { useData } from '../use-data.js';
+import { Chart } from './Chart.js';
+import { Chips } from './Chips.js';
+import { Controls } from './Controls.js';
+import { NoData, NoSites } from './EmptySite.js';
+import { IntervalSwitch } from './IntervalSwitch.js';
+import { Live } from './Live.js';
+import { RankedTable } from './RankedTable.js';
+import { Summary } from './Summary.js';
+
+type Stats = StatsResponse & { comparison?: SummaryComparison };
+type Series = { timeseries: TimeseriesRow[]; comparison?: TimeseriesRow[] };
+
+export function App() {
+  const [sites, setSites] = useState<SitesResponse | undefined>(undefined);
+  const [failure, setFailure] = useState<string | undefined>(undefined);
+  const [view, setView] = useState<View | undefined>(undefined);
+
+  useEffect(() => {
+    getData<SitesResponse>('sites').then(
+      (body) => {
+        setSites(body);
+        const first = readView(location.search, body.sites[0]?.id ?? '');
+        history.replaceState(null, '', writeView(first));
+        setView(first);
+      },
+      (error: Error) => setFailure(error.message),
+    );
+    const onPop = () => setView((current) => (current ? readView(location.search, current.site) : current));
+    addEventListener('popstate', onPop);
+    return () => removeEventListener('popstate', onPop);
+  }, []);
+
+  const navigate = (next: View) => {
+    history.pushState(null, '', writeView(next));
+    setView(next);
+  };
+
+  if (failure) return <Shell><p class="error" role="alert">{failure}</p></Shell>;
+  if (!sites || !view) return <Shell><p class="loading">Loading…</p></Shell>;
+  if (sites.sites.length === 0) return <Shell><NoSites /></Shell>;
+  const site = sites.sites.find((s) => s.id === view.site);
+  return (
+    <Shell>
+      <Controls view={view} sites={site ? sites.sites : [{ id: view.site, name: view.site, domain: null, timezone: '' }, ...sites.sites]} onChange={navigate} />
+      <Live site={view.site} />
+      <Chips filters={view.filters} onRemove={(i) => navigate(withoutFilter(view, i))} onClear={() => navigate({ ...view, filters: [] })} />
+      <Reports view={view} onChange={navigate} empty={(filtered) => (site ? <NoData site={site} tracker={sites.tracker} filtered={filtered} /> : null)} />
+    </Shell>
+  );
+}
+
+function Shell({ children }: { children: preact.ComponentChildren }) {
+  return (
+    <>
+      <header class="top">
+        <span class="brand">Siteline</span>
+        <form method="post" action="dashboard/sign-out"><button type="submit">Sign out</button></form>
+      </header>
+      <main class="content">{children}</main>
+    </>
+  );
+}
+
+function Reports({ view, onChange, empty }: { view: View; onChange(view: View): void; empty(filtered: boolean): preact.ComponentChildren }) {
+  const base = useMemo(() => reportParams(view), [view.site, view.period, view.from, view.to, JSON.stringify(view.filters), view.compare]);
+  const withParam = (name: string, value: string) => {
+    const params = new URLSearchParams(base);
+    params.set(name, value);
+    return params;
+  };
+  const stats = useData<Stats>('stats', base);
+  const series = useData<Series>('stats/timeseries', withParam('interval', view.interval));
+  const lists = {
+    pages: useData<Record<string, unknown>>('pages', base),
+    referrers: useData<Record<string, unknown>>('referrers', base),
+    channels: useData<Record<string, unknown>>('channels', base),
+    locations: useData<Record<string, unknown>>('locations', base),
+    devices: useData<Record<string, unknown>>('devices', withParam('breakdown', view.breakdown)),
+    events: useData<Record<string, unknown>>('events', base),
+    campaigns: useData<Record<string, unknown>>('campaigns', base),
+  };
+  const addFilter = (conditions: FilterCondition[]) => onChange(withFilter(view, conditions));
+  const nothing = stats.data !== undefined && stats.data.pageviews === 0 && stats.data.sessions === 0;
+  return (
+    <>
+      <Summary loaded={stats} />
+      {nothing && empty(view.filters.length > 0)}
+      <Chart loaded={series} interval={view.interval} metric={view.metric} onMetric={(metric) => onChange({ ...view, metric })}>
+        <IntervalSwitch view={view} onChange={onChange} />
+      </Chart>
+      <div class="lists">
+        {PANELS.map((panel) => {
+          const loaded = lists[panel.id];
+          const rows = loaded.data ? panel.rows(loaded.data, view.breakdown) : [];
+          return (
+            <RankedTable key={panel.id} id={panel.id} title={panel.title} nameHeading={panel.id === 'devices' ? BREAKDOWN_LABELS[view.breakdown] : panel.nameHeading}
+              metricHeadings={panel.metricHeadings} loaded={loaded} rows={rows} onFilter={addFilter}
+              empty={view.filters.length > 0 ? 'Nothing matches the filters in this period.' : panel.empty}>
+              {panel.id === 'devices' && (
+                <div class="tabs" role="group" aria-label="Devices by">
+                  {BREAKDOWNS.map((b) => (
+                    <button type="button" key={b} aria-pressed={view.breakdown === b} onClick={() => onChange({ ...view, breakdown: b })}>{BREAKDOWN_LABELS[b]}</button>
+                  ))}
+                </div>
+              )}
+            </RankedTable>
+          );
+        })}
+      </div>
+    </>
+  );
+}
