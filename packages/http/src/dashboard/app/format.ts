@@ -47,17 +47,12 @@ export const formatDay = (date: string) => fullDay.format(Date.parse(`${date}T00
 
 /** A timeseries label of its interval, short (axis) or long (table, tooltip). */
 export function formatBucket(label: string, interval: Interval, long = false): string {
-  switch (interval) {
-    case 'hour': {
-      // `2026-11-20T14:00:00+01:00`: the site's local hour, shown as written (not converted to the reader's zone).
-      const local = Date.parse(`${label.slice(0, 19)}Z`);
-      return (long ? dayHour : hour).format(local);
-    }
-    case 'month':
-      return month.format(Date.parse(`${label}-01T00:00:00Z`));
-    default:
-      return (long ? fullDay : day).format(Date.parse(`${label}T00:00:00Z`));
-  }
+  // Hours (`2026-11-20T14:00:00+01:00`) are the site's local hours, shown as written (not converted to the reader's zone).
+  const [format, instant] =
+    interval === 'hour' ? [long ? dayHour : hour, Date.parse(`${label.slice(0, 19)}Z`)]
+    : interval === 'month' ? [month, Date.parse(`${label}-01T00:00:00Z`)]
+    : [long ? fullDay : day, Date.parse(`${label}T00:00:00Z`)];
+  return Number.isNaN(instant) ? label : format.format(instant);
 }
 
 /** A country's name in the reader's language from its ISO code (`XX`: unknown). */

@@ -92,7 +92,7 @@ function Reports({ view, onChange, empty }: { view: View; onChange(view: View): 
     <>
       <Summary loaded={stats} />
       {nothing && empty(view.filters.length > 0)}
-      <Chart loaded={series} interval={view.interval} metric={view.metric} onMetric={(metric) => onChange({ ...view, metric })}>
+      <Chart loaded={series} metric={view.metric} onMetric={(metric) => onChange({ ...view, metric })}>
         <IntervalSwitch view={view} onChange={onChange} />
       </Chart>
       <div class="lists">

@@ -4,14 +4,13 @@
  * numbers as a table for keyboard and screen-reader users.
  */
 import type { Interval, TimeseriesRow } from '@siteline/core';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatBucket, formatCount } from '../format.js';
 import { type Metric, METRICS } from '../state.js';
 import type { Loaded } from '../use-data.js';
 
 type Series = { timeseries: TimeseriesRow[]; comparison?: TimeseriesRow[] };
 
-const W = 800;
 const H = 240;
 const PAD = { left: 52, right: 12, top: 12, bottom: 28 };
 const METRIC_LABELS: Record<Metric, string> = { visitors: 'Visitors', pageviews: 'Pageviews', sessions: 'Sessions' };
@@ -29,15 +28,26 @@ function path(values: number[], x: (i: number) => number, y: (v: number) => numb
 
 export interface ChartProps {
   loaded: Loaded<Series>;
-  interval: Interval;
   metric: Metric;
   onMetric(metric: Metric): void;
   /** The interval switch, rendered in the panel's header. */
   children?: preact.ComponentChildren;
 }
 
-export function Chart({ loaded, interval, metric, onMetric, children }: ChartProps) {
+export function Chart({ loaded, metric, onMetric, children }: ChartProps) {
   const [hover, setHover] = useState<number | undefined>(undefined);
+  // Drawn at the plot's own width in CSS pixels, so text keeps its size from a phone to a wide screen.
+  const box = useRef<HTMLDivElement>(null);
+  const [W, setW] = useState(800);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => setW(Math.max(280, Math.round(element.clientWidth))));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  // The labels are those of the interval the shown rows were asked for (a newer choice may still be loading).
+  const interval = (new URLSearchParams(loaded.query?.split('?')[1]).get('interval') ?? 'day') as Interval;
   const rows = loaded.data?.timeseries ?? [];
   const before = loaded.data?.comparison;
   const values = rows.map((r) => r[metric]);
@@ -49,10 +59,10 @@ export function Chart({ loaded, interval, metric, onMetric, children }: ChartPro
   const n = Math.max(rows.length, previous.length, 2);
   const x = (i: number) => PAD.left + (i / (n - 1)) * plotW;
   const y = (v: number) => PAD.top + plotH * (1 - v / top);
-  const labelEvery = Math.max(1, Math.ceil(rows.length / 7));
+  const labelEvery = Math.max(1, Math.ceil(rows.length / Math.max(2, Math.floor(plotW / 90))));
   const onMove = (event: PointerEvent) => {
-    const box = (event.currentTarget as SVGSVGElement).getBoundingClientRect();
-    const at = ((event.clientX - box.left) / box.width) * W;
+    const rect = (event.currentTarget as SVGSVGElement).getBoundingClientRect();
+    const at = ((event.clientX - rect.left) / rect.width) * W;
     const i = Math.round(((at - PAD.left) / plotW) * (n - 1));
     setHover(i >= 0 && i < rows.length ? i : undefined);
   };
@@ -69,7 +79,7 @@ export function Chart({ loaded, interval, metric, onMetric, children }: ChartPro
         {children}
       </div>
       {loaded.error && <p class="error" role="alert">{loaded.error}</p>}
-      <div class="plot">
+      <div class="plot" ref={box}>
         <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${METRIC_LABELS[metric]} by ${interval}; the numbers are in the table below`} onPointerMove={onMove} onPointerLeave={() => setHover(undefined)}>
           {[0, 1, 2, 3, 4].map((k) => (
             <g key={k} class="grid">

@@ -47,7 +47,7 @@ export function RankedTable(props: RankedTableProps) {
           </thead>
           <tbody>
             {shown.map((row) => (
-              <tr key={row.key}>
+              <tr key={row.key} data-key={row.key}>
                 <th scope="row">
                   <button type="button" class="row-filter" onClick={() => props.onFilter(row.filter)} aria-label={`Filter by ${props.nameHeading.toLowerCase()} ${row.label}`}>
                     <span class="bar" style={{ width: `${((row.metrics[0] ?? 0) / max) * 100}%` }} />
