@@ -3,11 +3,20 @@
  * SQLite file: pages and headers, sign-in and sign-out, sessions, the data routes answered
  * by the API's own pipeline, Cloud accounts and revocation, the assets and their size.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { checkApiResponse } from '@siteline/http/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBackend } from '../backend.js';
+import { parseConfig } from '../config.js';
+import { ensureDevCertificate } from '../dev-cert.js';
+import { silentLogger } from '../log.js';
+import { startServer } from '../server.js';
 import { CONTENT_SECURITY_POLICY } from './http-io.js';
 import { signIn, startDashboard, type TestDashboard } from './test-helpers.js';
 
@@ -256,5 +265,34 @@ describe('dashboard with Cloud keys', () => {
     expect(page.text).toContain('action="dashboard/sign-in"');
     expect(t.dashboard.sessions).toBe(before - 2);
     expect((await signIn(t, t.cloud!.keyA)).reply.status).toBe(401);
+  });
+});
+
+describe('the standalone server', () => {
+  it('serves the dashboard at / next to /api/v1, /tracker.js and /collect', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'siteline-dashboard-server-'));
+    const cert = ensureDevCertificate(dir);
+    const key = 'standalone-dashboard-key-0123456789abcdef';
+    const config = parseConfig({ SERVICE_API_KEY: key, DATABASE_URL: ':memory:', PORT: '0', TLS_CERT_FILE: cert.certFile, TLS_KEY_FILE: cert.keyFile }, dir);
+    const running = await startServer(config, await openBackend(config.database, { role: 'serve' }), { logger: silentLogger });
+    const ca = readFileSync(cert.certFile);
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
+        https.get({ host: '127.0.0.1', port: running.port, path, ca, headers, servername: 'localhost' }, (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => resolve({ status: res.statusCode!, type: String(res.headers['content-type']), body }));
+        }).on('error', reject);
+      });
+    try {
+      const page = await get('/');
+      expect([page.status, page.type]).toEqual([200, 'text/html; charset=utf-8']);
+      expect(page.body).toContain('action="dashboard/sign-in"');
+      expect((await get('/api/v1/live?site_id=ST-none', { Authorization: `Bearer ${key}` })).body).toBe('{"error":"Site not found."}');
+      expect((await get('/tracker.js')).type).toBe('text/javascript; charset=utf-8');
+      expect((await get('/elsewhere')).body).toBe('{"error":"Not Found"}');
+    } finally {
+      await running.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
