@@ -17,18 +17,27 @@ import { Summary } from './Summary.js';
 type Stats = StatsResponse & { comparison?: SummaryComparison };
 type Series = { timeseries: TimeseriesRow[]; comparison?: TimeseriesRow[] };
 
+/** The view the page was opened with, when its URL names a site: its reports start at once, beside the sites list. */
+function viewFromUrl(): View | undefined {
+  return new URLSearchParams(location.search).get('site_id') ? readView(location.search, '') : undefined;
+}
+
 export function App() {
   const [sites, setSites] = useState<SitesResponse | undefined>(undefined);
   const [failure, setFailure] = useState<string | undefined>(undefined);
-  const [view, setView] = useState<View | undefined>(undefined);
+  const [view, setView] = useState<View | undefined>(viewFromUrl);
 
   useEffect(() => {
+    if (view) history.replaceState(null, '', writeView(view));
     getData<SitesResponse>('sites').then(
       (body) => {
         setSites(body);
-        const first = readView(location.search, body.sites[0]?.id ?? '');
-        history.replaceState(null, '', writeView(first));
-        setView(first);
+        setView((current) => {
+          if (current) return current;
+          const first = readView(location.search, body.sites[0]?.id ?? '');
+          history.replaceState(null, '', writeView(first));
+          return first;
+        });
       },
       (error: Error) => setFailure(error.message),
     );
@@ -43,15 +52,17 @@ export function App() {
   };
 
   if (failure) return <Shell><p class="error" role="alert">{failure}</p></Shell>;
-  if (!sites || !view) return <Shell><p class="loading">Loading…</p></Shell>;
-  if (sites.sites.length === 0) return <Shell><NoSites /></Shell>;
-  const site = sites.sites.find((s) => s.id === view.site);
+  if (sites?.sites.length === 0) return <Shell><NoSites /></Shell>;
+  if (!view || !view.site) return <Shell><p class="loading">Loading…</p></Shell>;
+  const site = sites?.sites.find((s) => s.id === view.site);
+  // Until the list arrives (or when the URL names a site the key cannot read), the picker holds the URL's site.
+  const choices = site && sites ? sites.sites : [{ id: view.site, name: view.site, domain: null, timezone: '' }, ...(sites?.sites ?? [])];
   return (
     <Shell>
-      <Controls view={view} sites={site ? sites.sites : [{ id: view.site, name: view.site, domain: null, timezone: '' }, ...sites.sites]} onChange={navigate} />
+      <Controls view={view} sites={choices} onChange={navigate} />
       <Live site={view.site} />
       <Chips filters={view.filters} onRemove={(i) => navigate(withoutFilter(view, i))} onClear={() => navigate({ ...view, filters: [] })} />
-      <Reports view={view} onChange={navigate} empty={(filtered) => (site ? <NoData site={site} tracker={sites.tracker} filtered={filtered} /> : null)} />
+      <Reports view={view} onChange={navigate} empty={(filtered) => (site && sites ? <NoData site={site} tracker={sites.tracker} filtered={filtered} /> : null)} />
     </Shell>
   );
 }
