@@ -1,7 +1,7 @@
 /**
  * `npm run bench:dashboard -- --pageviews 1000000 --days 30`: the dashboard's first paint on
- * the bench database, in headless Chromium, against the standalone server (`startServer`, as
- * `siteline serve` runs it) on loopback over HTTPS.
+ * the bench database, in headless Chromium, against the standalone server (`siteline serve`
+ * from the sources, a process of its own, as a deployment runs it) on loopback over HTTPS.
  *
  * Measures, from navigation start: first contentful paint (FCP) and the moment the summary
  * figures are on screen (the app's `siteline:figures` mark), and when every panel has its
@@ -10,19 +10,19 @@
  * fresh backend: SQLite's column cache empty), a click on a referrer row (the first FILTERED
  * query) until every panel shows the filtered numbers, and a second filter click once warm.
  * Same-run references: the API's `/stats` over HTTPS and the sign-in page's FCP (no data).
+ * The server runs on the real clock; the view names the bench's 30 days by date (`from`/`to`),
+ * so the numbers do not depend on today's date.
  * Reuses .bench/bench.db when it holds the asked-for data (made by this script or by
  * `npm run bench` with the same --pageviews/--days/--now/--seed), otherwise generates it.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
-import { openSqliteBackend } from '../../packages/core/src/storage/sqlite/sqlite-backend.js';
-import { parseConfig } from '../../packages/http/src/config.js';
-import { silentLogger } from '../../packages/http/src/log.js';
-import { type RunningServer, startServer } from '../../packages/http/src/server.js';
 import { benchSites, BIG, loadDataset } from './dataset.js';
 import { int, ms, percentile, table } from './measure.js';
 import { certificate } from './server.js';
@@ -68,13 +68,38 @@ async function ensureDatabase(): Promise<void> {
   writeFileSync(marker, wanted);
 }
 
-async function start(): Promise<RunningServer> {
-  const tls = join(dir, 'tls');
+interface Server {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * `siteline serve` on the bench database, in a process of its own: a filtered read on a cold
+ * store blocks its event loop for seconds, which must not stall this process (Playwright's
+ * driver runs here).
+ */
+async function start(): Promise<Server> {
+  const root = resolve(import.meta.dirname, '../..');
+  const tls = resolve(dir, 'tls');
   certificate(tls);
-  const config = parseConfig({
-    SERVICE_API_KEY: KEY, DATABASE_URL: file, PORT: '0', RATE_LIMIT_PER_MINUTE: '0', TLS_CERT_FILE: join(tls, 'cert.pem'), TLS_KEY_FILE: join(tls, 'key.pem'),
-  }, process.cwd());
-  return startServer(config, openSqliteBackend(file, { role: 'serve', now }), { logger: silentLogger });
+  const child: ChildProcess = spawn(process.execPath, ['--import', pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href, join(root, 'packages/http/src/cli.ts'), 'serve'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? '', TSX_TSCONFIG_PATH: join(root, 'tsconfig.json'),
+      SERVICE_API_KEY: KEY, DATABASE_URL: resolve(file), HOST: '127.0.0.1', PORT: '0', RATE_LIMIT_PER_MINUTE: '0',
+      TLS_CERT_FILE: join(tls, 'cert.pem'), TLS_KEY_FILE: join(tls, 'key.pem'),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output = (output + chunk).slice(-100_000)));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output = (output + chunk).slice(-100_000)));
+  const exited = new Promise<void>((done) => child.on('exit', () => done()));
+  for (const deadline = Date.now() + 120_000; ; await new Promise((r) => setTimeout(r, 50))) {
+    const started = /"server started".*"url":"https:\/\/localhost:(\d+)\//.exec(output);
+    if (started) return { port: Number(started[1]), stop: () => (child.kill('SIGTERM'), exited) };
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`siteline serve did not start:\n${output}`);
+  }
 }
 
 /** FCP, figures and all-panels times of the page's current document, ms from its navigation start. */
@@ -104,7 +129,7 @@ async function filterClick(page: Page, index: number): Promise<{ ms: number; sou
   return { ms: (await page.evaluate(() => performance.now())) - started, source };
 }
 
-function apiStats(running: RunningServer, ca: Buffer): Promise<number> {
+function apiStats(running: Server, ca: Buffer): Promise<number> {
   const t = performance.now();
   return new Promise((resolve, reject) => {
     https.get({ host: '127.0.0.1', port: running.port, path: `/api/v1/stats${VIEW}`, ca, headers: { Authorization: `Bearer ${KEY}` } }, (res) => {
@@ -159,7 +184,7 @@ async function main() {
 
     // A restart: the backend's caches (SQLite's column cache of filtered reads) are empty again.
     await context.close();
-    await running.close();
+    await running.stop();
     running = await start();
     const again = `https://localhost:${running.port}`;
     const ctx2 = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
@@ -174,7 +199,7 @@ async function main() {
     await p2.waitForFunction(() => [...document.querySelectorAll('section[data-panel]')].every((p) => p.getAttribute('aria-busy') === 'false' && !(p.getAttribute('data-query') ?? '').includes('filters=')));
     const warmFilter = await filterClick(p2, 3);
     await ctx2.close();
-    await running.close();
+    await running.stop();
 
     stat('sign-in page FCP (reference: no data)', [signInFcp]);
     stat('API /stats over HTTPS, same query (reference)', api);

@@ -1,5 +1,6 @@
 /** The dashboard: the view from the URL, every panel's request derived from it. */
 import type { FilterCondition, StatsResponse, SummaryComparison, TimeseriesRow } from '@siteline/core';
+import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { getData, type SitesResponse } from '../api.js';
 import { BREAKDOWN_LABELS, PANELS } from '../panels.js';
@@ -67,7 +68,7 @@ export function App() {
   );
 }
 
-function Shell({ children }: { children: preact.ComponentChildren }) {
+function Shell({ children }: { children: ComponentChildren }) {
   return (
     <>
       <header class="top">
@@ -79,7 +80,7 @@ function Shell({ children }: { children: preact.ComponentChildren }) {
   );
 }
 
-function Reports({ view, onChange, empty }: { view: View; onChange(view: View): void; empty(filtered: boolean): preact.ComponentChildren }) {
+function Reports({ view, onChange, empty }: { view: View; onChange(view: View): void; empty(filtered: boolean): ComponentChildren }) {
   const base = useMemo(() => reportParams(view), [view.site, view.period, view.from, view.to, JSON.stringify(view.filters), view.compare]);
   const withParam = (name: string, value: string) => {
     const params = new URLSearchParams(base);

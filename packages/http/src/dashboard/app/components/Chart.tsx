@@ -4,6 +4,7 @@
  * numbers as a table for keyboard and screen-reader users.
  */
 import type { Interval, TimeseriesRow } from '@siteline/core';
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatBucket, formatCount } from '../format.js';
 import { type Metric, METRICS } from '../state.js';
@@ -31,7 +32,7 @@ export interface ChartProps {
   metric: Metric;
   onMetric(metric: Metric): void;
   /** The interval switch, rendered in the panel's header. */
-  children?: preact.ComponentChildren;
+  children?: ComponentChildren;
 }
 
 export function Chart({ loaded, metric, onMetric, children }: ChartProps) {
