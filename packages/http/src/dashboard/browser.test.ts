@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSite } from '@siteline/core';
+import { createSite, type Storage } from '@siteline/core';
 import { type Browser, type BrowserContext, chromium, type Page, type Request, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startDashboard, type TestDashboard } from './test-helpers.js';
@@ -296,6 +296,11 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
     await settled(s.page, ['filters=']);
     expect(await s.page.locator('[data-empty=filtered] h2').textContent()).toBe('Nothing matches these filters');
     expect(await texts(s.page, '[data-panel=referrers] .empty')).toEqual(['Nothing matches the filters in this period.']);
+    // Another site from the picker: the filters (values of the site they came from) are cleared.
+    await s.page.selectOption('select:near(:text("Site"))', 'ST-empty');
+    await settled(s.page, ['site_id=ST-empty'], ['filters=']);
+    expect(await s.page.locator('.chip').count()).toBe(0);
+    expect(new URL(s.page.url()).search).toBe('?site_id=ST-empty');
   });
 
   it('sign-out: back to the form, and the old session cookie reads nothing any more', async () => {
@@ -372,6 +377,26 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await phone.page.screenshot({ path: join(SCREENSHOTS, 'phone.png'), fullPage: true });
     expect(desktop.problems.concat(phone.problems)).toEqual([]);
+  });
+});
+
+describe('the dashboard on a storage without filters or hour buckets (ClickHouse today)', () => {
+  let t: TestDashboard;
+  beforeAll(async () => {
+    // The SQLite storage declaring neither: the API then refuses filtered and hourly queries (500).
+    t = await startDashboard({ storage: (sqlite) => Object.assign(Object.create(sqlite) as Storage, { capabilities: {}, hourBuckets: undefined }) });
+  });
+  afterAll(() => t?.close());
+
+  it('does not offer what the API would refuse, and says why', async () => {
+    const s = await open();
+    await signInWithForm(s, t, t.key, '/?site_id=ST-demo&period=7d');
+    await s.page.waitForSelector('text=does not answer filtered queries yet');
+    expect(await s.page.locator('[data-panel=referrers] tbody .row-filter').count()).toBeGreaterThan(0);
+    expect(await s.page.locator('[data-panel=referrers] tbody button').count()).toBe(0);
+    expect(await s.page.getByRole('group', { name: 'Interval' }).getByRole('button', { name: 'Hour' }).isDisabled()).toBe(true);
+    await expectPanelsMatchApi(t, s.page);
+    expect(s.problems).toEqual([]);
   });
 });
 

@@ -25,8 +25,12 @@ export interface DashboardHandlerOptions {
   api: ApiHandler;
   /** Decides which keys may sign in: the same authenticator as the API's. */
   authenticate: Authenticator;
-  /** Where the site picker's sites come from (a Cloud key sees its account's only). */
-  storage: Pick<Storage, 'listSites'>;
+  /**
+   * Where the site picker's sites come from (a Cloud key sees its account's only), and what
+   * the storage can answer: without `capabilities.selection` (filters) or `hourBuckets`
+   * (hours) the dashboard does not offer them, as the API would refuse them.
+   */
+  storage: Pick<Storage, 'listSites' | 'capabilities' | 'hourBuckets'>;
   /** Path the dashboard is served at; default `''` (the page is `/`, the rest under `/dashboard/`). */
   basePath?: string;
   /** As for the API: behind a TLS-terminating proxy you control. Also reads `X-Forwarded-Host` for the origin check. */
@@ -164,7 +168,8 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
     if (rest === 'sites') {
       const sites = await options.storage.listSites(principal.accountId === undefined ? undefined : { accountId: principal.accountId });
       const list = sites.map(({ id, name, domain, timezone }) => ({ id, name, domain, timezone }));
-      return sendJson(req, res, 200, { sites: list, tracker: options.trackerPath ?? '/tracker.js' });
+      const can = { filters: options.storage.capabilities?.selection === true, hours: typeof options.storage.hourBuckets === 'function' };
+      return sendJson(req, res, 200, { sites: list, tracker: options.trackerPath ?? '/tracker.js', can });
     }
     await options.api.serveAs(req, res, principal, `/${rest}${url.search}`);
     return undefined; // logged by the API handler

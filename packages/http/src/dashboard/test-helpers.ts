@@ -8,7 +8,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addDemoSite, type Backend, openSqliteBackend } from '@siteline/core';
+import { addDemoSite, type Backend, openSqliteBackend, type Storage } from '@siteline/core';
 import { type Authenticator, cloudAuthenticator, communityAuthenticator } from '../auth.js';
 import { ensureDevCertificate } from '../dev-cert.js';
 import { type ApiHandler, createApiHandler } from '../handler.js';
@@ -52,6 +52,8 @@ export interface StartOptions {
   dashboard?: Partial<Omit<DashboardHandlerOptions, 'api' | 'authenticate' | 'storage'>>;
   /** Clock of the API (report "today", /live); default the demo data's end. */
   now?: () => number;
+  /** What the API and the dashboard read instead of the SQLite storage (e.g. one declaring fewer capabilities). */
+  storage?: (sqlite: Storage) => Storage;
 }
 
 /** Starts the API and the dashboard over HTTPS on a fresh SQLite file with the demo site. */
@@ -78,8 +80,9 @@ export async function startDashboard(options: StartOptions = {}): Promise<TestDa
   }
   const logs: LogEntry[] = [];
   const logger = (entry: LogEntry) => logs.push(entry);
-  const api = createApiHandler({ storage: backend.storage, authenticate, rateLimit: options.rateLimit ?? false, logger, now });
-  const dashboard = createDashboardHandler({ api, authenticate, storage: backend.storage, logger, signInRateLimit: false, ...options.dashboard });
+  const storage = options.storage ? options.storage(backend.storage) : backend.storage;
+  const api = createApiHandler({ storage, authenticate, rateLimit: options.rateLimit ?? false, logger, now });
+  const dashboard = createDashboardHandler({ api, authenticate, storage, logger, signInRateLimit: false, ...options.dashboard });
   await dashboard.ready();
   const server = https.createServer(tls, (req, res) => void dashboard(req, res, () => void api(req, res)));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -2,7 +2,7 @@
 import type { FilterCondition, StatsResponse, SummaryComparison, TimeseriesRow } from '@siteline/core';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { getData, type SitesResponse } from '../api.js';
+import { type Capabilities, getData, type SitesResponse } from '../api.js';
 import { BREAKDOWN_LABELS, PANELS } from '../panels.js';
 import { BREAKDOWNS, readView, reportParams, type View, withFilter, withoutFilter, writeView } from '../state.js';
 import { useData } from '../use-data.js';
@@ -63,7 +63,8 @@ export function App() {
       <Controls view={view} sites={choices} onChange={navigate} />
       <Live site={view.site} />
       <Chips filters={view.filters} onRemove={(i) => navigate(withoutFilter(view, i))} onClear={() => navigate({ ...view, filters: [] })} />
-      <Reports view={view} onChange={navigate} empty={(filtered) => (site && sites ? <NoData site={site} tracker={sites.tracker} filtered={filtered} /> : null)} />
+      {sites && !sites.can.filters && <p class="note">This server's storage does not answer filtered queries yet, so rows cannot be clicked to filter.</p>}
+      <Reports view={view} can={sites?.can ?? { filters: true, hours: true }} onChange={navigate} empty={(filtered) => (site && sites ? <NoData site={site} tracker={sites.tracker} filtered={filtered} /> : null)} />
     </Shell>
   );
 }
@@ -80,7 +81,15 @@ function Shell({ children }: { children: ComponentChildren }) {
   );
 }
 
-function Reports({ view, onChange, empty }: { view: View; onChange(view: View): void; empty(filtered: boolean): ComponentChildren }) {
+interface ReportsProps {
+  view: View;
+  /** What the storage answers (until the sites list arrives: assumed all). */
+  can: Capabilities;
+  onChange(view: View): void;
+  empty(filtered: boolean): ComponentChildren;
+}
+
+function Reports({ view, can, onChange, empty }: ReportsProps) {
   const base = useMemo(() => reportParams(view), [view.site, view.period, view.from, view.to, JSON.stringify(view.filters), view.compare]);
   const withParam = (name: string, value: string) => {
     const params = new URLSearchParams(base);
@@ -105,7 +114,7 @@ function Reports({ view, onChange, empty }: { view: View; onChange(view: View): 
       <Summary loaded={stats} />
       {nothing && empty(view.filters.length > 0)}
       <Chart loaded={series} metric={view.metric} onMetric={(metric) => onChange({ ...view, metric })}>
-        <IntervalSwitch view={view} onChange={onChange} />
+        <IntervalSwitch view={view} hours={can.hours} onChange={onChange} />
       </Chart>
       <div class="lists">
         {PANELS.map((panel) => {
@@ -113,7 +122,7 @@ function Reports({ view, onChange, empty }: { view: View; onChange(view: View): 
           const rows = loaded.data ? panel.rows(loaded.data, view.breakdown) : [];
           return (
             <RankedTable key={panel.id} id={panel.id} title={panel.title} nameHeading={panel.id === 'devices' ? BREAKDOWN_LABELS[view.breakdown] : panel.nameHeading}
-              metricHeadings={panel.metricHeadings} loaded={loaded} rows={rows} onFilter={addFilter}
+              metricHeadings={panel.metricHeadings} loaded={loaded} rows={rows} onFilter={can.filters ? addFilter : undefined}
               empty={view.filters.length > 0 ? 'Nothing matches the filters in this period.' : panel.empty}>
               {panel.id === 'devices' && (
                 <div class="tabs" role="group" aria-label="Devices by">

@@ -4,13 +4,14 @@ import { hourAllowed, INTERVALS, type View } from '../state.js';
 
 const LABELS: Record<Interval, string> = { hour: 'Hour', day: 'Day', week: 'Week', month: 'Month' };
 
-export function IntervalSwitch({ view, onChange }: { view: View; onChange(view: View): void }) {
+/** `hours`: whether the server's storage answers hour buckets at all. */
+export function IntervalSwitch({ view, hours, onChange }: { view: View; hours: boolean; onChange(view: View): void }) {
   return (
     <div class="tabs" role="group" aria-label="Interval">
       {INTERVALS.map((i) => {
-        const disabled = i === 'hour' && !hourAllowed(view);
+        const disabled = i === 'hour' && (!hours || !hourAllowed(view));
         return (
-          <button type="button" key={i} aria-pressed={view.interval === i} disabled={disabled} title={disabled ? 'Hours are available for ranges of up to 7 days' : undefined}
+          <button type="button" key={i} aria-pressed={view.interval === i} disabled={disabled} title={disabled ? (hours ? 'Hours are available for ranges of up to 7 days' : "This server's storage does not answer hours") : undefined}
             onClick={() => onChange({ ...view, interval: i })}>{LABELS[i]}</button>
         );
       })}

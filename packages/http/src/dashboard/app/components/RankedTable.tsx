@@ -18,7 +18,8 @@ export interface RankedTableProps {
   rows: Row[];
   /** Shown when there are no rows. */
   empty: string;
-  onFilter(conditions: FilterCondition[]): void;
+  /** Adds a row's conditions; undefined when the storage cannot filter (the names are then plain text). */
+  onFilter?: ((conditions: FilterCondition[]) => void) | undefined;
   /** Controls above the table (the devices' breakdown tabs). */
   children?: ComponentChildren;
 }
@@ -49,10 +50,17 @@ export function RankedTable(props: RankedTableProps) {
             {shown.map((row) => (
               <tr key={row.key} data-key={row.key}>
                 <th scope="row">
-                  <button type="button" class="row-filter" onClick={() => props.onFilter(row.filter)} aria-label={`Filter by ${props.nameHeading.toLowerCase()} ${row.label}`}>
-                    <span class="bar" style={{ width: `${((row.metrics[0] ?? 0) / max) * 100}%` }} />
-                    <span class="label">{row.label}</span>
-                  </button>
+                  {props.onFilter ? (
+                    <button type="button" class="row-filter" onClick={() => props.onFilter?.(row.filter)} aria-label={`Filter by ${props.nameHeading.toLowerCase()} ${row.label}`}>
+                      <span class="bar" style={{ width: `${((row.metrics[0] ?? 0) / max) * 100}%` }} />
+                      <span class="label">{row.label}</span>
+                    </button>
+                  ) : (
+                    <span class="row-filter">
+                      <span class="bar" style={{ width: `${((row.metrics[0] ?? 0) / max) * 100}%` }} />
+                      <span class="label">{row.label}</span>
+                    </span>
+                  )}
                 </th>
                 {row.metrics.map((value, i) => {
                   const change = row.compared ? changeOf(value, row.compared[i] ?? 0) : undefined;
