@@ -14,10 +14,8 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { demoNdjson } from '../packages/core/src/demo/index.js';
-import { importEvents } from '../packages/core/src/import/import.js';
 import { parseQuery } from '../packages/core/src/query/parse.js';
 import { REPORTS } from '../packages/core/src/reports/index.js';
-import { createSite } from '../packages/core/src/sites/sites.js';
 import { createSqliteStore } from '../packages/core/src/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../packages/core/src/storage/types.js';
 import { ENDPOINT_PATHS, type EndpointName } from '../packages/core/src/types.js';
@@ -26,6 +24,7 @@ import { benchClickHouse, clickhouseUnavailable, type ClickHouseResult } from '.
 import { measureCollect, wrkInstalled, type CollectResult } from './bench/collect.js';
 import { startFloorServer } from './bench/collect-floor.js';
 import { importStages, type Stage } from './bench/import-stages.js';
+import { BIG, benchSites, chunks, loadDataset } from './bench/dataset.js';
 import { int, ms, removeDatabase, table, time, type Timing } from './bench/measure.js';
 import { naiveStorage } from './bench/naive.js';
 import { certificate, startServer } from './bench/server.js';
@@ -61,53 +60,13 @@ const clockStart = Date.now();
 /** The bench's "now": starts at --now and runs at real speed (hot days, /live, collected events). */
 const now = () => endMs + (Date.now() - clockStart);
 
-const BIG = { id: 'ST-bench', name: 'Bench', timezone: 'Europe/Berlin', domain: 'shop.example' };
-const SMALL_ZONES = ['America/New_York', 'Asia/Kolkata', 'UTC', 'Australia/Sydney', 'America/Los_Angeles'];
-const sites = [
-  { ...BIG, pageviews: num('pageviews') },
-  ...Array.from({ length: num('small-sites') }, (_, i) => ({
-    id: `ST-small${i + 1}`, name: `Small ${i + 1}`, timezone: SMALL_ZONES[i % SMALL_ZONES.length]!, domain: `small${i + 1}.example`,
-    pageviews: Math.max(2000, Math.round(num('pageviews') / 100)),
-  })),
-];
+const datasetOptions = { days: num('days'), seed: num('seed'), endMs, chunk: num('chunk') };
+const sites = benchSites(num('pageviews'), num('small-sites'));
 
 const log = (text: string) => console.error(`[bench ${((performance.now()) / 1000).toFixed(0)}s] ${text}`);
 
-/** A site's generated import lines, in chunks of --chunk lines (the same lines every time). */
-function* chunks(site: (typeof sites)[number]): Generator<string[]> {
-  const lines: string[] = [];
-  const perDay = site.pageviews / num('days');
-  for (const line of demoNdjson({ siteId: site.id, days: num('days'), pageviewsPerDay: perDay, seed: num('seed'), end: endMs, timezone: site.timezone, domain: site.domain })) {
-    lines.push(line);
-    if (lines.length >= num('chunk')) yield lines.splice(0);
-  }
-  if (lines.length > 0) yield lines;
-}
-
 /** Imports every site's generated lines in chunks; returns events and seconds spent in importEvents. */
-async function load(): Promise<{ events: number; seconds: number; generateSeconds: number }> {
-  removeDatabase(file);
-  const storage = createSqliteStore(file, { now });
-  let events = 0;
-  let importMs = 0;
-  let generateMs = 0;
-  for (const site of sites) {
-    await createSite(storage, site);
-    let t = performance.now();
-    for (const lines of chunks(site)) {
-      generateMs += performance.now() - t;
-      t = performance.now();
-      await importEvents(storage, lines);
-      importMs += performance.now() - t;
-      events += lines.length;
-      log(`imported ${int(events)} events (${int((events / importMs) * 1000)}/s)`);
-      t = performance.now();
-    }
-  }
-  storage.db.pragma('wal_checkpoint(TRUNCATE)');
-  await storage.close();
-  return { events, seconds: importMs / 1000, generateSeconds: generateMs / 1000 };
-}
+const load = () => loadDataset(file, sites, { ...datasetOptions, now, log });
 
 interface EndpointResult {
   endpoint: EndpointName;
@@ -161,7 +120,7 @@ async function main() {
   let clickhouse: ClickHouseResult | undefined;
   if (!noClickHouse) {
     log('clickhouse: importing the same data into a local clickhouse-server');
-    clickhouse = await benchClickHouse({ sites, chunks: (id) => chunks(sites.find((x) => x.id === id)!), endpoints, runs: num('runs'), run: (store, endpoint) => run(store, endpoint), log });
+    clickhouse = await benchClickHouse({ sites, chunks: (id) => chunks(sites.find((x) => x.id === id)!, datasetOptions), endpoints, runs: num('runs'), run: (store, endpoint) => run(store, endpoint), log });
     for (const r of results) r.same &&= clickhouse.endpoints.get(r.endpoint)!.json === r.json;
   }
 

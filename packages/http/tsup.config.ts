@@ -1,4 +1,7 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'tsup';
+import { BUNDLE_FILES, bundleDashboard } from './src/dashboard/bundle.js';
 
 export default defineConfig({
   // `cli` is the `siteline` command (bin: dist/cli.js); its `#!/usr/bin/env node` line is kept from the source.
@@ -11,4 +14,11 @@ export default defineConfig({
   target: 'node20',
   // `import.meta.url` in the CommonJS build too (collect-thread.ts locates the worker by it).
   shims: true,
+  // The dashboard's browser code, bundled next to the modules that serve it (dashboard/assets.ts reads dist/dashboard/).
+  async onSuccess() {
+    const bundle = await bundleDashboard(join(import.meta.dirname, 'src/dashboard/app'));
+    mkdirSync(join(import.meta.dirname, 'dist/dashboard'), { recursive: true });
+    writeFileSync(join(import.meta.dirname, 'dist/dashboard', BUNDLE_FILES.script), bundle.script);
+    writeFileSync(join(import.meta.dirname, 'dist/dashboard', BUNDLE_FILES.style), bundle.style);
+  },
 });

@@ -47,6 +47,7 @@ describe('parseConfig', () => {
         authFailuresPerMinutePerIp: 30,
         openSessionsMb: 64,
       },
+      dashboardSessions: { idleMs: 30 * 60_000 },
       warnings: [],
     });
   });
@@ -63,6 +64,11 @@ describe('parseConfig', () => {
       'TLS_HANDSHAKE_TIMEOUT_MS must be an integer from 100 to 600000 (got "0").',
       'OPEN_SESSIONS_MB must be an integer from 1 to 65536 (got "0").',
     ]);
+  });
+
+  it('DASHBOARD_IDLE_MINUTES sets how long an unused dashboard session lasts (1 to 1440 minutes)', () => {
+    expect(parseConfig({ ...valid, DASHBOARD_IDLE_MINUTES: '5' }, dir).dashboardSessions).toEqual({ idleMs: 5 * 60_000 });
+    expect(problems({ ...valid, DASHBOARD_IDLE_MINUTES: '0' })).toEqual(['DASHBOARD_IDLE_MINUTES must be an integer from 1 to 1440 (got "0").']);
   });
 
   it('resolves DATABASE_PATH against the directory, except :memory: (an in-memory database)', () => {

@@ -28,6 +28,8 @@ export interface ServerConfig {
   collectBatch: { maxEvents: number; maxDelayMs: number };
   /** Connections, timeouts and budgets of clients without a key (README: "Limits a deployment should set"). */
   limits: ServerLimits;
+  /** Dashboard sessions end after this long unused (`DASHBOARD_IDLE_MINUTES`); default 30 minutes. */
+  dashboardSessions?: { idleMs: number };
   /** Worth saying at start, not worth refusing to start (a short key). */
   warnings: string[];
 }
@@ -61,6 +63,7 @@ export const DEFAULTS = {
   BEACONS_PER_MINUTE_PER_IP: '600',
   AUTH_FAILURES_PER_MINUTE_PER_IP: '30',
   OPEN_SESSIONS_MB: '64',
+  DASHBOARD_IDLE_MINUTES: '30',
 } as const;
 
 /** Below this length `SERVICE_API_KEY` is accepted with a warning (decisions.md section 7). */
@@ -97,6 +100,7 @@ const schema = z.object({
   BEACONS_PER_MINUTE_PER_IP: integer(0, 1_000_000).default(Number(DEFAULTS.BEACONS_PER_MINUTE_PER_IP)),
   AUTH_FAILURES_PER_MINUTE_PER_IP: integer(0, 1_000_000).default(Number(DEFAULTS.AUTH_FAILURES_PER_MINUTE_PER_IP)),
   OPEN_SESSIONS_MB: integer(1, 65_536).default(Number(DEFAULTS.OPEN_SESSIONS_MB)),
+  DASHBOARD_IDLE_MINUTES: integer(1, 1440).default(Number(DEFAULTS.DASHBOARD_IDLE_MINUTES)),
 });
 
 /**
@@ -181,6 +185,7 @@ export function parseConfig(vars: EnvVars, cwd: string): ServerConfig {
       authFailuresPerMinutePerIp: data.AUTH_FAILURES_PER_MINUTE_PER_IP,
       openSessionsMb: data.OPEN_SESSIONS_MB,
     },
+    dashboardSessions: { idleMs: data.DASHBOARD_IDLE_MINUTES * 60_000 },
     warnings,
   };
 }

@@ -47,7 +47,20 @@ export interface ApiHandlerOptions {
 export type ApiHandler = ((req: IncomingMessage, res: ServerResponse, next?: () => void) => Promise<void>) & {
   /** Requests being handled right now (graceful shutdown waits for 0). */
   readonly inFlight: number;
+  /**
+   * Answers `target` (an API path below `basePath` with its query, e.g. `/stats?site_id=ST-a`)
+   * for a principal authenticated another way (the dashboard's session): the same transport
+   * check, routing, rate limit, validation, site access, report and log line as a request
+   * presenting that principal's key. A key the request carries is not read.
+   */
+  serveAs(req: IncomingMessage, res: ServerResponse, principal: Principal, target: string): Promise<void>;
 };
+
+/** A request answered for a principal the caller authenticated (`ApiHandler.serveAs`). */
+interface Delegated {
+  principal: Principal;
+  target: string;
+}
 
 /** Longest request target accepted; longer ones get 414. */
 export const MAX_URL_LENGTH = 8192;
@@ -74,11 +87,11 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
   const failures = authFailureLimit(options.authFailureLimit, options.trustProxy ?? false);
   let inFlight = 0;
 
-  const handle = async (req: IncomingMessage, res: ServerResponse, requestId: string, url: RequestTarget | undefined): Promise<number> => {
+  const handle = async (req: IncomingMessage, res: ServerResponse, requestId: string, raw: string, url: RequestTarget | undefined, as?: Delegated): Promise<number> => {
     const headers: Record<string, string> = {};
     try {
       if (!isHttps(req, options.trustProxy ?? false)) throw new HttpError(403, HTTP_MESSAGES.https);
-      if ((req.url ?? '/').length > MAX_URL_LENGTH) throw new HttpError(414, HTTP_MESSAGES.uriTooLong);
+      if (raw.length > MAX_URL_LENGTH) throw new HttpError(414, HTTP_MESSAGES.uriTooLong);
       if (!url) throw new HttpError(400, HTTP_MESSAGES.badRequest);
       const document = openApiRoute(basePath, url.pathname, req.method);
       if (document) return send(req, res, 200, document, headers);
@@ -88,9 +101,10 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
         throw new HttpError(405, HTTP_MESSAGES.methodNotAllowed, { Allow: 'GET, HEAD' });
       }
 
-      failures?.refuseSpent(req, now());
-      const key = presentedKey(req, url.searchParams);
-      const principal: Principal | null = key === undefined ? null : await options.authenticate(key);
+      // A delegated request (the dashboard's session) was authenticated by its caller: no key is read.
+      if (!as) failures?.refuseSpent(req, now());
+      const key = as ? undefined : presentedKey(req, url.searchParams);
+      const principal: Principal | null = as ? as.principal : key === undefined ? null : await options.authenticate(key);
       if (!principal) {
         failures?.failed(req, now());
         throw unauthorized();
@@ -119,13 +133,17 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
   const handler = async (req: IncomingMessage, res: ServerResponse, next?: () => void) => {
     const path = (req.url ?? '/').split('?', 1)[0]!;
     if (next && path !== basePath && !path.startsWith(`${basePath}/`)) return next();
+    return run(req, res);
+  };
+  const run = async (req: IncomingMessage, res: ServerResponse, as?: Delegated) => {
     const started = performance.now();
     const requestId = randomUUID();
     res.setHeader('X-Request-Id', requestId);
     inFlight++;
     try {
-      const target = (req.url ?? '/').length > MAX_URL_LENGTH ? undefined : parseRequestTarget(req.url ?? '/');
-      const status = await handle(req, res, requestId, target);
+      const raw = as ? basePath + as.target : (req.url ?? '/');
+      const target = raw.length > MAX_URL_LENGTH ? undefined : parseRequestTarget(raw);
+      const status = await handle(req, res, requestId, raw, target, as);
       // Only what was parsed is logged: never the raw target (a fragment, a key under another spelling).
       logger({
         level: 'info',
@@ -133,6 +151,7 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
         request_id: requestId,
         method: req.method,
         ...requestLogFields(target),
+        ...(as ? { via: 'session' } : {}),
         status,
         duration_ms: Math.round((performance.now() - started) * 10) / 10,
       });
@@ -140,10 +159,12 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
       inFlight--;
     }
   };
-  return Object.defineProperty(handler, 'inFlight', { get: () => inFlight }) as ApiHandler;
+  const serveAs = (req: IncomingMessage, res: ServerResponse, principal: Principal, target: string) => run(req, res, { principal, target });
+  return Object.defineProperty(Object.assign(handler, { serveAs }), 'inFlight', { get: () => inFlight }) as ApiHandler;
 }
 
-function isHttps(req: IncomingMessage, trustProxy: boolean): boolean {
+/** Whether the request came over HTTPS (with `trustProxy`: the proxy's `X-Forwarded-Proto` says so). */
+export function isHttps(req: IncomingMessage, trustProxy: boolean): boolean {
   if (trustProxy) {
     const proto = req.headers['x-forwarded-proto'];
     const first = (Array.isArray(proto) ? proto[0] : proto)?.split(',')[0]?.trim().toLowerCase();

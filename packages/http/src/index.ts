@@ -19,6 +19,7 @@ export { RateLimiter, type RateLimitOptions, type RateLimitResult } from './rate
 export { DEFAULT_AUTH_FAILURE_LIMIT, type AuthFailureLimit } from './auth-failures.js';
 export { jsonLogger, silentLogger, redactUrl, type Logger, type LogEntry } from './log.js';
 export * from './collect/index.js';
+export * from './dashboard/index.js';
 export { startServer, runServer, authenticatorFor, type RunningServer, type StartServerOptions } from './server.js';
 export { loadConfig, parseConfig, databaseLocation, ConfigError, DEFAULTS, type ServerConfig } from './config.js';
 export type { ServerLimits } from './server-limits.js';

@@ -6,6 +6,7 @@ import type { AccountStore, Backend } from '@siteline/core';
 import { type Authenticator, cloudAuthenticator, communityAuthenticator } from './auth.js';
 import { type CollectHandler, createCollectHandler } from './collect/index.js';
 import { ConfigError, isLoopback, type ServerConfig } from './config.js';
+import { createDashboardHandler } from './dashboard/index.js';
 import { type ApiHandler, createApiHandler } from './handler.js';
 import { jsonLogger, type Logger } from './log.js';
 import { applyServerLimits, guardRequests, handlerLimits, type ServerLimits, serverOptions } from './server-limits.js';
@@ -64,14 +65,17 @@ export function authenticatorFor(config: Pick<ServerConfig, 'edition' | 'service
 export async function startServer(config: ServerConfig, backend: Backend, options: StartServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? jsonLogger();
   try {
+    const authenticate = authenticatorFor(config, backend.accounts);
     const api = createApiHandler({
       storage: backend.storage,
-      authenticate: authenticatorFor(config, backend.accounts),
+      authenticate,
       trustProxy: config.trustProxy,
       rateLimit: config.rateLimitPerMinute === 0 ? false : { limit: config.rateLimitPerMinute, windowMs: 60_000 },
       logger,
       ...handlerLimits(config.limits).api,
     });
+    const dashboard = createDashboardHandler({ api, authenticate, storage: backend.storage, trustProxy: config.trustProxy, logger, sessions: config.dashboardSessions });
+    await dashboard.ready();
     const onWorker = backend.capabilities.writerThread;
     const collect = createCollectHandler({
       backend,
@@ -87,7 +91,7 @@ export async function startServer(config: ServerConfig, backend: Backend, option
       await collect.close();
       throw error;
     }
-    const handler = guardRequests((req, res) => collect(req, res, () => void api(req, res)));
+    const handler = guardRequests((req, res) => collect(req, res, () => void dashboard(req, res, () => void api(req, res))));
     const server = config.tls ? httpsServer(config.tls, handler, config.limits) : http.createServer(serverOptions(config.limits), handler);
     applyServerLimits(server, config.limits, { trustProxy: config.trustProxy });
     await listen(server, config);

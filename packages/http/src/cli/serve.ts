@@ -39,7 +39,10 @@ export async function serveCommand(args: string[], io: CliIo, firstRun: boolean)
     throw error;
   }
   const running = await runServer(config, backend, { logger: jsonLogger(io.stdout, io.stderr), exit: io.exit });
-  if (firstRun && siteId) io.stderr.write(`\nTry it:\n\n  ${curlLine(running.url, config, siteId, io, { newKey, devCert })}\n\n`);
+  if (firstRun && siteId) {
+    io.stderr.write(`\nTry it:\n\n  ${curlLine(running.url, config, siteId, io, { newKey, devCert })}\n\n`);
+    io.stderr.write(`Or open the dashboard and sign in with the key: ${running.url.replace(/\/api\/v1$/, '/')}\n\n`);
+  }
   return 0;
 }
 

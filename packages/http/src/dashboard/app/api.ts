@@ -1,0 +1,52 @@
+/**
+ * The dashboard's data requests: the API's endpoints under `dashboard/data/`, relative to the
+ * page, carrying only the session cookie (the browser adds it; no script can read it).
+ */
+
+export interface SiteInfo {
+  id: string;
+  name: string;
+  domain: string | null;
+  timezone: string;
+}
+
+export interface SitesResponse {
+  sites: SiteInfo[];
+  /** Path of the tracker script on this server, for the install snippet. */
+  tracker: string;
+  /** What the server's storage answers: filters (`capabilities.selection`) and hour buckets. */
+  can: Capabilities;
+}
+
+export interface Capabilities {
+  filters: boolean;
+  hours: boolean;
+}
+
+/** A request the server refused: its status and the API's `error` message. */
+export class DataError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * GETs `dashboard/data/<path>` and returns its JSON. A 401 means the session ended (expired,
+ * signed out elsewhere, key revoked): the page reloads, and the server answers with the
+ * sign-in form, keeping the view in the URL.
+ */
+export async function getData<T>(path: string, params?: URLSearchParams, signal?: AbortSignal): Promise<T> {
+  const url = `dashboard/data/${path}${params ? `?${params}` : ''}`;
+  const response = await fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' }, signal });
+  if (response.status === 401) {
+    location.reload();
+    throw new DataError(401, 'Signed out.');
+  }
+  const body = (await response.json().catch(() => ({}))) as { error?: string };
+  if (!response.ok) {
+    const wait = response.headers.get('Retry-After');
+    const message = response.status === 429 && wait ? `Too many requests for this key; try again in ${wait} s.` : (body.error ?? `Request failed (${response.status}).`);
+    throw new DataError(response.status, message);
+  }
+  return body as T;
+}

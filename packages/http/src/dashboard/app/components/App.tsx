@@ -1,0 +1,140 @@
+/** The dashboard: the view from the URL, every panel's request derived from it. */
+import type { FilterCondition, StatsResponse, SummaryComparison, TimeseriesRow } from '@siteline/core';
+import type { ComponentChildren } from 'preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { type Capabilities, getData, type SitesResponse } from '../api.js';
+import { BREAKDOWN_LABELS, PANELS } from '../panels.js';
+import { BREAKDOWNS, readView, reportParams, type View, withFilter, withoutFilter, writeView } from '../state.js';
+import { useData } from '../use-data.js';
+import { Chart } from './Chart.js';
+import { Chips } from './Chips.js';
+import { Controls } from './Controls.js';
+import { NoData, NoSites } from './EmptySite.js';
+import { IntervalSwitch } from './IntervalSwitch.js';
+import { Live } from './Live.js';
+import { RankedTable } from './RankedTable.js';
+import { Summary } from './Summary.js';
+
+type Stats = StatsResponse & { comparison?: SummaryComparison };
+type Series = { timeseries: TimeseriesRow[]; comparison?: TimeseriesRow[] };
+
+/** The view the page was opened with, when its URL names a site: its reports start at once, beside the sites list. */
+function viewFromUrl(): View | undefined {
+  return new URLSearchParams(location.search).get('site_id') ? readView(location.search, '') : undefined;
+}
+
+export function App() {
+  const [sites, setSites] = useState<SitesResponse | undefined>(undefined);
+  const [failure, setFailure] = useState<string | undefined>(undefined);
+  const [view, setView] = useState<View | undefined>(viewFromUrl);
+
+  useEffect(() => {
+    if (view) history.replaceState(null, '', writeView(view));
+    getData<SitesResponse>('sites').then(
+      (body) => {
+        setSites(body);
+        setView((current) => {
+          if (current) return current;
+          const first = readView(location.search, body.sites[0]?.id ?? '');
+          history.replaceState(null, '', writeView(first));
+          return first;
+        });
+      },
+      (error: Error) => setFailure(error.message),
+    );
+    const onPop = () => setView((current) => (current ? readView(location.search, current.site) : current));
+    addEventListener('popstate', onPop);
+    return () => removeEventListener('popstate', onPop);
+  }, []);
+
+  const navigate = (next: View) => {
+    history.pushState(null, '', writeView(next));
+    setView(next);
+  };
+
+  if (failure) return <Shell><p class="error" role="alert">{failure}</p></Shell>;
+  if (sites?.sites.length === 0) return <Shell><NoSites /></Shell>;
+  if (!view || !view.site) return <Shell><p class="loading">Loading…</p></Shell>;
+  const site = sites?.sites.find((s) => s.id === view.site);
+  // Until the list arrives (or when the URL names a site the key cannot read), the picker holds the URL's site.
+  const choices = site && sites ? sites.sites : [{ id: view.site, name: view.site, domain: null, timezone: '' }, ...(sites?.sites ?? [])];
+  return (
+    <Shell>
+      <Controls view={view} sites={choices} onChange={navigate} />
+      <Live site={view.site} />
+      <Chips filters={view.filters} onRemove={(i) => navigate(withoutFilter(view, i))} onClear={() => navigate({ ...view, filters: [] })} />
+      {sites && !sites.can.filters && <p class="note">This server's storage does not answer filtered queries yet, so rows cannot be clicked to filter.</p>}
+      <Reports view={view} can={sites?.can ?? { filters: true, hours: true }} onChange={navigate} empty={(filtered) => (site && sites ? <NoData site={site} tracker={sites.tracker} filtered={filtered} /> : null)} />
+    </Shell>
+  );
+}
+
+function Shell({ children }: { children: ComponentChildren }) {
+  return (
+    <>
+      <header class="top">
+        <span class="brand">Siteline</span>
+        <form method="post" action="dashboard/sign-out"><button type="submit">Sign out</button></form>
+      </header>
+      <main class="content">{children}</main>
+    </>
+  );
+}
+
+interface ReportsProps {
+  view: View;
+  /** What the storage answers (until the sites list arrives: assumed all). */
+  can: Capabilities;
+  onChange(view: View): void;
+  empty(filtered: boolean): ComponentChildren;
+}
+
+function Reports({ view, can, onChange, empty }: ReportsProps) {
+  const base = useMemo(() => reportParams(view), [view.site, view.period, view.from, view.to, JSON.stringify(view.filters), view.compare]);
+  const withParam = (name: string, value: string) => {
+    const params = new URLSearchParams(base);
+    params.set(name, value);
+    return params;
+  };
+  const stats = useData<Stats>('stats', base);
+  const series = useData<Series>('stats/timeseries', withParam('interval', view.interval));
+  const lists = {
+    pages: useData<Record<string, unknown>>('pages', base),
+    referrers: useData<Record<string, unknown>>('referrers', base),
+    channels: useData<Record<string, unknown>>('channels', base),
+    locations: useData<Record<string, unknown>>('locations', base),
+    devices: useData<Record<string, unknown>>('devices', withParam('breakdown', view.breakdown)),
+    events: useData<Record<string, unknown>>('events', base),
+    campaigns: useData<Record<string, unknown>>('campaigns', base),
+  };
+  const addFilter = (conditions: FilterCondition[]) => onChange(withFilter(view, conditions));
+  const nothing = stats.data !== undefined && stats.data.pageviews === 0 && stats.data.sessions === 0;
+  return (
+    <>
+      <Summary loaded={stats} />
+      {nothing && empty(view.filters.length > 0)}
+      <Chart loaded={series} metric={view.metric} onMetric={(metric) => onChange({ ...view, metric })}>
+        <IntervalSwitch view={view} hours={can.hours} onChange={onChange} />
+      </Chart>
+      <div class="lists">
+        {PANELS.map((panel) => {
+          const loaded = lists[panel.id];
+          const rows = loaded.data ? panel.rows(loaded.data, view.breakdown) : [];
+          return (
+            <RankedTable key={panel.id} id={panel.id} title={panel.title} nameHeading={panel.id === 'devices' ? BREAKDOWN_LABELS[view.breakdown] : panel.nameHeading}
+              metricHeadings={panel.metricHeadings} loaded={loaded} rows={rows} onFilter={can.filters ? addFilter : undefined}
+              empty={view.filters.length > 0 ? 'Nothing matches the filters in this period.' : panel.empty}>
+              {panel.id === 'devices' && (
+                <div class="tabs" role="group" aria-label="Devices by">
+                  {BREAKDOWNS.map((b) => (
+                    <button type="button" key={b} aria-pressed={view.breakdown === b} onClick={() => onChange({ ...view, breakdown: b })}>{BREAKDOWN_LABELS[b]}</button>
+                  ))}
+                </div>
+              )}
+            </RankedTable>
+          );
+        })}
+      </div>
+    </>
+  );
+}

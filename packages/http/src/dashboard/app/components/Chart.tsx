@@ -1,0 +1,130 @@
+/**
+ * The timeseries as an SVG line chart (hand-written: a few lines of geometry cost less than
+ * a chart library, and SVG scales to any width), the compared range dashed, and the same
+ * numbers as a table for keyboard and screen-reader users.
+ */
+import type { Interval, TimeseriesRow } from '@siteline/core';
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { formatBucket, formatCount } from '../format.js';
+import { type Metric, METRICS } from '../state.js';
+import type { Loaded } from '../use-data.js';
+
+type Series = { timeseries: TimeseriesRow[]; comparison?: TimeseriesRow[] };
+
+const H = 240;
+const PAD = { left: 52, right: 12, top: 12, bottom: 28 };
+const METRIC_LABELS: Record<Metric, string> = { visitors: 'Visitors', pageviews: 'Pageviews', sessions: 'Sessions' };
+
+/** A round step so that four steps reach `max`: 1, 2, 2.5 or 5 times a power of ten. */
+function niceStep(max: number): number {
+  const raw = Math.max(max, 1) / 4;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw)!;
+}
+
+function path(values: number[], x: (i: number) => number, y: (v: number) => number): string {
+  return values.map((v, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join('');
+}
+
+export interface ChartProps {
+  loaded: Loaded<Series>;
+  metric: Metric;
+  onMetric(metric: Metric): void;
+  /** The interval switch, rendered in the panel's header. */
+  children?: ComponentChildren;
+}
+
+export function Chart({ loaded, metric, onMetric, children }: ChartProps) {
+  const [hover, setHover] = useState<number | undefined>(undefined);
+  // Drawn at the plot's own width in CSS pixels, so text keeps its size from a phone to a wide screen.
+  const box = useRef<HTMLDivElement>(null);
+  const [W, setW] = useState(800);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => setW(Math.max(280, Math.round(element.clientWidth))));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  // The labels are those of the interval the shown rows were asked for (a newer choice may still be loading).
+  const interval = (new URLSearchParams(loaded.query?.split('?')[1]).get('interval') ?? 'day') as Interval;
+  const rows = loaded.data?.timeseries ?? [];
+  const before = loaded.data?.comparison;
+  const values = rows.map((r) => r[metric]);
+  const previous = before?.map((r) => r[metric]) ?? [];
+  const step = niceStep(Math.max(0, ...values, ...previous));
+  const top = step * 4;
+  const plotW = W - PAD.left - PAD.right;
+  const plotH = H - PAD.top - PAD.bottom;
+  const n = Math.max(rows.length, previous.length, 2);
+  const x = (i: number) => PAD.left + (i / (n - 1)) * plotW;
+  const y = (v: number) => PAD.top + plotH * (1 - v / top);
+  const labelEvery = Math.max(1, Math.ceil(rows.length / Math.max(2, Math.floor(plotW / 90))));
+  const onMove = (event: PointerEvent) => {
+    const rect = (event.currentTarget as SVGSVGElement).getBoundingClientRect();
+    const at = ((event.clientX - rect.left) / rect.width) * W;
+    const i = Math.round(((at - PAD.left) / plotW) * (n - 1));
+    setHover(i >= 0 && i < rows.length ? i : undefined);
+  };
+  const hovered = hover === undefined ? undefined : rows[hover];
+  return (
+    <section class="panel chart" aria-labelledby="h-chart" data-panel="timeseries" data-query={loaded.query} aria-busy={loaded.busy ? 'true' : 'false'}>
+      <div class="panel-head">
+        <h2 id="h-chart">{METRIC_LABELS[metric]} over time</h2>
+        <div class="tabs" role="group" aria-label="Chart metric">
+          {METRICS.map((m) => (
+            <button type="button" key={m} aria-pressed={m === metric} onClick={() => onMetric(m)}>{METRIC_LABELS[m]}</button>
+          ))}
+        </div>
+        {children}
+      </div>
+      {loaded.error && <p class="error" role="alert">{loaded.error}</p>}
+      <div class="plot" ref={box}>
+        <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${METRIC_LABELS[metric]} by ${interval}; the numbers are in the table below`} onPointerMove={onMove} onPointerLeave={() => setHover(undefined)}>
+          {[0, 1, 2, 3, 4].map((k) => (
+            <g key={k} class="grid">
+              <line x1={PAD.left} x2={W - PAD.right} y1={y(k * step)} y2={y(k * step)} />
+              <text x={PAD.left - 6} y={y(k * step) + 4} text-anchor="end">{formatCount(k * step)}</text>
+            </g>
+          ))}
+          {rows.map((r, i) => (i % labelEvery === 0 ? <text key={r.date} class="axis" x={x(i)} y={H - 8} text-anchor="middle">{formatBucket(r.date, interval)}</text> : null))}
+          {previous.length > 0 && <path class="line compared" d={path(previous, x, y)} />}
+          {values.length > 0 && <path class="line current" d={path(values, x, y)} />}
+          {hovered && hover !== undefined && (
+            <g class="hover">
+              <line x1={x(hover)} x2={x(hover)} y1={PAD.top} y2={PAD.top + plotH} />
+              <circle cx={x(hover)} cy={y(values[hover]!)} r="4" />
+            </g>
+          )}
+        </svg>
+        {hovered && hover !== undefined && (
+          <div class="tip" style={{ left: `${(x(hover) / W) * 100}%` }}>
+            <strong>{formatBucket(hovered.date, interval, true)}</strong>
+            <span>{METRIC_LABELS[metric]}: {formatCount(hovered[metric])}</span>
+            {before?.[hover] && <span>Before: {formatCount(before[hover]![metric])}</span>}
+          </div>
+        )}
+      </div>
+      {before && <p class="legend"><span class="key current" /> This period <span class="key compared" /> Compared period</p>}
+      <details>
+        <summary>Show as a table</summary>
+        <table class="series">
+          <thead>
+            <tr><th scope="col">{interval === 'hour' ? 'Hour' : interval === 'week' ? 'Week of' : interval === 'month' ? 'Month' : 'Day'}</th><th scope="col" class="num">Visitors</th><th scope="col" class="num">Pageviews</th><th scope="col" class="num">Sessions</th></tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.date} data-date={r.date}>
+                <th scope="row">{formatBucket(r.date, interval, true)}</th>
+                <td class="num">{formatCount(r.visitors)}</td>
+                <td class="num">{formatCount(r.pageviews)}</td>
+                <td class="num">{formatCount(r.sessions)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * Numbers, percentages, durations, dates and country names in the reader's locale (the
+ * browser's languages), through `Intl`. Created once: formatters are costly to make.
+ */
+import type { Interval } from '@siteline/core';
+
+const locale = undefined; // the browser's preferred locale
+const integer = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+const percentValue = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
+const change = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0, signDisplay: 'exceptZero' });
+const seconds = new Intl.NumberFormat(locale, { style: 'unit', unit: 'second', unitDisplay: 'narrow', maximumFractionDigits: 0 });
+const minutes = new Intl.NumberFormat(locale, { style: 'unit', unit: 'minute', unitDisplay: 'narrow', maximumFractionDigits: 0 });
+const day = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const fullDay = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const month = new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' });
+const hour = new Intl.DateTimeFormat(locale, { hour: 'numeric', timeZone: 'UTC' });
+const dayHour = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', hour: 'numeric', timeZone: 'UTC' });
+let regions: Intl.DisplayNames | undefined;
+try {
+  regions = new Intl.DisplayNames(locale, { type: 'region' });
+} catch {
+  regions = undefined;
+}
+
+/** A count: `12,345` (en), `12.345` (de). */
+export const formatCount = (n: number) => integer.format(n);
+
+/** A percentage given as 0-100 (the API's unit): `42.5%`. */
+export const formatPercent = (n: number) => percentValue.format(n / 100);
+
+/** Seconds as minutes and seconds: `2m 5s`, `45s`. */
+export function formatDuration(total: number): string {
+  const rounded = Math.round(total);
+  if (rounded < 60) return seconds.format(rounded);
+  return `${minutes.format(Math.floor(rounded / 60))} ${seconds.format(rounded % 60)}`;
+}
+
+/** The change from `before` to `now` as a signed percentage, or `undefined` when there was nothing before. */
+export function changeOf(now: number, before: number): { ratio: number; text: string } | undefined {
+  if (before === 0) return undefined;
+  const ratio = (now - before) / before;
+  return { ratio, text: change.format(ratio) };
+}
+
+/** A calendar day `YYYY-MM-DD` as the reader writes it: `Nov 3, 2026`. */
+export const formatDay = (date: string) => fullDay.format(Date.parse(`${date}T00:00:00Z`));
+
+/** A timeseries label of its interval, short (axis) or long (table, tooltip). */
+export function formatBucket(label: string, interval: Interval, long = false): string {
+  // Hours (`2026-11-20T14:00:00+01:00`) are the site's local hours, shown as written (not converted to the reader's zone).
+  const [format, instant] =
+    interval === 'hour' ? [long ? dayHour : hour, Date.parse(`${label.slice(0, 19)}Z`)]
+    : interval === 'month' ? [month, Date.parse(`${label}-01T00:00:00Z`)]
+    : [long ? fullDay : day, Date.parse(`${label}T00:00:00Z`)];
+  return Number.isNaN(instant) ? label : format.format(instant);
+}
+
+/** A country's name in the reader's language from its ISO code (`XX`: unknown). */
+export function countryName(code: string, fallback?: string): string {
+  if (code === 'XX') return 'Unknown';
+  try {
+    return regions?.of(code) ?? fallback ?? code;
+  } catch {
+    return fallback ?? code;
+  }
+}

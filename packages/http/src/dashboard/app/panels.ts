@@ -1,0 +1,95 @@
+/**
+ * The ranked lists: which endpoint each reads, how a row is named and measured, and the
+ * filter a click on the row adds (query-extensions.md's dimension for that row's value).
+ */
+import type { Breakdown, FilterCondition } from '@siteline/core';
+import { countryName } from './format.js';
+
+export interface Row {
+  /** Unique within the list. */
+  key: string;
+  /** The row's name as shown. */
+  label: string;
+  metrics: number[];
+  /** The same metrics over the compared range, when compare is on. */
+  compared?: number[];
+  /** Conditions a click adds. */
+  filter: FilterCondition[];
+}
+
+export interface ListPanel {
+  id: 'pages' | 'referrers' | 'channels' | 'locations' | 'devices' | 'events' | 'campaigns';
+  title: string;
+  /** API path below `/api/v1`. */
+  path: string;
+  /** Heading of the name column. */
+  nameHeading: string;
+  metricHeadings: string[];
+  /** Why the list is empty when no filter is set. */
+  empty: string;
+  rows(body: Record<string, unknown>, breakdown: Breakdown): Row[];
+}
+
+type Json = Record<string, unknown> & { comparison?: Record<string, number> };
+const list = (body: Record<string, unknown>, field: string) => (body[field] ?? []) as Json[];
+const metrics = (row: Json, fields: string[]) => fields.map((f) => Number(row[f]));
+const compared = (row: Json, fields: string[]) => (row.comparison ? fields.map((f) => Number(row.comparison![f])) : undefined);
+
+/** A panel over one name field whose value is also the filter's value. */
+function simple(id: ListPanel['id'], title: string, path: string, field: string, dimension: FilterCondition[1], nameHeading: string, fields: string[], headings: string[], empty: string): ListPanel {
+  return {
+    id, title, path, nameHeading, metricHeadings: headings, empty,
+    rows: (body) => list(body, id).map((row) => {
+      const value = String(row[field]);
+      return { key: value, label: value, metrics: metrics(row, fields), compared: compared(row, fields), filter: [['is', dimension, [value]]] };
+    }),
+  };
+}
+
+export const BREAKDOWN_LABELS: Record<Breakdown, string> = { device_type: 'Device type', browser: 'Browser', os: 'OS' };
+
+export const PANELS: readonly ListPanel[] = [
+  simple('pages', 'Pages', 'pages', 'url', 'page', 'Page', ['visitors', 'pageviews'], ['Visitors', 'Pageviews'], 'No pageviews in this period.'),
+  simple('referrers', 'Referrers', 'referrers', 'source', 'source', 'Source', ['visitors', 'sessions'], ['Visitors', 'Sessions'], 'No visits in this period.'),
+  simple('channels', 'Channels', 'channels', 'channel', 'channel', 'Channel', ['visitors', 'sessions'], ['Visitors', 'Sessions'], 'No visits in this period.'),
+  {
+    id: 'locations', title: 'Locations', path: 'locations', nameHeading: 'Country', metricHeadings: ['Visitors'], empty: 'No visits in this period.',
+    rows: (body) => list(body, 'locations').map((row) => {
+      const code = String(row.country_code);
+      return { key: code, label: countryName(code, String(row.country)), metrics: metrics(row, ['visitors']), compared: compared(row, ['visitors']), filter: [['is', 'country', [code]]] };
+    }),
+  },
+  {
+    id: 'devices', title: 'Devices', path: 'devices', nameHeading: 'Name', metricHeadings: ['Visitors'], empty: 'No visits in this period.',
+    rows: (body, breakdown) => list(body, 'devices').map((row) => {
+      const name = String(row.name);
+      return { key: name, label: name, metrics: metrics(row, ['visitors']), compared: compared(row, ['visitors']), filter: [['is', breakdown, [name]]] };
+    }),
+  },
+  simple('events', 'Events', 'events', 'name', 'event', 'Event', ['count'], ['Count'], "No custom events in this period. A page records one with tracker('event', 'signup')."),
+  {
+    id: 'campaigns', title: 'Campaigns', path: 'campaigns', nameHeading: 'Source / medium / campaign', metricHeadings: ['Visitors', 'Sessions'],
+    empty: 'No sessions with utm_source, utm_medium and utm_campaign all set in this period.',
+    rows: (body) => list(body, 'campaigns').map((row) => {
+      const [source, medium, campaign] = [String(row.source), String(row.medium), String(row.campaign)];
+      return {
+        key: `${source}\u0000${medium}\u0000${campaign}`,
+        label: `${source} / ${medium} / ${campaign}`,
+        metrics: metrics(row, ['visitors', 'sessions']),
+        compared: compared(row, ['visitors', 'sessions']),
+        filter: [['is', 'utm_source', [source]], ['is', 'utm_medium', [medium]], ['is', 'utm_campaign', [campaign]]],
+      };
+    }),
+  },
+];
+
+/** How a condition reads on its chip: `Source is google.com`. */
+export function describeCondition([operator, dimension, values]: FilterCondition): string {
+  const names: Record<string, string> = {
+    entry_page: 'Entry page', source: 'Source', channel: 'Channel', country: 'Country', device_type: 'Device type', browser: 'Browser', os: 'OS',
+    utm_source: 'UTM source', utm_medium: 'UTM medium', utm_campaign: 'UTM campaign', page: 'Page', event: 'Event',
+  };
+  const verbs: Record<string, string> = { is: 'is', is_not: 'is not', contains: 'contains', contains_not: 'does not contain' };
+  const shown = values.map((v) => (dimension === 'country' ? countryName(v) : v === '' ? '(none)' : v));
+  return `${names[dimension] ?? dimension} ${verbs[operator] ?? operator} ${shown.join(' or ')}`;
+}

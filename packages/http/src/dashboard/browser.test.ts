@@ -1,0 +1,430 @@
+/**
+ * The dashboard in real headless Chromium against a real HTTPS server with the demo data:
+ * what a person signing in sees and does, checked against the API's own JSON for the same
+ * queries (requested with the key from Node, never from the page). Screenshots at desktop
+ * and phone width go to a temporary folder (printed), never into the repository.
+ */
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSite, type Storage } from '@siteline/core';
+import { type Browser, type BrowserContext, chromium, type Page, type Request, type Response } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signIn, startDashboard, type TestDashboard } from './test-helpers.js';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SCREENSHOTS = mkdtempSync(join(tmpdir(), 'siteline-dashboard-screens-'));
+const LIST_PANELS = ['pages', 'referrers', 'channels', 'locations', 'devices', 'events', 'campaigns'] as const;
+const PANELS = ['stats', 'timeseries', ...LIST_PANELS] as const;
+
+// The figures as an en-US reader sees them (the contexts run with locale en-US unless said otherwise).
+const count = (n: number, locale = 'en-US') => new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(n);
+const percent = (n: number) => new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 }).format(n / 100);
+const change = (now: number, before: number) => new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 0, signDisplay: 'exceptZero' }).format((now - before) / before);
+function duration(seconds: number): string {
+  const s = Math.round(seconds);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
+}
+
+interface Session {
+  context: BrowserContext;
+  page: Page;
+  requests: Request[];
+  responses: Response[];
+  /** Console errors, page errors and CSP violations. */
+  problems: string[];
+}
+
+let browser: Browser;
+const sessions: Session[] = [];
+
+beforeAll(async () => {
+  // Playwright gives each launch a fresh, temporary --user-data-dir of its own (and refuses one in `args`).
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+});
+
+afterAll(async () => {
+  for (const s of sessions) await s.context.close().catch(() => {});
+  await browser?.close();
+  console.log(`dashboard screenshots: ${SCREENSHOTS}`);
+});
+
+async function open(options: { locale?: string; viewport?: { width: number; height: number } } = {}): Promise<Session> {
+  const context = await browser.newContext({ ignoreHTTPSErrors: true, locale: options.locale ?? 'en-US', viewport: options.viewport ?? { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const session: Session = { context, page, requests: [], responses: [], problems: [] };
+  context.on('request', (r) => session.requests.push(r));
+  context.on('response', (r) => session.responses.push(r));
+  page.on('console', (m) => { if (m.type() === 'error') session.problems.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => session.problems.push(`page error: ${e.message}`));
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+  });
+  sessions.push(session);
+  return session;
+}
+
+/**
+ * Waits until every panel shows an answer (not busy) and, in the panels named by `panel` (all by
+ * default), the request it answered contains each of `having` and none of `without`.
+ */
+async function settled(page: Page, having: string[] = [], without: string[] = [], panel?: string): Promise<void> {
+  await page.waitForFunction(([want, avoid, only]) => {
+    const panels = [...document.querySelectorAll('section[data-panel]')];
+    return panels.length === 9 && panels.every((p) => {
+      const q = p.getAttribute('data-query');
+      if (p.getAttribute('aria-busy') !== 'false' || q === null) return false;
+      if (only && p.getAttribute('data-panel') !== only) return true;
+      return want.every((w) => q.includes(w)) && !avoid.some((a) => q.includes(a));
+    });
+  }, [having, without, panel] as const, { timeout: 20_000 });
+}
+
+/** Signs in through the form as a person would; resolves with the dashboard settled. */
+async function signInWithForm(s: Session, t: TestDashboard, key: string, path = '/'): Promise<void> {
+  await s.page.goto(`${t.origin}${path}`);
+  await s.page.fill('#key', key);
+  await Promise.all([s.page.waitForURL((url) => url.searchParams.has('site_id')), s.page.click('button[type=submit]')]);
+  await settled(s.page);
+}
+
+/** The API's JSON for the request a panel shows, asked with the key (from Node). */
+async function apiFor(t: TestDashboard, page: Page, panel: string): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const query = await page.getAttribute(`section[data-panel=${panel}]`, 'data-query');
+  const reply = await t.request(`/api/v1/${query}`, { headers: { Authorization: `Bearer ${t.key}` } });
+  expect(reply.status).toBe(200);
+  return JSON.parse(reply.text);
+}
+
+const texts = (page: Page, selector: string) => page.locator(selector).allTextContents();
+
+/** Every figure, list and chart row on the page equals the API's answer to the query that panel shows. */
+async function expectPanelsMatchApi(t: TestDashboard, page: Page): Promise<void> {
+  const stats = await apiFor(t, page, 'stats');
+  expect(await texts(page, '[data-panel=stats] .figure .value')).toEqual([
+    count(stats.visitors), count(stats.pageviews), count(stats.sessions), percent(stats.bounce_rate), duration(stats.avg_duration),
+  ]);
+  const series = await apiFor(t, page, 'timeseries');
+  const shownSeries = await page.$$eval('[data-panel=timeseries] tbody tr', (rows) => rows.map((r) => [r.getAttribute('data-date'), ...[...r.querySelectorAll('td')].map((c) => c.textContent)]));
+  expect(shownSeries).toEqual(series.timeseries.map((r: any) => [r.date, count(r.visitors), count(r.pageviews), count(r.sessions)])); // eslint-disable-line @typescript-eslint/no-explicit-any
+  const fields: Record<(typeof LIST_PANELS)[number], [string, string[]]> = {
+    pages: ['url', ['visitors', 'pageviews']],
+    referrers: ['source', ['visitors', 'sessions']],
+    channels: ['channel', ['visitors', 'sessions']],
+    locations: ['country_code', ['visitors']],
+    devices: ['name', ['visitors']],
+    events: ['name', ['count']],
+    campaigns: ['', ['visitors', 'sessions']],
+  };
+  for (const panel of LIST_PANELS) {
+    const body = await apiFor(t, page, panel);
+    const [name, metrics] = fields[panel];
+    const rows = (body[panel] as any[]).slice(0, 10); // eslint-disable-line @typescript-eslint/no-explicit-any
+    const shown = await page.$$eval(`[data-panel=${panel}] tbody tr`, (trs) => trs.map((tr) => [tr.getAttribute('data-key'), ...[...tr.querySelectorAll('td .value')].map((c) => c.textContent)]));
+    const key = (r: any) => (panel === 'campaigns' ? `${r.source}\u0000${r.medium}\u0000${r.campaign}` : String(r[name])); // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect([panel, shown]).toEqual([panel, rows.map((r) => [key(r), ...metrics.map((m) => count(r[m]))])]);
+  }
+}
+
+describe('the dashboard in headless Chromium (Community key, demo data)', () => {
+  let t: TestDashboard;
+  beforeAll(async () => {
+    t = await startDashboard();
+    await createSite(t.backend.storage, { id: 'ST-empty', name: 'Empty', domain: 'empty.example' });
+  });
+  afterAll(() => t?.close());
+
+  it('signs in through the form and shows exactly the figures, chart rows and list rows the API returns for the same queries', async () => {
+    const s = await open();
+    await signInWithForm(s, t, t.key);
+    expect(new URL(s.page.url()).search).toBe('?site_id=ST-demo');
+    for (const panel of PANELS) expect(await s.page.getAttribute(`section[data-panel=${panel}]`, 'data-query')).toContain('site_id=ST-demo&period=30d');
+    const stats = await apiFor(t, s.page, 'stats');
+    expect(stats.pageviews).toBeGreaterThan(1000); // the demo data is there: the comparison below is not of zeros
+    await expectPanelsMatchApi(t, s.page);
+    // Change against the previous period (on by default), as the reader's percentage.
+    expect(await texts(s.page, '[data-panel=stats] .figure[data-metric=visitors] .chg')).toEqual([change(stats.visitors, stats.comparison.visitors)]);
+    expect(await texts(s.page, '[data-panel=stats] .figure[data-metric=pageviews] .chg')).toEqual([change(stats.pageviews, stats.comparison.pageviews)]);
+    expect(s.problems).toEqual([]);
+  });
+
+  it('numbers are formatted for the reader\'s locale (de-DE: 12.345)', async () => {
+    const s = await open({ locale: 'de-DE' });
+    await signInWithForm(s, t, t.key);
+    const stats = await apiFor(t, s.page, 'stats');
+    expect(stats.pageviews).toBeGreaterThanOrEqual(1000);
+    expect(await texts(s.page, '[data-panel=stats] .figure[data-metric=pageviews] .value')).toEqual([count(stats.pageviews, 'de-DE')]);
+    expect(count(stats.pageviews, 'de-DE')).toContain('.');
+  });
+
+  it('clicking a referrer row filters every panel (chip, URL, every request), the view survives a reload, and the chip removes the filter', async () => {
+    const s = await open();
+    await signInWithForm(s, t, t.key);
+    const referrers = await apiFor(t, s.page, 'referrers');
+    const source = (referrers.referrers as { source: string }[]).find((r) => r.source !== 'Direct / None')!.source;
+    const condition = encodeURIComponent(JSON.stringify([['is', 'source', [source]]]));
+    await s.page.click(`[data-panel=referrers] tr[data-key="${source}"] button`);
+    await settled(s.page, [`filters=${condition}`]);
+    expect(new URL(s.page.url()).searchParams.get('filters')).toBe(JSON.stringify([['is', 'source', [source]]]));
+    expect(await texts(s.page, '.chip')).toEqual([`Source is ${source}×`]);
+    await expectPanelsMatchApi(t, s.page);
+    // Every panel really is narrowed: the referrers list now holds only that source.
+    expect(await s.page.$$eval('[data-panel=referrers] tbody tr', (trs) => trs.map((tr) => tr.getAttribute('data-key')))).toEqual([source]);
+    const filtered = await apiFor(t, s.page, 'stats');
+    expect(filtered.visitors).toBeLessThan((await t.request('/api/v1/stats?site_id=ST-demo', { headers: { Authorization: `Bearer ${t.key}` } }).then((r) => JSON.parse(r.text))).visitors);
+
+    await s.page.reload(); // a bookmark or a shared link: same view
+    await settled(s.page, [`filters=${condition}`]);
+    expect(await texts(s.page, '.chip')).toEqual([`Source is ${source}×`]);
+
+    await s.page.click(`.chip button[aria-label="Remove filter: Source is ${source}"]`);
+    await settled(s.page, [], ['filters=']);
+    expect(await s.page.locator('.chip').count()).toBe(0);
+    expect(new URL(s.page.url()).searchParams.has('filters')).toBe(false);
+    expect(s.problems).toEqual([]);
+  });
+
+  it('the comparison toggle: changes shown against the previous period, gone when comparing with nothing, back with the year before', async () => {
+    const s = await open();
+    await signInWithForm(s, t, t.key);
+    expect(await s.page.locator('[data-panel=stats] .figure .chg').count()).toBe(5);
+    await s.page.selectOption('select:near(:text("Compare with"))', 'off');
+    await settled(s.page, [], ['compare=']);
+    expect(new URL(s.page.url()).searchParams.get('compare')).toBe('off');
+    expect(await s.page.locator('[data-panel=stats] .chg, [data-panel=pages] .chg').count()).toBe(0);
+    expect(await s.page.locator('[data-panel=timeseries] path.compared').count()).toBe(0);
+    await expectPanelsMatchApi(t, s.page);
+
+    await s.page.selectOption('select:near(:text("Compare with"))', 'year_over_year');
+    await settled(s.page, ['compare=year_over_year']);
+    const stats = await apiFor(t, s.page, 'stats');
+    expect(stats.comparison.visitors).toBe(0); // the demo data has no year before
+    expect(await texts(s.page, '[data-panel=stats] .figure[data-metric=visitors] .chg')).toEqual(['new']);
+    expect(await s.page.locator('[data-panel=timeseries] path.compared').count()).toBe(1);
+  });
+
+  it('the interval switch: week and month buckets as the API returns them; hours only for ranges of up to 7 days', async () => {
+    const s = await open();
+    await signInWithForm(s, t, t.key);
+    const group = s.page.getByRole('group', { name: 'Interval' });
+    expect(await group.getByRole('button', { name: 'Hour' }).isDisabled()).toBe(true);
+    await group.getByRole('button', { name: 'Week' }).click();
+    await settled(s.page, ['interval=week'], [], 'timeseries');
+    expect(new URL(s.page.url()).searchParams.get('interval')).toBe('week');
+    const weeks = await apiFor(t, s.page, 'timeseries');
+    expect(weeks.timeseries.length).toBeGreaterThanOrEqual(5); // 30 days touch 5 or 6 ISO weeks
+    await expectPanelsMatchApi(t, s.page);
+    await group.getByRole('button', { name: 'Month' }).click();
+    await settled(s.page, ['interval=month'], [], 'timeseries');
+    await expectPanelsMatchApi(t, s.page);
+
+    await s.page.getByRole('button', { name: '7 days' }).click();
+    await settled(s.page, ['period=7d']);
+    await group.getByRole('button', { name: 'Hour' }).click();
+    await settled(s.page, ['interval=hour', 'period=7d'], [], 'timeseries');
+    expect(await s.page.locator('[data-panel=timeseries] tbody tr').count()).toBe(7 * 24);
+    await expectPanelsMatchApi(t, s.page);
+    expect(s.problems).toEqual([]);
+  });
+
+  it('a custom range is applied to every panel and kept in the URL', async () => {
+    const s = await open();
+    await signInWithForm(s, t, t.key);
+    await s.page.getByRole('button', { name: 'Custom' }).click();
+    await s.page.fill('input[type=date] >> nth=0', '2026-11-02');
+    await s.page.fill('input[type=date] >> nth=1', '2026-11-08');
+    await s.page.getByRole('button', { name: 'Apply' }).click();
+    await settled(s.page, ['from=2026-11-02&to=2026-11-08']);
+    expect(new URL(s.page.url()).search).toContain('from=2026-11-02&to=2026-11-08');
+    expect(await s.page.locator('[data-panel=timeseries] tbody tr').count()).toBe(7);
+    await expectPanelsMatchApi(t, s.page);
+  });
+
+  it('keyboard only: a row is reached with Tab and filtered with Enter; the chip is removed with Enter', async () => {
+    const s = await open();
+    await signInWithForm(s, t, t.key);
+    let reached = false;
+    for (let i = 0; i < 80 && !reached; i++) {
+      await s.page.keyboard.press('Tab');
+      reached = await s.page.evaluate(() => document.activeElement?.closest('[data-panel=referrers] tbody') !== null && document.activeElement?.tagName === 'BUTTON');
+    }
+    expect(reached).toBe(true);
+    const key = await s.page.evaluate(() => document.activeElement!.closest('tr')!.getAttribute('data-key'));
+    await s.page.keyboard.press('Enter');
+    await settled(s.page, ['filters=']);
+    expect(await texts(s.page, '.chip')).toEqual([`Source is ${key}×`]);
+    await s.page.focus('.chip button');
+    await s.page.keyboard.press('Enter');
+    await settled(s.page, [], ['filters=']);
+    expect(await s.page.locator('.chip').count()).toBe(0);
+  });
+
+  it('the live count is asked for again after 30 seconds, not before', async () => {
+    const s = await open();
+    await s.page.clock.install();
+    await signInWithForm(s, t, t.key);
+    const lives = () => s.requests.filter((r) => new URL(r.url()).pathname === '/dashboard/data/live').length;
+    await expect.poll(lives).toBe(1);
+    await s.page.clock.fastForward(28_000);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(lives()).toBe(1);
+    await s.page.clock.fastForward(2_000);
+    await expect.poll(lives).toBe(2);
+    const live = await t.request('/api/v1/live?site_id=ST-demo', { headers: { Authorization: `Bearer ${t.key}` } });
+    const n = (JSON.parse(live.text) as { live: number }).live;
+    expect(await s.page.textContent('[data-panel=live]')).toBe(`${count(n)} ${n === 1 ? 'visitor' : 'visitors'} in the last 5 minutes`);
+  });
+
+  it('an empty site says why, with the tracker snippet for this server and site; a filter matching nothing says so', async () => {
+    const s = await open();
+    await signInWithForm(s, t, t.key, '/?site_id=ST-empty');
+    const empty = s.page.locator('[data-empty=no-data]');
+    expect(await empty.locator('h2').textContent()).toBe('No data yet for this period');
+    expect(await empty.locator('pre code').textContent()).toBe(
+      `<script>window.tracker=window.tracker||function(){(window.tracker.q=window.tracker.q||[]).push(arguments)}</script>\n<script defer src="${t.origin}/tracker.js" data-site="ST-empty"></script>`,
+    );
+    expect(await texts(s.page, '[data-panel=pages] .empty')).toEqual(['No pageviews in this period.']);
+    expect(await texts(s.page, '[data-panel=campaigns] .empty')).toEqual(['No sessions with utm_source, utm_medium and utm_campaign all set in this period.']);
+
+    const nothing = encodeURIComponent(JSON.stringify([['is', 'page', ['/no-such-page']]]));
+    await s.page.goto(`${t.origin}/?site_id=ST-demo&filters=${nothing}`);
+    await settled(s.page, ['filters=']);
+    expect(await s.page.locator('[data-empty=filtered] h2').textContent()).toBe('Nothing matches these filters');
+    expect(await texts(s.page, '[data-panel=referrers] .empty')).toEqual(['Nothing matches the filters in this period.']);
+    // Another site from the picker: the filters (values of the site they came from) are cleared.
+    await s.page.selectOption('select:near(:text("Site"))', 'ST-empty');
+    await settled(s.page, ['site_id=ST-empty'], ['filters=']);
+    expect(await s.page.locator('.chip').count()).toBe(0);
+    expect(new URL(s.page.url()).search).toBe('?site_id=ST-empty');
+  });
+
+  it('sign-out: back to the form, and the old session cookie reads nothing any more', async () => {
+    const s = await open();
+    await signInWithForm(s, t, t.key);
+    const [cookie] = await s.context.cookies();
+    expect(cookie).toMatchObject({ name: '__Host-siteline_session', httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
+    await Promise.all([s.page.waitForSelector('#key'), s.page.getByRole('button', { name: 'Sign out' }).click()]);
+    expect(await s.context.cookies()).toEqual([]);
+    const replay = await t.request('/dashboard/data/stats?site_id=ST-demo', { headers: { Cookie: `${cookie!.name}=${cookie!.value}` } });
+    expect([replay.status, replay.text]).toEqual([401, '{"error":"Unauthorized"}']);
+    expect(s.problems).toEqual([]);
+  });
+
+  it('no request from the page carries the key (but the one sign-in post, in its body); no script, storage or response can read it', async () => {
+    const s = await open();
+    await signInWithForm(s, t, t.key, '/?site_id=ST-demo&period=7d');
+    await s.page.click('[data-panel=channels] tbody tr button');
+    await settled(s.page, ['filters=']);
+    await s.page.getByRole('button', { name: 'Browser' }).click();
+    await settled(s.page, ['breakdown=browser'], [], 'devices');
+    expect(await s.page.evaluate(() => [document.cookie, localStorage.length, sessionStorage.length])).toEqual(['', 0, 0]);
+    expect(await s.page.content()).not.toContain(t.key);
+    await s.page.getByRole('button', { name: 'Sign out' }).click();
+    await s.page.waitForSelector('#key');
+
+    const carrying: string[] = [];
+    let signInPosts = 0;
+    for (const r of s.requests) {
+      const headers = JSON.stringify(await r.allHeaders());
+      const body = r.postData() ?? '';
+      const isSignIn = r.method() === 'POST' && new URL(r.url()).pathname === '/dashboard/sign-in';
+      if (isSignIn) {
+        signInPosts++;
+        expect(new URLSearchParams(body).get('key')).toBe(t.key);
+      }
+      if (r.url().includes(t.key) || headers.includes(t.key) || (!isSignIn && body.includes(t.key))) carrying.push(`${r.method()} ${r.url()}`);
+    }
+    expect(signInPosts).toBe(1);
+    expect(carrying).toEqual([]);
+    expect(s.requests.length).toBeGreaterThan(20);
+    for (const r of s.responses) {
+      const body = await r.body().catch(() => Buffer.alloc(0)); // redirects have none
+      expect(body.includes(t.key), r.url()).toBe(false);
+    }
+    // Every request went to this server: no CDN, no third party.
+    expect(new Set(s.requests.map((r) => new URL(r.url()).origin))).toEqual(new Set([t.origin]));
+  });
+
+  it('axe-core reports no serious or critical violation (sign-in, dashboard, filtered, phone width); screenshots at desktop and phone width', async () => {
+    const axe = async (page: Page) => {
+      await page.evaluate(AXE_SOURCE); // through DevTools, so the page's CSP does not apply to it
+      const result = await page.evaluate(async () => (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe.run());
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+    };
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const desktop = await open();
+    await desktop.page.goto(`${t.origin}/`);
+    expect(await axe(desktop.page)).toEqual([]);
+    await desktop.page.screenshot({ path: join(SCREENSHOTS, 'sign-in.png') });
+    await signInWithForm(desktop, t, t.key, '/?site_id=ST-demo&period=30d');
+    expect(await axe(desktop.page)).toEqual([]);
+    await desktop.page.screenshot({ path: join(SCREENSHOTS, 'desktop.png'), fullPage: true });
+    await desktop.page.click('[data-panel=referrers] tbody tr:nth-child(2) button');
+    await settled(desktop.page, ['filters=']);
+    await desktop.page.click('[data-panel=timeseries] summary');
+    expect(await axe(desktop.page)).toEqual([]);
+    await desktop.page.screenshot({ path: join(SCREENSHOTS, 'desktop-filtered.png'), fullPage: true });
+
+    const phone = await open({ viewport: { width: 390, height: 844 } });
+    await signInWithForm(phone, t, t.key);
+    expect(await axe(phone.page)).toEqual([]);
+    // Readable on a phone: nothing wider than the screen.
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await phone.page.screenshot({ path: join(SCREENSHOTS, 'phone.png'), fullPage: true });
+    expect(desktop.problems.concat(phone.problems)).toEqual([]);
+  });
+});
+
+describe('the dashboard on a storage without filters or hour buckets (ClickHouse today)', () => {
+  let t: TestDashboard;
+  beforeAll(async () => {
+    // The SQLite storage declaring neither: the API then refuses filtered and hourly queries (500).
+    t = await startDashboard({ storage: (sqlite) => Object.assign(Object.create(sqlite) as Storage, { capabilities: {}, hourBuckets: undefined }) });
+  });
+  afterAll(() => t?.close());
+
+  it('does not offer what the API would refuse, and says why', async () => {
+    const s = await open();
+    await signInWithForm(s, t, t.key, '/?site_id=ST-demo&period=7d');
+    await s.page.waitForSelector('text=does not answer filtered queries yet');
+    expect(await s.page.locator('[data-panel=referrers] tbody .row-filter').count()).toBeGreaterThan(0);
+    expect(await s.page.locator('[data-panel=referrers] tbody button').count()).toBe(0);
+    expect(await s.page.getByRole('group', { name: 'Interval' }).getByRole('button', { name: 'Hour' }).isDisabled()).toBe(true);
+    await expectPanelsMatchApi(t, s.page);
+    expect(s.problems).toEqual([]);
+  });
+});
+
+describe('the dashboard in headless Chromium (Cloud keys)', () => {
+  let t: TestDashboard;
+  beforeAll(async () => {
+    t = await startDashboard({ cloud: true });
+  });
+  afterAll(() => t?.close());
+
+  it('a Cloud key picks among its own account\'s sites only; once revoked, its session is signed out at the next request', async () => {
+    const s = await open();
+    await signInWithForm(s, t, t.cloud!.keyA, '/?site_id=ST-demo&period=7d');
+    expect(await s.page.$$eval('select:near(:text("Site")) option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['ST-demo']);
+    await expectPanelsMatchApi(t, s.page);
+    // Another account's site named in the URL: the API's 404, shown in the panels.
+    const other = await signIn(t, t.cloud!.keyA);
+    expect(other.cookie).not.toBe('');
+    await s.page.goto(`${t.origin}/?site_id=ST-globex`);
+    await s.page.waitForSelector('[data-panel=stats] .error');
+    expect(await s.page.textContent('[data-panel=stats] .error')).toBe('Site not found.');
+
+    await s.page.goto(`${t.origin}/?site_id=ST-demo&period=7d`);
+    await settled(s.page);
+    expect(await t.backend.accounts.revokeKey(t.cloud!.accountA, t.cloud!.keyAId)).toBe(true);
+    await s.page.getByRole('group', { name: 'Interval' }).getByRole('button', { name: 'Week' }).click();
+    await s.page.waitForSelector('#key'); // the page reloaded into the sign-in form
+    expect(new URL(s.page.url()).searchParams.get('interval')).toBe('week'); // the view is kept for the next sign-in
+    expect(await s.context.cookies()).toEqual([]);
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * The two HTML pages the server writes: the sign-in form (works without script) and the
+ * shell the dashboard's script renders into. URLs are relative to the page (`<base>` is
+ * forbidden by the CSP), so the dashboard works under any mount path.
+ */
+import type { DashboardAssets } from './assets.js';
+
+/** Longest view (the page's query string) carried through sign-in. */
+export const MAX_VIEW_LENGTH = 4096;
+
+/**
+ * The query string of a dashboard URL, if it is one the server may put back into a
+ * redirect: `?` then printable ASCII (what a browser sends, percent-encoded), bounded.
+ * Anything else becomes `''` (the default view). Starting with `?` and appended to the
+ * dashboard's own path, it cannot lead anywhere else.
+ * @example safeView('?site_id=ST-demo&period=7d') // '?site_id=ST-demo&period=7d'
+ */
+export function safeView(view: string | undefined): string {
+  return view !== undefined && view.length <= MAX_VIEW_LENGTH && /^\?[\x21-\x7e]*$/.test(view) ? view : '';
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const head = (assets: DashboardAssets, title: string, script: boolean) => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" type="image/svg+xml" href="dashboard/assets/${assets.icon.name}">
+<link rel="stylesheet" href="dashboard/assets/${assets.style.name}">
+${script ? `<script type="module" src="dashboard/assets/${assets.script.name}"></script>\n` : ''}</head>`;
+
+/**
+ * The sign-in form. It posts the key once, to this server, which answers with a session
+ * cookie; the key is never written back into a page (a refused key leaves the field empty).
+ */
+export function signInPage(assets: DashboardAssets, options: { view: string; error?: string }): string {
+  return `${head(assets, 'Sign in · Siteline', false)}
+<body class="signin">
+<main>
+<h1>Siteline</h1>
+<form method="post" action="dashboard/sign-in">
+${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>\n` : ''}<label for="key">API key</label>
+<input id="key" name="key" type="password" required maxlength="512" autocomplete="off" autofocus>
+<input type="hidden" name="view" value="${escapeHtml(options.view)}">
+<button type="submit">Sign in</button>
+<p class="hint">The Community key (<code>SERVICE_API_KEY</code>) or a Cloud key (<code>st_…</code>). It is sent once, to this server, which gives this browser a session instead; the key is not kept in the browser.</p>
+</form>
+</main>
+</body>
+</html>
+`;
+}
+
+/** The page a signed-in browser gets: a skeleton the script replaces with the dashboard. */
+export function appPage(assets: DashboardAssets): string {
+  return `${head(assets, 'Siteline', true)}
+<body>
+<div id="app">
+<header class="top"><span class="brand">Siteline</span><form method="post" action="dashboard/sign-out"><button type="submit">Sign out</button></form></header>
+<main class="content"><p class="loading">Loading…</p></main>
+</div>
+</body>
+</html>
+`;
+}

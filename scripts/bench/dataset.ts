@@ -1,0 +1,77 @@
+/**
+ * The bench's data: one large site and a few small ones of seeded demo traffic
+ * (packages/core/src/demo), imported with `importEvents` in chunks. One definition for
+ * `npm run bench` and scripts/bench/dashboard.ts, so both measure the same database.
+ */
+import { demoNdjson } from '../../packages/core/src/demo/index.js';
+import { importEvents } from '../../packages/core/src/import/import.js';
+import { createSite } from '../../packages/core/src/sites/sites.js';
+import { createSqliteStore } from '../../packages/core/src/storage/sqlite/sqlite-storage.js';
+import { int, removeDatabase } from './measure.js';
+
+export const BIG = { id: 'ST-bench', name: 'Bench', timezone: 'Europe/Berlin', domain: 'shop.example' };
+const SMALL_ZONES = ['America/New_York', 'Asia/Kolkata', 'UTC', 'Australia/Sydney', 'America/Los_Angeles'];
+
+export interface BenchSite {
+  id: string;
+  name: string;
+  timezone: string;
+  domain: string;
+  pageviews: number;
+}
+
+/** The large site with `pageviews`, and `smallSites` sites of a hundredth of it (at least 2,000). */
+export function benchSites(pageviews: number, smallSites: number): BenchSite[] {
+  return [
+    { ...BIG, pageviews },
+    ...Array.from({ length: smallSites }, (_, i) => ({
+      id: `ST-small${i + 1}`, name: `Small ${i + 1}`, timezone: SMALL_ZONES[i % SMALL_ZONES.length]!, domain: `small${i + 1}.example`,
+      pageviews: Math.max(2000, Math.round(pageviews / 100)),
+    })),
+  ];
+}
+
+export interface DatasetOptions {
+  days: number;
+  seed: number;
+  /** End of the data, epoch ms. */
+  endMs: number;
+  /** Lines per `importEvents` call. */
+  chunk: number;
+}
+
+/** A site's generated import lines, in chunks of `chunk` lines (the same lines every time). */
+export function* chunks(site: BenchSite, options: DatasetOptions): Generator<string[]> {
+  const lines: string[] = [];
+  const perDay = site.pageviews / options.days;
+  for (const line of demoNdjson({ siteId: site.id, days: options.days, pageviewsPerDay: perDay, seed: options.seed, end: options.endMs, timezone: site.timezone, domain: site.domain })) {
+    lines.push(line);
+    if (lines.length >= options.chunk) yield lines.splice(0);
+  }
+  if (lines.length > 0) yield lines;
+}
+
+/** Creates `file` afresh with every site's lines; returns events and seconds spent in importEvents. */
+export async function loadDataset(file: string, sites: BenchSite[], options: DatasetOptions & { now: () => number; log: (text: string) => void }): Promise<{ events: number; seconds: number; generateSeconds: number }> {
+  removeDatabase(file);
+  const storage = createSqliteStore(file, { now: options.now });
+  let events = 0;
+  let importMs = 0;
+  let generateMs = 0;
+  for (const site of sites) {
+    await createSite(storage, site);
+    let t = performance.now();
+    for (const lines of chunks(site, options)) {
+      generateMs += performance.now() - t;
+      t = performance.now();
+      await importEvents(storage, lines);
+      importMs += performance.now() - t;
+      events += lines.length;
+      options.log(`imported ${int(events)} events (${int((events / importMs) * 1000)}/s)`);
+      t = performance.now();
+    }
+  }
+  storage.db.pragma('wal_checkpoint(TRUNCATE)');
+  await storage.close();
+  return { events, seconds: importMs / 1000, generateSeconds: generateMs / 1000 };
+}
