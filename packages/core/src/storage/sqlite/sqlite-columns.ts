@@ -8,10 +8,11 @@
  * A chunk holds everything needed to decide, for each session it mentions,
  * whether the session matches: the day's own sessions (starting that day), the
  * "foreign" sessions of the day's events that started earlier, and the events of
- * both kinds of session that lie outside the day. Validity: a site's chunks are
- * dropped when its rollup generation changes (any clean day changes state); a
- * chunk that reads a live or dirty day (whose rows change without a new
- * generation) is also dropped when any write happened since it was loaded.
+ * both kinds of session that lie outside the day. So a chunk reads the rows of
+ * its own day and of the days its foreign sessions started on (`dependsOn`): a
+ * write that changes its content changes one of those days' rows (a later event
+ * of a session changes the session's row on its start day), and the chunk stays
+ * valid while their versions (sqlite-day-versions.ts) hold.
  */
 import type Database from 'better-sqlite3';
 import { dayStart, shiftDay } from '../../time/zone.js';
@@ -77,42 +78,92 @@ export interface DayChunk {
   matches: Map<string, Uint8Array>;
 }
 
-type SessionRow = [string, string, number, number, number, ...string[]];
+/** Rows per query of a day's sessions or events: each query returns one JSON text, kept well under SQLite's and V8's string limits. */
+const BATCH = 50_000;
 
-/** Loads chunks from the raw tables; call inside a read transaction. */
+/** An own session: id, visitor, start, end, bounce (0 or 1), then the attributes in `ATTRIBUTES` order. */
+type SessionRow = [string, string, number, number, number, ...string[]];
+/** A foreign session: id, its day, start, end, then the attributes. */
+type ForeignRow = [string, string, number, number, ...string[]];
+/** An event of the day: session, visitor, type (0 pageview), path or name, gap (null for none), timestamp, id. */
+type EventRow = [string, string, number, string, number | null, number, number];
+
+/**
+ * Loads chunks from the raw tables; call inside a read transaction. Rows come
+ * as one JSON array per query (`json_group_array`, in batches of `BATCH` by
+ * key): SQLite writes it and `JSON.parse` reads it in less than half the time
+ * better-sqlite3 takes to hand over the same rows one array at a time (the
+ * per-row and per-column cost dominates a day's load; measured in
+ * docs/performance.md). Strings survive the round trip exactly (JSON escapes
+ * every character that needs it, including U+0000).
+ */
 export function createChunkLoader(db: Database.Database) {
   const attributeColumns = ATTRIBUTES.map((a) => ATTRIBUTE_COLUMN[a]).join(', ');
-  const ownSessions = db.prepare(
-    `SELECT session_id, visitor_id, start_ts, end_ts, pageviews = 1 AND custom_events = 0, ${attributeColumns}
-     FROM sessions WHERE site_id = ? AND day = ? ORDER BY visitor_id, session_id`,
-  ).raw();
+  const sessionsJson = (after: string) =>
+    db.prepare(
+      `SELECT json_group_array(json_array(session_id, visitor_id, start_ts, end_ts, pageviews = 1 AND custom_events = 0, ${attributeColumns})
+         ORDER BY visitor_id, session_id)
+       FROM (SELECT * FROM sessions WHERE site_id = ? AND day = ? ${after} ORDER BY visitor_id, session_id LIMIT ${BATCH})`,
+    ).pluck();
+  // Sessions of the day grouped by visitor (the primary key's order), so consecutive sessions of one visitor share a group.
+  const ownFirst = sessionsJson('');
+  const ownNext = sessionsJson('AND (visitor_id, session_id) > (?, ?)');
   // In time order (the primary key); grouped by visitor below, in memory (a SQL sort of the day costs more than the read).
-  const dayEvents = db.prepare(
-    `SELECT session_id, visitor_id, type, CASE type WHEN 0 THEN path ELSE name END, gap_ms, ts
-     FROM events WHERE site_id = ? AND ts >= ? AND ts < ?`,
-  ).raw();
+  const eventsJson = (from: string) =>
+    db.prepare(
+      `SELECT json_group_array(json_array(session_id, visitor_id, type, CASE type WHEN 0 THEN path ELSE name END, gap_ms, ts, id))
+       FROM (SELECT * FROM events WHERE site_id = ? AND ${from} AND ts < ? ORDER BY ts, id LIMIT ${BATCH})`,
+    ).pluck();
+  const eventsFirst = eventsJson('ts >= ?');
+  const eventsNext = eventsJson('(ts, id) > (?, ?)');
+  // json_each first, then one index lookup per id (with the IN form SQLite walked all of the site's sessions).
   const foreignSessions = db.prepare(
-    `SELECT session_id, day, start_ts, end_ts, ${attributeColumns} FROM sessions WHERE site_id = ? AND session_id IN (SELECT value FROM json_each(?))`,
+    `SELECT s.session_id, s.day, s.start_ts, s.end_ts, ${ATTRIBUTES.map((a) => `s.${ATTRIBUTE_COLUMN[a]}`).join(', ')}
+     FROM json_each(?) AS j CROSS JOIN sessions AS s ON s.site_id = ? AND s.session_id = j.value`,
   ).raw();
   // Events are keyed by time, not session: a session's events lie within [start_ts, end_ts] of its row.
   const sessionEvents = db.prepare(
     `SELECT type, CASE type WHEN 0 THEN path ELSE name END, ts FROM events WHERE site_id = ? AND ts >= ? AND ts <= ? AND session_id = ?`,
   ).raw();
 
+  /** A day's own sessions, batch by batch. */
+  const ownSessions = (siteId: string, day: string): SessionRow[] => {
+    const rows = JSON.parse(ownFirst.get(siteId, day) as string) as SessionRow[];
+    for (let batch = rows; batch.length === BATCH; ) {
+      const last = batch[batch.length - 1]!;
+      batch = JSON.parse(ownNext.get(siteId, day, last[1], last[0]) as string) as SessionRow[];
+      for (const row of batch) rows.push(row);
+    }
+    return rows;
+  };
+  /** The events in `[start, end)`, batch by batch (within a batch in no particular order: the last key is the largest). */
+  const dayEvents = (siteId: string, start: number, end: number): EventRow[] => {
+    const rows = JSON.parse(eventsFirst.get(siteId, start, end) as string) as EventRow[];
+    for (let batch = rows; batch.length === BATCH; ) {
+      let last = batch[0]!;
+      for (const row of batch) if (row[5] > last[5] || (row[5] === last[5] && row[6] > last[6])) last = row;
+      batch = JSON.parse(eventsNext.get(siteId, last[5], last[6], end) as string) as EventRow[];
+      for (const row of batch) rows.push(row);
+    }
+    return rows;
+  };
+
   return (siteId: string, day: string, timezone: string, dicts: SiteDictionaries): DayChunk => {
     const start = dayStart(day, timezone);
     const end = dayStart(shiftDay(day, 1), timezone);
-    const own = ownSessions.all(siteId, day) as SessionRow[];
-    const events = dayEvents.all(siteId, start, end) as [string, string, number, string, number | null, number][];
+    const own = ownSessions(siteId, day);
+    const events = dayEvents(siteId, start, end);
     const local = new Map<string, number>();
     /** Sessions with events on other days: id, first and last event time. */
     const spanning: [string, number, number][] = [];
-    own.forEach((row, i) => {
+    for (let i = 0; i < own.length; i++) {
+      const row = own[i]!;
       local.set(row[0], i);
       if (row[3] >= end) spanning.push([row[0], row[2], row[3]]);
-    });
-    const foreignIds = [...new Set(events.map((e) => e[0]).filter((id) => !local.has(id)))];
-    const foreign = foreignIds.length === 0 ? [] : (foreignSessions.all(siteId, JSON.stringify(foreignIds)) as [string, string, number, number, ...string[]][]);
+    }
+    const foreignIds = new Set<string>();
+    for (const e of events) if (!local.has(e[0])) foreignIds.add(e[0]);
+    const foreign = foreignIds.size === 0 ? [] : (foreignSessions.all(JSON.stringify([...foreignIds]), siteId) as ForeignRow[]);
     const dependsOn = new Set<string>();
     for (const row of foreign) {
       local.set(row[0], local.size);
@@ -123,8 +174,8 @@ export function createChunkLoader(db: Database.Database) {
     const attributes = ATTRIBUTES.map((_, a) => {
       const codes = new Int32Array(sessions);
       const dict = dicts.attributes[a]!;
-      own.forEach((row, i) => (codes[i] = dict.code(row[5 + a] as string)));
-      foreign.forEach((row, i) => (codes[own.length + i] = dict.code(row[4 + a] as string)));
+      for (let i = 0; i < own.length; i++) codes[i] = dict.code(own[i]![5 + a] as string);
+      for (let i = 0; i < foreign.length; i++) codes[own.length + i] = dict.code(foreign[i]![4 + a] as string);
       return codes;
     });
     const visitor = new Int32Array(own.length);
@@ -132,49 +183,60 @@ export function createChunkLoader(db: Database.Database) {
     const durationMs = new Float64Array(own.length);
     const startTs = new Float64Array(own.length);
     let group = -1;
-    own.forEach((row, i) => {
+    for (let i = 0; i < own.length; i++) {
+      const row = own[i]!;
       if (i === 0 || row[1] !== own[i - 1]![1]) group++;
       visitor[i] = group;
       bounce[i] = row[4];
       durationMs[i] = row[3] - row[2];
       startTs[i] = row[2];
-    });
+    }
     const sessionGroups = group + 1;
     const n = events.length;
-    const evSession = new Int32Array(n);
-    const evPageview = new Uint8Array(n);
-    const evCode = new Int32Array(n);
-    const evVisitor = new Int32Array(n);
-    const evGap = new Float64Array(n);
-    const evTs = new Float64Array(n);
     // Events grouped by visitor (a counting sort by the visitor's group), so a scan sees each visitor's events together.
     const groups = new Map<string, number>();
     const groupOf = new Int32Array(n);
+    const sessionOf = new Int32Array(n);
     const perGroup: number[] = [];
-    events.forEach(([sessionId, visitorId], i) => {
-      if (!local.has(sessionId)) return void (groupOf[i] = -1); // an event without a session row is in no session: the raw definition's join drops it too
+    let kept = 0;
+    for (let i = 0; i < n; i++) {
+      const s = local.get(events[i]![0]);
+      // An event without a session row is in no session: the raw definition's join drops it too.
+      if (s === undefined) {
+        groupOf[i] = -1;
+        continue;
+      }
+      const visitorId = events[i]![1];
       let g = groups.get(visitorId);
       if (g === undefined) {
         groups.set(visitorId, (g = groups.size));
         perGroup.push(0);
       }
       groupOf[i] = g;
+      sessionOf[i] = s;
       perGroup[g]!++;
-    });
+      kept++;
+    }
     const next = new Int32Array(perGroup.length);
     for (let g = 1; g < perGroup.length; g++) next[g] = next[g - 1]! + perGroup[g - 1]!;
-    const kept = perGroup.reduce((sum, c) => sum + c, 0);
-    events.forEach(([sessionId, , type, text, gap, ts], i) => {
+    const evSession = new Int32Array(kept);
+    const evPageview = new Uint8Array(kept);
+    const evCode = new Int32Array(kept);
+    const evVisitor = new Int32Array(kept);
+    const evGap = new Float64Array(kept);
+    const evTs = new Float64Array(kept);
+    for (let i = 0; i < n; i++) {
       const g = groupOf[i]!;
-      if (g < 0) return;
+      if (g < 0) continue;
+      const [, , type, text, gap, ts] = events[i]!;
       const at = next[g]!++;
-      evSession[at] = local.get(sessionId)!;
+      evSession[at] = sessionOf[i]!;
       evPageview[at] = type === 0 ? 1 : 0;
       evCode[at] = type === 0 ? dicts.paths.code(text) : dicts.names.code(text);
       evVisitor[at] = sessionGroups + g;
       evGap[at] = gap ?? Number.NaN;
       evTs[at] = ts;
-    });
+    }
     group = sessionGroups + perGroup.length - 1;
     const outside: [number, number, string][] = [];
     for (const [sessionId, first, last] of spanning) {
@@ -194,10 +256,9 @@ export function createChunkLoader(db: Database.Database) {
     dependsOn.delete(day);
     return {
       day, own: own.length, sessions, attributes, visitor, bounce, durationMs, startTs,
-      evSession: evSession.subarray(0, kept), evPageview: evPageview.subarray(0, kept), evCode: evCode.subarray(0, kept),
-      evVisitor: evVisitor.subarray(0, kept), evGap: evGap.subarray(0, kept), evTs: evTs.subarray(0, kept),
+      evSession, evPageview, evCode, evVisitor, evGap, evTs,
       exSession, exPageview, exCode,
-      groups: group + 1, size: sessions + kept + outside.length, dependsOn: [...dependsOn], matches: new Map(),
+      groups: group + 1, size: sessions + kept + outside.length, dependsOn: [...dependsOn].sort(), matches: new Map(),
     };
   };
 }
