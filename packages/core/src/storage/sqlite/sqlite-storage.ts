@@ -2,6 +2,8 @@ import Database from 'better-sqlite3';
 import type { Site } from '../../types.js';
 import type { ImportRecord, Storage, StoredEvent } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
+import type { ColumnCacheStats } from './sqlite-column-cache.js';
+import { createDayVersions } from './sqlite-day-versions.js';
 import { createReads } from './sqlite-reads.js';
 import { createRollups } from './sqlite-rollups.js';
 import { createLiveDeltas } from './sqlite-live.js';
@@ -55,8 +57,8 @@ const toSite = (row: SiteRow): Site => ({
   createdAt: row.created_at,
 });
 
-/** The SQLite store with its connection: for the adapter's own modules and tests only. */
-export type SqliteStore = Storage & { readonly db: Database.Database };
+/** The SQLite store with its connection and its column cache's counters: for the adapter's own modules, tests and the bench only. */
+export type SqliteStore = Storage & { readonly db: Database.Database; columnCacheStats(): ColumnCacheStats };
 
 /**
  * The embedded store: one SQLite file (or `:memory:`) through better-sqlite3,
@@ -121,10 +123,12 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   };
   const write = createWriter(db, createLiveDeltas(db));
   const rollups = createRollups(db);
-  const reads = createReads(db, rollups, { now: options.now ?? Date.now, readonly, timezoneOf, columnCacheRows: options.columnCacheRows });
+  const versions = createDayVersions(db);
+  const reads = createReads(db, rollups, { now: options.now ?? Date.now, readonly, timezoneOf, columnCacheRows: options.columnCacheRows, versions });
   const writeEvents = db.transaction((events: readonly StoredEvent[], record?: ImportRecord) => {
-    const touched = write(events, record);
+    const { dirty: touched, written } = write(events, record);
     rollups.markDirty(touched);
+    versions.bump(written);
     // A large write (an import) rebuilds what it touched now; a small one leaves it to the next read.
     if (!record && events.length < LIVE_WRITE_MAX_EVENTS) return;
     const days = new Map<string, string[]>();
@@ -138,6 +142,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     kind: 'sqlite',
     capabilities: { selection: true },
     db,
+    columnCacheStats: () => reads.columnCache.stats(),
     async insertSite(site) {
       insertSite.run(site.id, site.name, site.timezone, site.domain, site.accountId, site.createdAt);
     },
