@@ -9,6 +9,8 @@ export interface SqliteBackendOptions {
   role?: BackendRole;
   /** The clock of the salts and of the rollups' hot days; default `Date.now`. For tests and benchmarks. */
   now?: () => number;
+  /** Days of each site the column cache loads in the background after opening (`SqliteStorageOptions`); default by role (`WARM_DAYS`). */
+  columnCacheWarmDays?: number;
 }
 
 /** Whether a SQLite path names a file another connection can open (not an in-memory database). */
@@ -23,6 +25,14 @@ export function isSqliteFile(path: string): boolean {
  * SQLite's ~4 MB, so a page rewritten by many small commits is copied back once.
  */
 const WAL_PAGES: Record<BackendRole, number | undefined> = { serve: 0, collect: 10_000, tool: undefined };
+
+/**
+ * Days of each site whose column cache a file's connection warms after opening, by role: a
+ * server's, the last 30 (a dashboard's longest period), so the first filtered query after a
+ * restart does not load them; the collector's worker never reads, and a tool (import, keys)
+ * should not read in the background.
+ */
+const WARM_DAYS: Record<BackendRole, number> = { serve: 30, collect: 0, tool: 0 };
 
 /**
  * The embedded backend: reports, accounts, keys and daily salts in one SQLite file (or
@@ -40,6 +50,7 @@ export function openSqliteBackend(path: string, options: SqliteBackendOptions = 
   const store = createSqliteStore(path, {
     ...(options.now ? { now: options.now } : {}),
     ...(file && WAL_PAGES[role] !== undefined ? { walAutocheckpointPages: WAL_PAGES[role] } : {}),
+    columnCacheWarmDays: options.columnCacheWarmDays ?? (file ? WARM_DAYS[role] : 0),
   });
   return {
     kind: 'sqlite',

@@ -120,20 +120,21 @@ export function createColumnCache(db: Database.Database, versions: DayVersions, 
      * Loads the range's missing and stale days, one per turn of the event loop,
      * until the range holds `budget` rows (default: the bound; more would only
      * evict what was just loaded). Outside any transaction; resolves when done
-     * or when `stop()` says so. `forRange` then finds them in the cache.
+     * or when `stop()`, asked after each day, says so. `forRange` then finds them in the cache.
      */
-    async prepare(range: DayRange, timezone: string, options: { budget?: number; stop?: () => boolean } = {}): Promise<void> {
+    async prepare(range: Pick<DayRange, 'siteId' | 'from' | 'to'>, timezone: string, options: { budget?: number; stop?: () => boolean } = {}): Promise<void> {
       const site = siteCache(range.siteId);
       const days = daysBetween(range.from, range.to);
       let current = rangeVersions(site, range.siteId, days);
       let held = 0;
       for (const day of days) {
-        if (held >= (options.budget ?? maxRows) || options.stop?.()) return;
+        if (held >= (options.budget ?? maxRows)) return;
         let cached = site.chunks.get(day);
         if (!cached || !valid(cached, timezone, current)) {
           cached = loadDay(range.siteId, site, day, timezone);
           evictOverBound();
           await nextTurn();
+          if (options.stop?.()) return;
           // Writes may have come in meanwhile: judge the next days by the versions now.
           current = rangeVersions(site, range.siteId, days);
         }

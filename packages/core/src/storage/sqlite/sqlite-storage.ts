@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import type { Site } from '../../types.js';
 import type { ImportRecord, Storage, StoredEvent } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
-import type { ColumnCacheStats } from './sqlite-column-cache.js';
+import { type ColumnCacheStats, DEFAULT_COLUMN_CACHE_ROWS } from './sqlite-column-cache.js';
+import { warmColumnCache } from './sqlite-column-warm.js';
 import { createDayVersions } from './sqlite-day-versions.js';
 import { createReads } from './sqlite-reads.js';
 import { createRollups } from './sqlite-rollups.js';
@@ -37,6 +38,15 @@ export interface SqliteStorageOptions {
    * Larger ranges are still answered, their days passing through the cache.
    */
   columnCacheRows?: number;
+  /**
+   * After opening, load each site's last this many days (today in its time zone
+   * and the days before) into the column cache in the background, newest first,
+   * one day per turn of the event loop, up to half of `columnCacheRows`; so the
+   * first filtered query after a restart finds them loaded. Default 0 (off: a
+   * tool or a test opening the file does not expect background reads); the
+   * server's connection (`openSqliteBackend` with role `serve`) warms 30.
+   */
+  columnCacheWarmDays?: number;
 }
 
 interface SiteRow {
@@ -57,8 +67,13 @@ const toSite = (row: SiteRow): Site => ({
   createdAt: row.created_at,
 });
 
-/** The SQLite store with its connection and its column cache's counters: for the adapter's own modules, tests and the bench only. */
-export type SqliteStore = Storage & { readonly db: Database.Database; columnCacheStats(): ColumnCacheStats };
+/** The SQLite store with its connection and its column cache's counters and warming: for the adapter's own modules, tests and the bench only. */
+export type SqliteStore = Storage & {
+  readonly db: Database.Database;
+  columnCacheStats(): ColumnCacheStats;
+  /** Settles when the background warming (`columnCacheWarmDays`) has finished or stopped; at once without it. Never rejects. */
+  readonly columnCacheWarmed: Promise<void>;
+};
 
 /**
  * The embedded store: one SQLite file (or `:memory:`) through better-sqlite3,
@@ -84,9 +99,9 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   if (walPages !== undefined && (!Number.isSafeInteger(walPages) || walPages < 0)) {
     throw new RangeError(`walAutocheckpointPages must be a whole number >= 0, got ${walPages}`);
   }
-  const cacheRows = options.columnCacheRows;
-  if (cacheRows !== undefined && (!Number.isSafeInteger(cacheRows) || cacheRows < 0)) {
-    throw new RangeError(`columnCacheRows must be a whole number >= 0, got ${cacheRows}`);
+  for (const name of ['columnCacheRows', 'columnCacheWarmDays'] as const) {
+    const value = options[name];
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) throw new RangeError(`${name} must be a whole number >= 0, got ${value}`);
   }
   const db = new Database(path, { readonly });
   db.pragma('busy_timeout = 5000');
@@ -138,11 +153,25 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     }
     for (const [siteId, list] of days) reads.refresh(siteId, list);
   });
+  /** The background warming of `columnCacheWarmDays`, started on the next turn so opening returns first. */
+  const warm = async (): Promise<void> => {
+    const days = options.columnCacheWarmDays ?? 0;
+    if (days === 0) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    await warmColumnCache(reads.columnCache, {
+      sites: () => (db.open ? allSites.all() : []),
+      days,
+      now: options.now ?? Date.now,
+      maxRows: (options.columnCacheRows ?? DEFAULT_COLUMN_CACHE_ROWS) / 2,
+      stopped: () => !db.open,
+    });
+  };
   return {
     kind: 'sqlite',
     capabilities: { selection: true },
     db,
     columnCacheStats: () => reads.columnCache.stats(),
+    columnCacheWarmed: warm(),
     async insertSite(site) {
       insertSite.run(site.id, site.name, site.timezone, site.domain, site.accountId, site.createdAt);
     },
