@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Backend, BackendRole } from '../../backend.js';
 import { createSqliteAccounts } from './sqlite-accounts.js';
+import { isSqliteFile } from './sqlite-file.js';
 import { createSqliteSaltStore } from './sqlite-salts.js';
 import { createSqliteStore } from './sqlite-storage.js';
 
@@ -13,10 +14,6 @@ export interface SqliteBackendOptions {
   columnCacheWarmDays?: number;
 }
 
-/** Whether a SQLite path names a file another connection can open (not an in-memory database). */
-export function isSqliteFile(path: string): boolean {
-  return path !== '' && path !== ':memory:' && !path.startsWith('file::memory:') && !/[?&]mode=memory/.test(path);
-}
 
 /**
  * WAL checkpoints by role, on a file: the request thread of a server whose collector writes

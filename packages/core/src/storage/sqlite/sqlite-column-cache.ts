@@ -1,9 +1,11 @@
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { daysBetween } from '../../time/zone.js';
 import type { DayRange } from '../types.js';
-import { ATTRIBUTES, createChunkLoader, type DayChunk, Dictionary, type SiteDictionaries } from './sqlite-columns.js';
-import type { DayVersions } from './sqlite-day-versions.js';
+import { createChunkReader, type DayRows } from './sqlite-chunk-reader.js';
+import { ATTRIBUTES, buildChunk, type DayChunk, Dictionary, runSteps, type SiteDictionaries } from './sqlite-columns.js';
+import { createDayVersions, type DayVersions } from './sqlite-day-versions.js';
+import { isSqliteFile } from './sqlite-file.js';
 
 /** Default bound of the column cache, in rows (sessions + events): about 30 bytes each. */
 export const DEFAULT_COLUMN_CACHE_ROWS = 4_000_000;
@@ -29,20 +31,43 @@ export interface ColumnCacheStats {
   rows: number;
 }
 
+/** A connection with the reads of a chunk: the store's own, or the loader's. */
+interface Reader {
+  db: Database.Database;
+  readDay: ReturnType<typeof createChunkReader>;
+  versions: DayVersions;
+}
+
+/** The versions of what `rows` was read from (its day and its foreign sessions' days), read in the same snapshot. */
+const versionsOf = (reader: Reader, siteId: string, rows: DayRows): Map<string, number> => {
+  let from = rows.day;
+  let to = rows.day;
+  for (const row of rows.foreign) {
+    if (row[1] < from) from = row[1];
+    if (row[1] > to) to = row[1];
+  }
+  return reader.versions.between(siteId, from, to);
+};
+
 /**
  * The per-store cache of day chunks (sqlite-columns.ts), bounded by `maxRows`
  * (least recently used chunks go first). A chunk stays valid while the versions
  * of its day and of the days it depends on hold (sqlite-day-versions.ts), so a
- * write reloads only the days it changed, whichever connection or process
- * wrote. `prepare` loads a range's missing or stale days one per turn of the
- * event loop (other requests are served between two days); `forRange`, called
- * inside a read transaction, checks every chunk against the versions of that
- * snapshot (one query), loads what is still missing or changed since, and
- * yields the range's chunks. A range larger than the bound is still answered:
- * its chunks pass through the cache.
+ * write reloads only the days it changed, whichever connection or process wrote.
+ *
+ * `prepare` loads a range's missing or stale days incrementally: on a file, each
+ * day is read on a second, read-only connection in one read transaction held
+ * across pauses after every batch of rows and every phase of building, so no
+ * single stretch of work on the event loop is longer than a batch (the store's
+ * own connection, shared by every request, cannot hold a transaction across a
+ * pause); in memory, a day at a time. `forRange`, called inside a read
+ * transaction, checks every chunk against the versions of that snapshot (one
+ * query), loads what is still missing or changed since, and yields the range's
+ * chunks. A range larger than the bound is still answered: its chunks pass
+ * through the cache.
  */
 export function createColumnCache(db: Database.Database, versions: DayVersions, maxRows = DEFAULT_COLUMN_CACHE_ROWS) {
-  const load = createChunkLoader(db);
+  const own: Reader = { db, readDay: createChunkReader(db), versions };
   const sites = new Map<string, SiteCache>();
   /** Every cached chunk in least-recently-used order (a Map keeps insertion order). */
   const lru = new Map<string, { siteId: string; day: string; size: number }>();
@@ -89,19 +114,84 @@ export function createColumnCache(db: Database.Database, versions: DayVersions, 
   const valid = (cached: CachedChunk, timezone: string, current: Map<string, number>): boolean =>
     cached.timezone === timezone && [cached.chunk.day, ...cached.chunk.dependsOn].every((d, i) => (current.get(d) ?? 0) === cached.versions[i]);
 
-  /** Loads one day with the versions of what it read, in one snapshot (a savepoint when already in a transaction), and caches it. */
-  const loadDay = db.transaction((siteId: string, site: SiteCache, day: string, timezone: string): CachedChunk => {
-    const chunk = load(siteId, day, timezone, site.dicts);
-    const read = [day, ...chunk.dependsOn];
-    const current = versions.between(siteId, read.reduce((a, b) => (a < b ? a : b)), read.reduce((a, b) => (a > b ? a : b)));
-    const cached = { chunk, timezone, versions: read.map((d) => current.get(d) ?? 0) };
-    evict(siteId, day);
-    site.chunks.set(day, cached);
-    lru.set(`${siteId}\u0000${day}`, { siteId, day, size: chunk.size });
+  /** Caches a chunk with the versions of its snapshot. */
+  const put = (siteId: string, site: SiteCache, chunk: DayChunk, timezone: string, current: Map<string, number>): CachedChunk => {
+    const cached = { chunk, timezone, versions: [chunk.day, ...chunk.dependsOn].map((d) => current.get(d) ?? 0) };
+    evict(siteId, chunk.day);
+    site.chunks.set(chunk.day, cached);
+    lru.set(`${siteId}\u0000${chunk.day}`, { siteId, day: chunk.day, size: chunk.size });
     stats.rows += chunk.size;
     stats.loads++;
     return cached;
+  };
+
+  /** Loads one day at once on the store's connection, in one snapshot (a savepoint inside the caller's transaction). */
+  const loadNow = db.transaction((siteId: string, site: SiteCache, day: string, timezone: string): CachedChunk => {
+    const rows = runSteps(own.readDay(siteId, day, timezone));
+    return put(siteId, site, runSteps(buildChunk(rows, site.dicts)), timezone, versionsOf(own, siteId, rows));
   });
+
+  /** The loader's connection: opened on first use, read-only; undefined in memory (or if it cannot be opened). */
+  let loader: Reader | null | undefined;
+  const loaderReader = (): Reader | undefined => {
+    if (loader === undefined) {
+      loader = null;
+      const file = (db.pragma('database_list') as { name: string; file: string }[]).find((d) => d.name === 'main')?.file ?? '';
+      if (isSqliteFile(file)) {
+        try {
+          const conn = new Database(file, { readonly: true, fileMustExist: true });
+          conn.pragma('busy_timeout = 5000');
+          loader = { db: conn, readDay: createChunkReader(conn), versions: createDayVersions(conn) };
+        } catch {
+          // Days then load at once on the store's connection.
+        }
+      }
+    }
+    return loader ?? undefined;
+  };
+
+  /** One incremental load at a time: the loader's connection holds one read transaction. */
+  let queue: Promise<unknown> = Promise.resolve();
+  const inflight = new Map<string, Promise<CachedChunk>>();
+  const loadIncrementally = (siteId: string, site: SiteCache, day: string, timezone: string): Promise<CachedChunk> => {
+    const key = `${siteId}\u0000${day}`;
+    let pending = inflight.get(key);
+    if (pending) return pending;
+    pending = queue.then(async () => {
+      const reader = loaderReader();
+      if (!reader) {
+        const cached = loadNow(siteId, site, day, timezone);
+        await nextTurn();
+        return cached;
+      }
+      let rows: DayRows;
+      let current: Map<string, number>;
+      reader.db.exec('BEGIN');
+      try {
+        const steps = reader.readDay(siteId, day, timezone);
+        for (let step = steps.next(); ; step = steps.next()) {
+          if (step.done) {
+            rows = step.value;
+            break;
+          }
+          await nextTurn();
+        }
+        current = versionsOf(reader, siteId, rows);
+      } finally {
+        if (reader.db.open && reader.db.inTransaction) reader.db.exec('COMMIT');
+      }
+      await nextTurn();
+      const build = buildChunk(rows, site.dicts);
+      for (let step = build.next(); ; step = build.next()) {
+        if (step.done) return put(siteId, site, step.value, timezone, current);
+        await nextTurn();
+      }
+    });
+    queue = pending.catch(() => undefined);
+    inflight.set(key, pending);
+    void pending.finally(() => inflight.delete(key)).catch(() => undefined);
+    return pending;
+  };
 
   /** Marks a chunk most recently used. */
   const touch = (siteId: string, day: string) => {
@@ -117,10 +207,10 @@ export function createColumnCache(db: Database.Database, versions: DayVersions, 
     dictionaries: (siteId: string): SiteDictionaries => siteCache(siteId).dicts,
 
     /**
-     * Loads the range's missing and stale days, one per turn of the event loop,
-     * until the range holds `budget` rows (default: the bound; more would only
-     * evict what was just loaded). Outside any transaction; resolves when done
-     * or when `stop()`, asked after each day, says so. `forRange` then finds them in the cache.
+     * Loads the range's missing and stale days incrementally (see above), until
+     * the range holds `budget` rows (default: the bound; more would only evict
+     * what was just loaded). Outside any transaction; resolves when done or when
+     * `stop()`, asked after each day, says so. `forRange` then finds them cached.
      */
     async prepare(range: Pick<DayRange, 'siteId' | 'from' | 'to'>, timezone: string, options: { budget?: number; stop?: () => boolean } = {}): Promise<void> {
       const site = siteCache(range.siteId);
@@ -131,9 +221,8 @@ export function createColumnCache(db: Database.Database, versions: DayVersions, 
         if (held >= (options.budget ?? maxRows)) return;
         let cached = site.chunks.get(day);
         if (!cached || !valid(cached, timezone, current)) {
-          cached = loadDay(range.siteId, site, day, timezone);
+          cached = await loadIncrementally(range.siteId, site, day, timezone);
           evictOverBound();
-          await nextTurn();
           if (options.stop?.()) return;
           // Writes may have come in meanwhile: judge the next days by the versions now.
           current = rangeVersions(site, range.siteId, days);
@@ -150,7 +239,7 @@ export function createColumnCache(db: Database.Database, versions: DayVersions, 
       for (const day of days) {
         let cached = site.chunks.get(day);
         if (cached && valid(cached, timezone, current)) touch(range.siteId, day);
-        else cached = loadDay(range.siteId, site, day, timezone);
+        else cached = loadNow(range.siteId, site, day, timezone);
         yield cached.chunk;
         // Over the bound: drop the least recently used chunks (the one just yielded last, if it must).
         evictOverBound();
@@ -158,6 +247,11 @@ export function createColumnCache(db: Database.Database, versions: DayVersions, 
     },
 
     stats: (): ColumnCacheStats => ({ ...stats }),
+
+    /** Closes the loader's connection, if open (an incremental load in progress then fails). */
+    close(): void {
+      if (loader?.db.open) loader.db.close();
+    },
   };
 }
 

@@ -195,6 +195,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     hourBuckets: async (range, starts, selection) => reads.hourBuckets(range, starts, selection),
     liveVisitors: async (siteId, since, until) => reads.liveVisitors(siteId, since, until),
     async close() {
+      reads.columnCache.close();
       if (db.open) db.close();
     },
   };
