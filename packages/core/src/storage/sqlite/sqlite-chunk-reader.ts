@@ -16,7 +16,7 @@ import { ATTRIBUTES } from './sqlite-columns.js';
 import { ATTRIBUTE_COLUMN } from './sqlite-selection-raw.js';
 
 /** Rows per query: a pause point of an incremental load (a few milliseconds of work), and one JSON text far under SQLite's and V8's string limits. */
-const BATCH = 10_000;
+const BATCH = 5_000;
 
 /** An own session: id, visitor, start, end, bounce (0 or 1), then the attributes in `ATTRIBUTES` order. */
 export type SessionRow = [string, string, number, number, number, ...string[]];

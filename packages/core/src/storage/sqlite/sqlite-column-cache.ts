@@ -209,10 +209,16 @@ export function createColumnCache(db: Database.Database, versions: DayVersions, 
     /**
      * Loads the range's missing and stale days incrementally (see above), until
      * the range holds `budget` rows (default: the bound; more would only evict
-     * what was just loaded). Outside any transaction; resolves when done or when
-     * `stop()`, asked after each day, says so. `forRange` then finds them cached.
+     * what was just loaded), and calls `visit` on each day's chunk, a turn of the
+     * event loop apart (work kept in the chunk, such as which sessions match a
+     * selection, then costs the scan nothing). Outside any transaction; resolves
+     * when done or when `stop()`, asked after each day, says so.
      */
-    async prepare(range: Pick<DayRange, 'siteId' | 'from' | 'to'>, timezone: string, options: { budget?: number; stop?: () => boolean } = {}): Promise<void> {
+    async prepare(
+      range: Pick<DayRange, 'siteId' | 'from' | 'to'>,
+      timezone: string,
+      options: { budget?: number; stop?: () => boolean; visit?: (chunk: DayChunk) => void } = {},
+    ): Promise<void> {
       const site = siteCache(range.siteId);
       const days = daysBetween(range.from, range.to);
       let current = rangeVersions(site, range.siteId, days);
@@ -228,6 +234,10 @@ export function createColumnCache(db: Database.Database, versions: DayVersions, 
           current = rangeVersions(site, range.siteId, days);
         }
         held += cached.chunk.size;
+        if (options.visit) {
+          options.visit(cached.chunk);
+          await nextTurn();
+        }
       }
     },
 

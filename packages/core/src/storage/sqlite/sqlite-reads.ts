@@ -155,12 +155,13 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
   const zoneOf = (siteId: string) => options.timezoneOf(siteId) ?? 'UTC';
   const columns = createColumnReads(columnCache, zoneOf);
   /**
-   * A read of the column cache: the range's days loaded first, one per turn of the event loop;
-   * then the same refresh as `read` and the scan in one read transaction (which loads only
-   * what a write changed in between).
+   * A read of the column cache: the range's days loaded first and matched against the
+   * selection, a little at a time (sqlite-column-cache.ts `prepare`); then the same refresh as
+   * `read` and the scan in one read transaction (which loads only what a write changed in between).
    */
-  const scanned = async <T>(range: DayRange, get: () => T): Promise<T> => {
-    await columnCache.prepare(range, zoneOf(range.siteId));
+  const scanned = async <T>(range: DayRange, selection: Selection | undefined, get: () => T): Promise<T> => {
+    const conditions = selection && selection.session.length + selection.page.length + selection.event.length > 0;
+    await columnCache.prepare(range, zoneOf(range.siteId), conditions ? { visit: columns.matcher(range.siteId, selection) } : {});
     const days = stale(range);
     if (days) refresh(range.siteId, days);
     return snapshot(get) as T;
@@ -171,25 +172,25 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
     columnCache,
     summary: (range: DayRange, selection?: Selection) =>
       selection
-        ? scanned(range, () => columns.summary(range, selection))
+        ? scanned(range, selection, () => columns.summary(range, selection))
         : read(range, 'summary', (q, r) => q.summary(r), (parts): SummaryTotals =>
             sumBy(parts, () => '')[0] ?? { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 }),
     timeseries: (range: DayRange, selection?: Selection) =>
-      selection ? scanned(range, () => columns.timeseries(range, selection)) : read(range, 'timeseries', (q, r) => q.timeseries(r), (parts) => parts.flat()),
+      selection ? scanned(range, selection, () => columns.timeseries(range, selection)) : read(range, 'timeseries', (q, r) => q.timeseries(r), (parts) => parts.flat()),
     sessionBreakdown: (range: DayRange, dimension: SessionDimension, selection?: Selection) =>
       selection
-        ? scanned(range, () => columns.sessionBreakdown(range, dimension, selection))
+        ? scanned(range, selection, () => columns.sessionBreakdown(range, dimension, selection))
         : read(range, dimension, (q, r) => q.sessionBreakdown(r, dimension), (parts): BreakdownTotals[] =>
             sumBy(parts.flat(), (row) => row.key.join('\u0000'))),
     pages: (range: DayRange, selection?: Selection) =>
       selection
-        ? scanned(range, () => columns.pages(range, selection))
+        ? scanned(range, selection, () => columns.pages(range, selection))
         : read(range, 'pages', (q, r) => q.pages(r), (parts): PageTotals[] => sumBy(parts.flat(), (row) => row.path).filter((p) => p.pageviews > 0)),
     customEvents: (range: DayRange, name?: string, selection?: Selection) =>
       selection
-        ? scanned(range, () => columns.customEvents(range, name, selection))
+        ? scanned(range, selection, () => columns.customEvents(range, name, selection))
         : read(range, `events\u0000${name ?? ''}`, (q, r) => q.customEvents(r, name), (parts): EventTotals[] => sumBy(parts.flat(), (row) => row.name)),
-    hourBuckets: (range: DayRange, starts: readonly number[], selection?: Selection) => scanned(range, () => columns.hourBuckets(range, starts, selection)),
+    hourBuckets: (range: DayRange, starts: readonly number[], selection?: Selection) => scanned(range, selection, () => columns.hourBuckets(range, starts, selection)),
     liveVisitors: raw.liveVisitors,
   };
 }
