@@ -48,7 +48,8 @@ export function createChunkReader(db: Database.Database, batch = BATCH) {
     db.prepare(
       `SELECT json_group_array(json_array(session_id, visitor_id, start_ts, end_ts, pageviews = 1 AND custom_events = 0, ${attributeColumns})
          ORDER BY visitor_id, session_id)
-       FROM (SELECT * FROM sessions WHERE site_id = ? AND day = ? ${after} ORDER BY visitor_id, session_id LIMIT ${batch})`,
+       FROM (SELECT session_id, visitor_id, start_ts, end_ts, pageviews, custom_events, ${attributeColumns}
+             FROM sessions WHERE site_id = ? AND day = ? ${after} ORDER BY visitor_id, session_id LIMIT ${batch})`,
     ).pluck();
   const ownFirst = sessionsJson('');
   const ownNext = sessionsJson('AND (visitor_id, session_id) > (?, ?)');
@@ -56,7 +57,7 @@ export function createChunkReader(db: Database.Database, batch = BATCH) {
   const eventsJson = (from: string) =>
     db.prepare(
       `SELECT json_group_array(json_array(session_id, visitor_id, type, CASE type WHEN 0 THEN path ELSE name END, gap_ms, ts, id))
-       FROM (SELECT * FROM events WHERE site_id = ? AND ${from} AND ts < ? ORDER BY ts, id LIMIT ${batch})`,
+       FROM (SELECT session_id, visitor_id, type, name, path, gap_ms, ts, id FROM events WHERE site_id = ? AND ${from} AND ts < ? ORDER BY ts, id LIMIT ${batch})`,
     ).pluck();
   const eventsFirst = eventsJson('ts >= ?');
   const eventsNext = eventsJson('(ts, id) > (?, ?)');
