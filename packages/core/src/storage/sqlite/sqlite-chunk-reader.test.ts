@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { importEvents } from '../../import/import.js';
 import { createSite } from '../../sites/sites.js';
 import { ALPHA, ndjson } from '../../testing/datasets.js';
+import type { StoredEvent } from '../types.js';
 import { createChunkReader, type DayRows } from './sqlite-chunk-reader.js';
 import { runSteps } from './sqlite-columns.js';
 import { createSqliteStore } from './sqlite-storage.js';
@@ -43,5 +44,23 @@ describe('readDay', () => {
         expect(pauses).toBe(full(rows.own.length) + full(rows.events.length) + 2);
       }
     }
+  });
+
+  it('returns every string exactly as stored, through JSON (quotes, backslashes, U+0000, control characters, U+2028, emoji, non-Latin)', async () => {
+    const s = createSqliteStore(':memory:');
+    open.push(s);
+    await createSite(s, { id: 'ST-odd', name: 'Odd', timezone: 'UTC', domain: null });
+    const odd = ['/a"b', '/back\\slash', '/nul\u0000x', '/ctl\u0001\u001f', '/line\u2028sep', '/😀', '/straße/日本', ''];
+    const ts = Date.parse('2026-11-02T10:00:00Z');
+    const events: StoredEvent[] = odd.map((text, i) => ({
+      siteId: 'ST-odd', ts: ts + i * 1000, day: '2026-11-02', type: i % 2 === 0 ? 'pageview' : 'event', name: i % 2 === 0 ? '' : text, path: i % 2 === 0 ? text : '/',
+      visitorId: `v"${i}\u0000`, sessionId: `s\\${i}😀`, seq: i, entryPath: text, referrerSource: text, channel: 'Direct', utmSource: text,
+      utmMedium: '', utmCampaign: '', countryCode: 'DE', deviceType: 'Desktop', browser: text, os: 'Linux',
+    }));
+    await s.writeEvents(events);
+    const rows = runSteps(createChunkReader(s.db)('ST-odd', '2026-11-02', 'UTC'));
+    // Own rows: id, visitor, start, end, bounce, then ATTRIBUTES: entry page 5, referrer 6, browser 10, utm_source 12.
+    expect(rows.events.map((e) => [e[0], e[1], e[3]]).sort()).toEqual(events.map((e) => [e.sessionId, e.visitorId, e.type === 'pageview' ? e.path : e.name]).sort());
+    expect(rows.own.map((r) => [r[0], r[1], r[5], r[6], r[12], r[10]]).sort()).toEqual(events.map((e) => [e.sessionId, e.visitorId, e.entryPath, e.referrerSource, e.utmSource, e.browser]).sort());
   });
 });
