@@ -1,11 +1,11 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { daysBetween } from '../../time/zone.js';
 import type { DayRange } from '../types.js';
-import { createChunkReader, type DayRows } from './sqlite-chunk-reader.js';
+import { createChunkReader } from './sqlite-chunk-reader.js';
+import { createIncrementalLoader, type Reader, versionsOf } from './sqlite-column-loader.js';
 import { ATTRIBUTES, buildChunk, type DayChunk, Dictionary, runSteps, type SiteDictionaries } from './sqlite-columns.js';
-import { createDayVersions, type DayVersions } from './sqlite-day-versions.js';
-import { isSqliteFile } from './sqlite-file.js';
+import type { DayVersions } from './sqlite-day-versions.js';
 
 /** Default bound of the column cache, in rows (sessions + events): about 30 bytes each. */
 export const DEFAULT_COLUMN_CACHE_ROWS = 4_000_000;
@@ -31,40 +31,19 @@ export interface ColumnCacheStats {
   rows: number;
 }
 
-/** A connection with the reads of a chunk: the store's own, or the loader's. */
-interface Reader {
-  db: Database.Database;
-  readDay: ReturnType<typeof createChunkReader>;
-  versions: DayVersions;
-}
-
-/** The versions of what `rows` was read from (its day and its foreign sessions' days), read in the same snapshot. */
-const versionsOf = (reader: Reader, siteId: string, rows: DayRows): Map<string, number> => {
-  let from = rows.day;
-  let to = rows.day;
-  for (const row of rows.foreign) {
-    if (row[1] < from) from = row[1];
-    if (row[1] > to) to = row[1];
-  }
-  return reader.versions.between(siteId, from, to);
-};
-
 /**
  * The per-store cache of day chunks (sqlite-columns.ts), bounded by `maxRows`
  * (least recently used chunks go first). A chunk stays valid while the versions
  * of its day and of the days it depends on hold (sqlite-day-versions.ts), so a
  * write reloads only the days it changed, whichever connection or process wrote.
  *
- * `prepare` loads a range's missing or stale days incrementally: on a file, each
- * day is read on a second, read-only connection in one read transaction held
- * across pauses after every batch of rows and every phase of building, so no
- * single stretch of work on the event loop is longer than a batch (the store's
- * own connection, shared by every request, cannot hold a transaction across a
- * pause); in memory, a day at a time. `forRange`, called inside a read
- * transaction, checks every chunk against the versions of that snapshot (one
- * query), loads what is still missing or changed since, and yields the range's
- * chunks. A range larger than the bound is still answered: its chunks pass
- * through the cache.
+ * `prepare` loads a range's missing or stale days incrementally: on a file, a
+ * batch of rows or a phase of building at a time (sqlite-column-loader.ts), so
+ * no single stretch of work on the event loop is longer than that; in memory, a
+ * day at a time. `forRange`, called inside a read transaction, checks every
+ * chunk against the versions of that snapshot (one query), loads what is still
+ * missing or changed since, and yields the range's chunks. A range larger than
+ * the bound is still answered: its chunks pass through the cache.
  */
 export function createColumnCache(db: Database.Database, versions: DayVersions, maxRows = DEFAULT_COLUMN_CACHE_ROWS) {
   const own: Reader = { db, readDay: createChunkReader(db), versions };
@@ -131,65 +110,27 @@ export function createColumnCache(db: Database.Database, versions: DayVersions, 
     return put(siteId, site, runSteps(buildChunk(rows, site.dicts)), timezone, versionsOf(own, siteId, rows));
   });
 
-  /** The loader's connection: opened on first use, read-only; undefined in memory (or if it cannot be opened). */
-  let loader: Reader | null | undefined;
-  const loaderReader = (): Reader | undefined => {
-    if (loader === undefined) {
-      loader = null;
-      const file = (db.pragma('database_list') as { name: string; file: string }[]).find((d) => d.name === 'main')?.file ?? '';
-      if (isSqliteFile(file)) {
-        try {
-          const conn = new Database(file, { readonly: true, fileMustExist: true });
-          conn.pragma('busy_timeout = 5000');
-          loader = { db: conn, readDay: createChunkReader(conn), versions: createDayVersions(conn) };
-        } catch {
-          // Days then load at once on the store's connection.
-        }
-      }
-    }
-    return loader ?? undefined;
-  };
-
-  /** One incremental load at a time: the loader's connection holds one read transaction. */
-  let queue: Promise<unknown> = Promise.resolve();
+  const loader = createIncrementalLoader(db);
   const inflight = new Map<string, Promise<CachedChunk>>();
+  /** Loads a day incrementally (at once in memory, with a turn of the event loop after it); one load per day at a time. */
   const loadIncrementally = (siteId: string, site: SiteCache, day: string, timezone: string): Promise<CachedChunk> => {
     const key = `${siteId}\u0000${day}`;
     let pending = inflight.get(key);
     if (pending) return pending;
-    pending = queue.then(async () => {
-      const reader = loaderReader();
-      if (!reader) {
+    pending = (async () => {
+      if (!loader.available()) {
         const cached = loadNow(siteId, site, day, timezone);
         await nextTurn();
         return cached;
       }
-      let rows: DayRows;
-      let current: Map<string, number>;
-      reader.db.exec('BEGIN');
-      try {
-        const steps = reader.readDay(siteId, day, timezone);
-        for (let step = steps.next(); ; step = steps.next()) {
-          if (step.done) {
-            rows = step.value;
-            break;
-          }
-          await nextTurn();
-        }
-        current = versionsOf(reader, siteId, rows);
-      } finally {
-        if (reader.db.open && reader.db.inTransaction) reader.db.exec('COMMIT');
-      }
-      await nextTurn();
-      const build = buildChunk(rows, site.dicts);
-      for (let step = build.next(); ; step = build.next()) {
-        if (step.done) return put(siteId, site, step.value, timezone, current);
-        await nextTurn();
-      }
-    });
-    queue = pending.catch(() => undefined);
+      const { chunk, versions: current } = await loader.load(siteId, day, timezone, site.dicts);
+      return put(siteId, site, chunk, timezone, current);
+    })();
     inflight.set(key, pending);
-    void pending.finally(() => inflight.delete(key)).catch(() => undefined);
+    void pending.then(
+      () => inflight.delete(key),
+      () => inflight.delete(key),
+    );
     return pending;
   };
 
@@ -259,9 +200,7 @@ export function createColumnCache(db: Database.Database, versions: DayVersions, 
     stats: (): ColumnCacheStats => ({ ...stats }),
 
     /** Closes the loader's connection, if open (an incremental load in progress then fails). */
-    close(): void {
-      if (loader?.db.open) loader.db.close();
-    },
+    close: (): void => loader.close(),
   };
 }
 
