@@ -19,7 +19,7 @@ import { REPORTS } from '../packages/core/src/reports/index.js';
 import { createSqliteStore } from '../packages/core/src/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../packages/core/src/storage/types.js';
 import { ENDPOINT_PATHS, type EndpointName } from '../packages/core/src/types.js';
-import { benchExtensions, extensionTables, type ExtensionResult } from './bench/extensions.js';
+import { benchColdCache, benchExtensions, coldCacheTable, type ColdCacheRow, extensionTables, type ExtensionResult } from './bench/extensions.js';
 import { benchClickHouse, clickhouseUnavailable, type ClickHouseResult } from './bench/clickhouse.js';
 import { measureCollect, wrkInstalled, type CollectResult } from './bench/collect.js';
 import { startFloorServer } from './bench/collect-floor.js';
@@ -108,11 +108,14 @@ async function main() {
   }
 
   let extensions: ExtensionResult[] = [];
+  let coldCache: ColdCacheRow[] = [];
   if (args.extensions !== 'no') {
     log('query extensions: filtered and compared requests');
     extensions = await benchExtensions({
       storage, naive, get: (path) => server.get(path), siteId: BIG.id, now, runs: num('runs'), naiveRuns: num('extension-naive-runs'), log,
     });
+    log('query extensions: the column cache cold, after a restart and after one day changed');
+    coldCache = await benchColdCache({ storage, siteId: BIG.id, now, runs: num('runs'), log });
   }
 
   const noClickHouse = args.clickhouse === 'no' ? 'skipped (--clickhouse no)' : clickhouseUnavailable();
@@ -212,6 +215,7 @@ async function main() {
   if (extensions.length > 0) {
     console.log(`\nQuery extensions on SQLite (period 30d; naive = raw SQL with the core's reference predicate, ${args['extension-naive-runs']} run(s) each):\n`);
     console.log(extensionTables(extensions, new Map(results.map((r) => [r.endpoint, r.core.p50]))));
+    console.log(`\nThe column cache cold (fresh connections to the same file, as after a restart) and after one day changed:\n\n${coldCacheTable(coldCache)}`);
   }
   console.log(`\nCollect: wrk, ${num('connections')} keep-alive HTTPS connections, ${num('collect-seconds')} s each, on the same ${cpus().length} cores:\n\n${collectTable}`);
   if (stages.length > 0) {
@@ -223,7 +227,7 @@ async function main() {
       ...stages.filter((st) => st.reference).map((st) => [st.stage, st.microsPerEvent.toFixed(2), `${int(1e6 / st.microsPerEvent)}/s at most`]),
     ]));
   }
-  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, pageviews, events, bytes, loaded, collect, collectInThread, collectFloor, results, extensions, clickhouse: clickhouse && { importPerSecond: clickhouse.importPerSecond, endpoints: Object.fromEntries([...clickhouse.endpoints].map(([e, v]) => [e, v.timing])) }, stages, maxRssKb: process.resourceUsage().maxRSS }, null, 2)}\n`);
+  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, pageviews, events, bytes, loaded, collect, collectInThread, collectFloor, results, extensions, coldCache, clickhouse: clickhouse && { importPerSecond: clickhouse.importPerSecond, endpoints: Object.fromEntries([...clickhouse.endpoints].map(([e, v]) => [e, v.timing])) }, stages, maxRssKb: process.resourceUsage().maxRSS }, null, 2)}\n`);
   if (results.some((r) => !r.same) || extensions.some((r) => !r.same)) process.exitCode = 1;
 }
 

@@ -32,6 +32,12 @@ async function answers(storage: Storage): Promise<unknown[]> {
       const query = parseQuery(endpoint, { site_id: id, from: '2026-10-30', to: '2026-11-05' });
       out.push(await REPORTS[endpoint](storage, query, { now: NOW }));
     }
+    // Filtered and hourly: the column cache (sqlite-column-cache.ts), whose validity the last migration's table keys.
+    for (const endpoint of ['stats', 'pages', 'events'] as const) {
+      const query = parseQuery(endpoint, { site_id: id, from: '2026-10-30', to: '2026-11-05', filters: JSON.stringify([['is_not', 'page', ['/']]]) });
+      out.push(await REPORTS[endpoint](storage, query, { now: NOW }));
+    }
+    out.push(await REPORTS.timeseries(storage, parseQuery('timeseries', { site_id: id, from: '2026-11-03', to: '2026-11-05', interval: 'hour' }), { now: NOW }));
   }
   return out;
 }
@@ -63,10 +69,15 @@ describe('SQLite migrations', () => {
     expect(await answers(upgraded)).toEqual(expected);
     // Every day was marked dirty by the migration and rebuilt by the reads; past days are clean now.
     expect(upgraded.db.prepare("SELECT COUNT(*) FROM dirty_days WHERE day < '2026-11-05'").pluck().get()).toBe(0);
-    // New writes continue the event ids.
+    // New writes continue the event ids, and version the day they write (none had a version before).
+    expect(upgraded.db.prepare('SELECT COUNT(*) FROM day_versions').pluck().get()).toBe(0);
     await importEvents(upgraded, ndjson([{ site_id: 'ST-alpha', ts: '2026-11-05T14:00:00Z', type: 'pageview', url: '/after', visitor_id: 'z' }]));
     const ids = upgraded.db.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT id) AS distinct_ids FROM events').get();
     expect(ids).toEqual({ n: expect.any(Number), distinct_ids: (ids as { n: number }).n });
+    expect(upgraded.db.prepare('SELECT site_id, day, version FROM day_versions').all()).toEqual([{ site_id: 'ST-alpha', day: '2026-11-05', version: 1 }]);
+    // The cached day reloads: one new bounce on /after.
+    const after = parseQuery('stats', { site_id: 'ST-alpha', from: '2026-10-30', to: '2026-11-05', filters: JSON.stringify([['is', 'page', ['/after']]]) });
+    expect(await REPORTS.stats(upgraded, after, { now: NOW })).toEqual({ visitors: 1, pageviews: 1, sessions: 1, bounce_rate: 100, avg_duration: 0 });
     await upgraded.close();
   });
 });
@@ -107,7 +118,9 @@ describe('SQLite migration 5: one spelling per browser and OS', () => {
     storage.db.exec("INSERT INTO dirty_days SELECT site_id, day FROM rollup_days WHERE true ON CONFLICT DO NOTHING; DELETE FROM rollup_days; DELETE FROM rollup_sessions; DELETE FROM rollup_pages; DELETE FROM rollup_events;");
     expect((await devices(storage, 'os')).devices).toContainEqual({ name: 'android', visitors: 1 });
     expect(storage.db.prepare("SELECT COUNT(*) FROM rollup_sessions WHERE dimension = 'os' AND value = 'android'").pluck().get()).toBe(1);
-    storage.db.pragma(`user_version = ${MIGRATIONS.length - 1}`);
+    // Back to version 4, as the file was before migration 5 (and without the table migration 6 adds).
+    storage.db.exec('DROP TABLE day_versions');
+    storage.db.pragma('user_version = 4');
     await storage.close();
 
     const upgraded = createSqliteStore(file, { now: () => NOW });

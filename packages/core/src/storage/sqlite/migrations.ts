@@ -330,4 +330,18 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE new_names;
   DROP TABLE name_fixes;
   `,
+  `
+  -- A version per (site, day) of the day's raw rows (its events, its sessions), bumped
+  -- in the transaction of every write that changes them, by whichever connection or
+  -- process writes (sqlite-day-versions.ts). The in-memory column cache of filtered
+  -- reads keeps a day's chunk while its version and those of the days it depends on
+  -- hold, so a write to one day reloads that day only. No row: version 0. A later
+  -- migration that changes raw rows must bump the versions of the days it changes.
+  CREATE TABLE day_versions (
+    site_id  TEXT NOT NULL,
+    day      TEXT NOT NULL,
+    version  INTEGER NOT NULL,
+    PRIMARY KEY (site_id, day)
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];

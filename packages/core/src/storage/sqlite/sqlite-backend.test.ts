@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { importEvents } from '../../import/import.js';
+import { parseQuery } from '../../query/parse.js';
+import { REPORTS } from '../../reports/index.js';
+import { createSite } from '../../sites/sites.js';
 import { testBackend } from '../../testing/backend.js';
+import { ALPHA, ndjson } from '../../testing/datasets.js';
 import { openSqliteBackend } from './sqlite-backend.js';
 import type { SqliteStore } from './sqlite-storage.js';
 
@@ -34,6 +39,35 @@ describe('openSqliteBackend', () => {
     const memory = openSqliteBackend(':memory:', { role: 'serve' });
     expect(walPages(memory)).toBe(1000);
     for (const backend of [serve, collect, tool, memory]) await backend.close();
+  });
+
+  it("warms the column cache by role: a server's connection loads each site's last 30 days in the background, others none", async () => {
+    const path = join(dir, 'warm.db');
+    const NOW = Date.parse('2026-11-05T15:00:00Z');
+    const writer = openSqliteBackend(path, { now: () => NOW });
+    await createSite(writer.storage, { id: 'ST-alpha', name: 'Alpha', timezone: 'UTC', domain: 'alpha.example' });
+    await importEvents(writer.storage, ndjson(ALPHA));
+    const stats = (backend: ReturnType<typeof openSqliteBackend>) => (backend.storage as SqliteStore).columnCacheStats();
+    const warmed = (backend: ReturnType<typeof openSqliteBackend>) => (backend.storage as SqliteStore).columnCacheWarmed;
+
+    const serve = openSqliteBackend(path, { role: 'serve', now: () => NOW });
+    const collect = openSqliteBackend(path, { role: 'collect', now: () => NOW });
+    await Promise.all([warmed(serve), warmed(collect), warmed(writer)]);
+    // 10-07..11-05, the empty days too. Rows: ALPHA's 11 events; its 6 sessions, and S4 (11-02 23:50 to 11-03 00:10)
+    // again as 11-03's foreign session; and in each of S4's two chunks its event of the other day: 11 + 7 + 2.
+    expect(stats(serve)).toEqual({ loads: 30, rows: 20 });
+    expect([stats(collect), stats(writer)]).toEqual([{ loads: 0, rows: 0 }, { loads: 0, rows: 0 }]);
+    // A dashboard's first filtered query after the restart finds its days loaded.
+    const query = parseQuery('stats', { site_id: 'ST-alpha', period: '30d', filters: JSON.stringify([['is', 'country', ['GB']]]) });
+    expect(await REPORTS.stats(serve.storage, query, { now: NOW })).toMatchObject({ visitors: 2, sessions: 3, pageviews: 4 }); // v1 on 11-02 (S1: 2 views, S2: 1) and 11-03 (S5: 1)
+    expect(stats(serve).loads).toBe(30);
+
+    // Closing stops it after the day it is loading.
+    const closed = openSqliteBackend(path, { role: 'serve', now: () => NOW });
+    await closed.close();
+    await warmed(closed);
+    expect(stats(closed).loads).toBe(0);
+    for (const backend of [serve, collect, writer]) await backend.close();
   });
 
   it('closes everything it opened, once or twice', async () => {

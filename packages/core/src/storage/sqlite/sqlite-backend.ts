@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Backend, BackendRole } from '../../backend.js';
 import { createSqliteAccounts } from './sqlite-accounts.js';
+import { isSqliteFile } from './sqlite-file.js';
 import { createSqliteSaltStore } from './sqlite-salts.js';
 import { createSqliteStore } from './sqlite-storage.js';
 
@@ -9,12 +10,10 @@ export interface SqliteBackendOptions {
   role?: BackendRole;
   /** The clock of the salts and of the rollups' hot days; default `Date.now`. For tests and benchmarks. */
   now?: () => number;
+  /** Days of each site the column cache loads in the background after opening (`SqliteStorageOptions`); default by role (`WARM_DAYS`). */
+  columnCacheWarmDays?: number;
 }
 
-/** Whether a SQLite path names a file another connection can open (not an in-memory database). */
-export function isSqliteFile(path: string): boolean {
-  return path !== '' && path !== ':memory:' && !path.startsWith('file::memory:') && !/[?&]mode=memory/.test(path);
-}
 
 /**
  * WAL checkpoints by role, on a file: the request thread of a server whose collector writes
@@ -23,6 +22,14 @@ export function isSqliteFile(path: string): boolean {
  * SQLite's ~4 MB, so a page rewritten by many small commits is copied back once.
  */
 const WAL_PAGES: Record<BackendRole, number | undefined> = { serve: 0, collect: 10_000, tool: undefined };
+
+/**
+ * Days of each site whose column cache a file's connection warms after opening, by role: a
+ * server's, the last 30 (a dashboard's longest period), so the first filtered query after a
+ * restart does not load them; the collector's worker never reads, and a tool (import, keys)
+ * should not read in the background.
+ */
+const WARM_DAYS: Record<BackendRole, number> = { serve: 30, collect: 0, tool: 0 };
 
 /**
  * The embedded backend: reports, accounts, keys and daily salts in one SQLite file (or
@@ -40,6 +47,7 @@ export function openSqliteBackend(path: string, options: SqliteBackendOptions = 
   const store = createSqliteStore(path, {
     ...(options.now ? { now: options.now } : {}),
     ...(file && WAL_PAGES[role] !== undefined ? { walAutocheckpointPages: WAL_PAGES[role] } : {}),
+    columnCacheWarmDays: options.columnCacheWarmDays ?? (file ? WARM_DAYS[role] : 0),
   });
   return {
     kind: 'sqlite',

@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { dayStart, localDay, shiftDay } from '../../time/zone.js';
 import type { BreakdownTotals, DayRange, EventTotals, PageTotals, Selection, SessionDimension, SummaryTotals } from '../types.js';
-import { createColumnCache } from './sqlite-column-cache.js';
+import { type ColumnCache, createColumnCache } from './sqlite-column-cache.js';
+import type { DayVersions } from './sqlite-day-versions.js';
 import { createColumnReads } from './sqlite-scan.js';
 import { type Aggregates, createQueries, createRollupQueries } from './sqlite-queries.js';
 import type { Rollups } from './sqlite-rollups.js';
@@ -30,6 +31,8 @@ export interface ReadsOptions {
   timezoneOf: (siteId: string) => string | undefined;
   /** Bound of the column cache of filtered reads, in rows (default `DEFAULT_COLUMN_CACHE_ROWS`). */
   columnCacheRows?: number;
+  /** The versions of each day's raw rows, which the column cache checks its chunks against. */
+  versions: DayVersions;
 }
 
 /** Sums rows that share a key (additive metrics; visitors are per-day distinct counts). Copies, never mutates, its input. */
@@ -73,7 +76,9 @@ function segments(from: string, to: string, dirty: readonly string[], live: read
  * and live days, raw rows for dirty days, summed. Dirty days are rebuilt
  * first unless the store is read-only. Filtered reads (a `Selection`) and hour
  * buckets scan the column cache of the range's raw rows instead
- * (sqlite-scan.ts); rollups cannot answer them.
+ * (sqlite-scan.ts); rollups cannot answer them. Those first load the range's
+ * missing days a day per turn of the event loop, so a cold cache never holds
+ * up other requests for more than one day's load.
  */
 export function createReads(db: Database.Database, rollups: Rollups, options: ReadsOptions) {
   const raw = createQueries(db);
@@ -146,9 +151,17 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
     }) as T;
   };
 
-  const columns = createColumnReads(createColumnCache(db, rollups, options.columnCacheRows), (siteId) => options.timezoneOf(siteId) ?? 'UTC');
-  /** A read of the column cache, after the same refresh as `read`, in one read transaction. */
-  const scanned = <T>(range: DayRange, get: () => T): T => {
+  const columnCache: ColumnCache = createColumnCache(db, options.versions, options.columnCacheRows);
+  const zoneOf = (siteId: string) => options.timezoneOf(siteId) ?? 'UTC';
+  const columns = createColumnReads(columnCache, zoneOf);
+  /**
+   * A read of the column cache: the range's days loaded first and matched against the
+   * selection, a little at a time (sqlite-column-cache.ts `prepare`); then the same refresh as
+   * `read` and the scan in one read transaction (which loads only what a write changed in between).
+   */
+  const scanned = async <T>(range: DayRange, selection: Selection | undefined, get: () => T): Promise<T> => {
+    const conditions = selection && selection.session.length + selection.page.length + selection.event.length > 0;
+    await columnCache.prepare(range, zoneOf(range.siteId), conditions ? { visit: columns.matcher(range.siteId, selection) } : {});
     const days = stale(range);
     if (days) refresh(range.siteId, days);
     return snapshot(get) as T;
@@ -156,27 +169,28 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
 
   return {
     refresh,
+    columnCache,
     summary: (range: DayRange, selection?: Selection) =>
       selection
-        ? scanned(range, () => columns.summary(range, selection))
+        ? scanned(range, selection, () => columns.summary(range, selection))
         : read(range, 'summary', (q, r) => q.summary(r), (parts): SummaryTotals =>
             sumBy(parts, () => '')[0] ?? { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 }),
     timeseries: (range: DayRange, selection?: Selection) =>
-      selection ? scanned(range, () => columns.timeseries(range, selection)) : read(range, 'timeseries', (q, r) => q.timeseries(r), (parts) => parts.flat()),
+      selection ? scanned(range, selection, () => columns.timeseries(range, selection)) : read(range, 'timeseries', (q, r) => q.timeseries(r), (parts) => parts.flat()),
     sessionBreakdown: (range: DayRange, dimension: SessionDimension, selection?: Selection) =>
       selection
-        ? scanned(range, () => columns.sessionBreakdown(range, dimension, selection))
+        ? scanned(range, selection, () => columns.sessionBreakdown(range, dimension, selection))
         : read(range, dimension, (q, r) => q.sessionBreakdown(r, dimension), (parts): BreakdownTotals[] =>
             sumBy(parts.flat(), (row) => row.key.join('\u0000'))),
     pages: (range: DayRange, selection?: Selection) =>
       selection
-        ? scanned(range, () => columns.pages(range, selection))
+        ? scanned(range, selection, () => columns.pages(range, selection))
         : read(range, 'pages', (q, r) => q.pages(r), (parts): PageTotals[] => sumBy(parts.flat(), (row) => row.path).filter((p) => p.pageviews > 0)),
     customEvents: (range: DayRange, name?: string, selection?: Selection) =>
       selection
-        ? scanned(range, () => columns.customEvents(range, name, selection))
+        ? scanned(range, selection, () => columns.customEvents(range, name, selection))
         : read(range, `events\u0000${name ?? ''}`, (q, r) => q.customEvents(r, name), (parts): EventTotals[] => sumBy(parts.flat(), (row) => row.name)),
-    hourBuckets: (range: DayRange, starts: readonly number[], selection?: Selection) => scanned(range, () => columns.hourBuckets(range, starts, selection)),
+    hourBuckets: (range: DayRange, starts: readonly number[], selection?: Selection) => scanned(range, selection, () => columns.hourBuckets(range, starts, selection)),
     liveVisitors: raw.liveVisitors,
   };
 }

@@ -56,6 +56,12 @@ export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: strin
   };
 
   return {
+    /** For `ColumnCache.prepare`: computes which of a chunk's sessions match `selection` (kept in the chunk for the scan). */
+    matcher(siteId: string, selection: Selection): (chunk: DayChunk) => void {
+      const compiled = compile(selection, cache.dictionaries(siteId));
+      return (chunk) => void compiled.matching(chunk);
+    },
+
     summary(range: DayRange, selection = NONE): SummaryTotals {
       const total = { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
       for (const d of perDay(range, selection)) {

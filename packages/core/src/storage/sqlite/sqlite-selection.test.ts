@@ -1,16 +1,23 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { demoNdjson } from '../../demo/index.js';
 import { importEvents } from '../../import/import.js';
 import { parseQuery } from '../../query/parse.js';
 import { REPORTS } from '../../reports/index.js';
 import { testStorageExtensions } from '../../testing/conformance-extensions.js';
+import { ALPHA, ndjson } from '../../testing/datasets.js';
 import { createSite } from '../../sites/sites.js';
 import type { EndpointName, FilterCondition } from '../../types.js';
-import type { Storage } from '../types.js';
+import type { Storage, StoredEvent } from '../types.js';
 import { createRawSelectionReads } from './sqlite-selection-raw.js';
 import { createSqliteStore } from './sqlite-storage.js';
 
 type Sqlite = ReturnType<typeof createSqliteStore>;
+
+const dir = mkdtempSync(join(tmpdir(), 'siteline-column-cache-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const NOW = Date.parse('2026-11-05T15:00:00Z');
 const SITES = [
@@ -77,8 +84,8 @@ afterEach(async () => {
   for (const s of open.splice(0)) await s.close();
 });
 
-async function store(options: Parameters<typeof createSqliteStore>[1] = {}): Promise<Sqlite> {
-  const s = createSqliteStore(':memory:', { now: () => NOW, ...options });
+async function store(options: Parameters<typeof createSqliteStore>[1] = {}, path = ':memory:'): Promise<Sqlite> {
+  const s = createSqliteStore(path, { now: () => NOW, ...options });
   open.push(s);
   for (const site of SITES) await createSite(s, site);
   await importEvents(s, SITES.flatMap((site, i) => [
@@ -88,8 +95,9 @@ async function store(options: Parameters<typeof createSqliteStore>[1] = {}): Pro
 }
 
 describe('SQLite filtered reads (column cache) against the raw definition', () => {
-  it('give the same JSON for every endpoint, filter, comparison and interval', async () => {
-    const s = await store();
+  // In memory a day loads at once on the store's connection; in a file, on a second connection, a batch of rows at a time.
+  it.each([[':memory:'], ['a file']])('give the same JSON for every endpoint, filter, comparison and interval (%s)', async (where) => {
+    const s = await store({}, where === ':memory:' ? where : join(dir, 'differential.db'));
     for (const site of SITES) {
       const fast = await answers(s, site.id);
       expect(fast).toEqual(await answers(rawOnly(s), site.id));
@@ -118,6 +126,115 @@ describe('SQLite filtered reads (column cache) against the raw definition', () =
     expect(await REPORTS.stats(s, query(filters), { now: NOW })).toEqual({ visitors: 2, pageviews: 2, sessions: 2, bounce_rate: 50, avg_duration: 30 });
     expect(await answers(s, 'ST-berlin')).toEqual(await answers(rawOnly(s), 'ST-berlin'));
   }, 120_000);
+});
+
+/** A collector's beacon as the core stamps it (only the path and the ids matter to a page filter). */
+const beacon = (ts: string, visitorId: string, path: string): StoredEvent => ({
+  siteId: 'ST-alpha', ts: Date.parse(ts), day: ts.slice(0, 10), type: 'pageview', name: '', path, visitorId, sessionId: `${visitorId}-${ts}`, seq: 1,
+  entryPath: path, referrerSource: 'Direct / None', channel: 'Direct', utmSource: '', utmMedium: '', utmCampaign: '',
+  countryCode: 'FR', deviceType: 'Desktop', browser: 'Firefox', os: 'Linux',
+});
+
+describe('SQLite column cache: a chunk reloads when its day, or a day it depends on, changes (any connection)', () => {
+  /**
+   * ALPHA (testing/datasets.ts, UTC) in a file. Filter `page is /docs`: the sessions with a /docs
+   * pageview are S3 (v2, 11-02, 30 s), S4 (v3, 11-02 23:50 to 11-03 00:10, 1200 s) and S6 (v4, 11-03,
+   * 10 s; its event clears the bounce). Visitors per day: 11-02 {v2, v3}, 11-03 {v4} = 3; selected
+   * pageviews: S3's, S4's (on 11-03) and S6's = 3; no bounce; 1240 s / 3 = 413.3 s.
+   * Chunks of 11-01..11-03: 3, and 11-03 depends on 11-02 (S4 started there).
+   */
+  const docs = (from = '2026-11-01', to = '2026-11-03') =>
+    parseQuery('stats', { site_id: 'ST-alpha', from, to, filters: JSON.stringify([['is', 'page', ['/docs']]]) });
+  const setup = async (file: string, clock = { now: NOW }) => {
+    const a = createSqliteStore(join(dir, file), { now: () => clock.now });
+    open.push(a);
+    await createSite(a, { id: 'ST-alpha', name: 'Alpha', timezone: 'UTC', domain: 'alpha.example' });
+    await importEvents(a, ndjson(ALPHA));
+    return a;
+  };
+  const loadsOf = (s: Sqlite) => s.columnCacheStats().loads;
+  const days = (s: Sqlite, table: 'dirty_days' | 'live_days') => s.db.prepare(`SELECT day FROM ${table} WHERE site_id = 'ST-alpha'`).pluck().all();
+
+  it('a write into a cached clean day, a day settling, and small writes into the live day', async () => {
+    const clock = { now: NOW };
+    const a = await setup('one.db', clock);
+    expect(await REPORTS.stats(a, docs(), { now: clock.now })).toEqual({ visitors: 3, pageviews: 3, sessions: 3, bounce_rate: 0, avg_duration: 413.3 });
+    expect(loadsOf(a)).toBe(3);
+    await REPORTS.stats(a, docs(), { now: clock.now });
+    expect(loadsOf(a)).toBe(3); // all cached
+
+    // A late /docs bounce of v5 on 11-02 (clean until now): + 1 session, visitor and pageview, 1 bounce in 4, 1240 s / 4 = 310 s.
+    await a.writeEvents([beacon('2026-11-02T15:00:00Z', 'v5', '/docs')]);
+    expect(days(a, 'dirty_days')).toEqual(['2026-11-02']);
+    expect(await REPORTS.stats(a, docs(), { now: clock.now })).toEqual({ visitors: 4, pageviews: 4, sessions: 4, bounce_rate: 25, avg_duration: 310 });
+    expect(loadsOf(a)).toBe(5); // 11-02, and 11-03 which depends on it
+    // A /pricing view on 11-03 changes nothing selected; 11-03 reloads alone (11-02 does not depend on it).
+    await a.writeEvents([beacon('2026-11-03T16:00:00Z', 'v6', '/pricing')]);
+    expect(await REPORTS.stats(a, docs(), { now: clock.now })).toEqual({ visitors: 4, pageviews: 4, sessions: 4, bounce_rate: 25, avg_duration: 310 });
+    expect(loadsOf(a)).toBe(6);
+
+    // Today (11-05) becomes live on the read after its first write; small writes then update it by deltas.
+    const week = docs('2026-11-01', '2026-11-05');
+    await a.writeEvents([beacon('2026-11-05T10:00:00Z', 'v7', '/docs')]);
+    expect(await REPORTS.stats(a, week, { now: clock.now })).toMatchObject({ visitors: 5, pageviews: 5, sessions: 5 });
+    expect(days(a, 'live_days')).toEqual(['2026-11-05']);
+    const loaded = loadsOf(a); // 11-04 and 11-05 added
+    expect(loaded).toBe(8);
+    await a.writeEvents([beacon('2026-11-05T11:00:00Z', 'v8', '/docs')]);
+    expect(days(a, 'dirty_days')).toEqual([]); // a delta, not a dirty day
+    expect(await REPORTS.stats(a, week, { now: clock.now })).toMatchObject({ visitors: 6, pageviews: 6, sessions: 6 });
+    expect(loadsOf(a)).toBe(loaded + 1); // 11-05 only
+
+    // After 06:00 the next day, 11-05 settles (live -> clean): its rows, and so its chunk, stay as they were.
+    clock.now = Date.parse('2026-11-06T07:00:00Z');
+    expect(await REPORTS.stats(a, week, { now: clock.now })).toMatchObject({ visitors: 6, pageviews: 6, sessions: 6 });
+    expect(days(a, 'live_days')).toEqual([]);
+    expect(loadsOf(a)).toBe(loaded + 1);
+    expect(await answers(a, 'ST-alpha')).toEqual(await answers(rawOnly(a), 'ST-alpha'));
+  }, 60_000);
+
+  it("another connection's small write and another connection's import", async () => {
+    const a = await setup('two.db');
+    const b = createSqliteStore(join(dir, 'two.db'), { now: () => NOW }); // as the collector's worker and `siteline import` open it
+    open.push(b);
+    expect(await REPORTS.stats(a, docs(), { now: NOW })).toMatchObject({ visitors: 3, pageviews: 3, sessions: 3 });
+    await b.writeEvents([beacon('2026-11-01T09:00:00Z', 'v5', '/docs')]);
+    expect(await REPORTS.stats(a, docs(), { now: NOW })).toEqual({ visitors: 4, pageviews: 4, sessions: 4, bounce_rate: 25, avg_duration: 310 });
+    expect(loadsOf(a)).toBe(4); // 3, then 11-01
+    // An import of two /docs views of v6 on 11-03, 60 s apart: one more session (no bounce, 60 s): 5 sessions, 1300 s / 5 = 260 s.
+    await importEvents(b, ndjson([
+      { site_id: 'ST-alpha', ts: '2026-11-03T18:00:00Z', type: 'pageview', visitor_id: 'v6', url: '/docs' },
+      { site_id: 'ST-alpha', ts: '2026-11-03T18:01:00Z', type: 'pageview', visitor_id: 'v6', url: '/docs?x=1' },
+    ]));
+    expect(await REPORTS.stats(a, docs(), { now: NOW })).toEqual({ visitors: 5, pageviews: 6, sessions: 5, bounce_rate: 20, avg_duration: 260 });
+    expect(loadsOf(a)).toBe(5); // 11-03
+    expect(await answers(a, 'ST-alpha')).toEqual(await answers(rawOnly(a), 'ST-alpha'));
+  }, 60_000);
+
+  it('loads a cold range a day per turn of the event loop, and a write between two days is in the answer', async () => {
+    const a = await setup('three.db');
+    // Ten days, 10-27..11-05. A tick counter runs beside the read; a /between view lands on 10-27 once that day is loaded.
+    const query = parseQuery('stats', { site_id: 'ST-alpha', from: '2026-10-27', to: '2026-11-05', filters: JSON.stringify([['is', 'page', ['/between']]]) });
+    let done = false;
+    let ticks = 0;
+    let wroteAfter = -1;
+    const tick = () => {
+      if (done) return;
+      ticks++;
+      if (wroteAfter < 0 && loadsOf(a) >= 1) {
+        wroteAfter = loadsOf(a);
+        void a.writeEvents([beacon('2026-10-27T12:00:00Z', 'v9', '/between')]);
+      }
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const result = await REPORTS.stats(a, query, { now: NOW });
+    done = true;
+    expect(wroteAfter).toBe(1); // the first day was loaded, and the write came before the second
+    expect(result).toEqual({ visitors: 1, pageviews: 1, sessions: 1, bounce_rate: 100, avg_duration: 0 });
+    expect(loadsOf(a)).toBe(11); // ten days, and 10-27 again (changed after it was loaded)
+    expect(ticks).toBeGreaterThanOrEqual(9); // other work ran between every two days
+  }, 60_000);
 });
 
 // The raw definition itself against the hand-computed cases: with the differential test above, it ties

@@ -61,3 +61,14 @@ describe('walAutocheckpointPages', () => {
     expect(existsSync(join(dir, 'wal-bad.db'))).toBe(false);
   });
 });
+
+describe('column cache options', () => {
+  it('refuse anything but a whole number >= 0, before opening the file', () => {
+    for (const name of ['columnCacheRows', 'columnCacheWarmDays'] as const) {
+      for (const bad of [-1, 2.5, Number.NaN]) {
+        expect(() => createSqliteStore(join(dir, 'cache-bad.db'), { [name]: bad })).toThrow(new RangeError(`${name} must be a whole number >= 0, got ${bad}`));
+      }
+    }
+    expect(existsSync(join(dir, 'cache-bad.db'))).toBe(false);
+  });
+});

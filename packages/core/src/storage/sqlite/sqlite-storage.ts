@@ -2,6 +2,9 @@ import Database from 'better-sqlite3';
 import type { Site } from '../../types.js';
 import type { ImportRecord, Storage, StoredEvent } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
+import { type ColumnCacheStats, DEFAULT_COLUMN_CACHE_ROWS } from './sqlite-column-cache.js';
+import { warmColumnCache } from './sqlite-column-warm.js';
+import { createDayVersions } from './sqlite-day-versions.js';
 import { createReads } from './sqlite-reads.js';
 import { createRollups } from './sqlite-rollups.js';
 import { createLiveDeltas } from './sqlite-live.js';
@@ -35,6 +38,15 @@ export interface SqliteStorageOptions {
    * Larger ranges are still answered, their days passing through the cache.
    */
   columnCacheRows?: number;
+  /**
+   * After opening, load each site's last this many days (today in its time zone
+   * and the days before) into the column cache in the background, newest first,
+   * one day per turn of the event loop, up to half of `columnCacheRows`; so the
+   * first filtered query after a restart finds them loaded. Default 0 (off: a
+   * tool or a test opening the file does not expect background reads); the
+   * server's connection (`openSqliteBackend` with role `serve`) warms 30.
+   */
+  columnCacheWarmDays?: number;
 }
 
 interface SiteRow {
@@ -55,8 +67,13 @@ const toSite = (row: SiteRow): Site => ({
   createdAt: row.created_at,
 });
 
-/** The SQLite store with its connection: for the adapter's own modules and tests only. */
-export type SqliteStore = Storage & { readonly db: Database.Database };
+/** The SQLite store with its connection and its column cache's counters and warming: for the adapter's own modules, tests and the bench only. */
+export type SqliteStore = Storage & {
+  readonly db: Database.Database;
+  columnCacheStats(): ColumnCacheStats;
+  /** Settles when the background warming (`columnCacheWarmDays`) has finished or stopped; at once without it. Never rejects. */
+  readonly columnCacheWarmed: Promise<void>;
+};
 
 /**
  * The embedded store: one SQLite file (or `:memory:`) through better-sqlite3,
@@ -82,9 +99,9 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   if (walPages !== undefined && (!Number.isSafeInteger(walPages) || walPages < 0)) {
     throw new RangeError(`walAutocheckpointPages must be a whole number >= 0, got ${walPages}`);
   }
-  const cacheRows = options.columnCacheRows;
-  if (cacheRows !== undefined && (!Number.isSafeInteger(cacheRows) || cacheRows < 0)) {
-    throw new RangeError(`columnCacheRows must be a whole number >= 0, got ${cacheRows}`);
+  for (const name of ['columnCacheRows', 'columnCacheWarmDays'] as const) {
+    const value = options[name];
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) throw new RangeError(`${name} must be a whole number >= 0, got ${value}`);
   }
   const db = new Database(path, { readonly });
   db.pragma('busy_timeout = 5000');
@@ -121,10 +138,12 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   };
   const write = createWriter(db, createLiveDeltas(db));
   const rollups = createRollups(db);
-  const reads = createReads(db, rollups, { now: options.now ?? Date.now, readonly, timezoneOf, columnCacheRows: options.columnCacheRows });
+  const versions = createDayVersions(db);
+  const reads = createReads(db, rollups, { now: options.now ?? Date.now, readonly, timezoneOf, columnCacheRows: options.columnCacheRows, versions });
   const writeEvents = db.transaction((events: readonly StoredEvent[], record?: ImportRecord) => {
-    const touched = write(events, record);
+    const { dirty: touched, written } = write(events, record);
     rollups.markDirty(touched);
+    versions.bump(written);
     // A large write (an import) rebuilds what it touched now; a small one leaves it to the next read.
     if (!record && events.length < LIVE_WRITE_MAX_EVENTS) return;
     const days = new Map<string, string[]>();
@@ -134,10 +153,25 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     }
     for (const [siteId, list] of days) reads.refresh(siteId, list);
   });
+  /** The background warming of `columnCacheWarmDays`, started on the next turn so opening returns first. */
+  const warm = async (): Promise<void> => {
+    const days = options.columnCacheWarmDays ?? 0;
+    if (days === 0) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    await warmColumnCache(reads.columnCache, {
+      sites: () => (db.open ? allSites.all() : []),
+      days,
+      now: options.now ?? Date.now,
+      maxRows: (options.columnCacheRows ?? DEFAULT_COLUMN_CACHE_ROWS) / 2,
+      stopped: () => !db.open,
+    });
+  };
   return {
     kind: 'sqlite',
     capabilities: { selection: true },
     db,
+    columnCacheStats: () => reads.columnCache.stats(),
+    columnCacheWarmed: warm(),
     async insertSite(site) {
       insertSite.run(site.id, site.name, site.timezone, site.domain, site.accountId, site.createdAt);
     },
@@ -161,6 +195,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     hourBuckets: async (range, starts, selection) => reads.hourBuckets(range, starts, selection),
     liveVisitors: async (siteId, since, until) => reads.liveVisitors(siteId, since, until),
     async close() {
+      reads.columnCache.close();
       if (db.open) db.close();
     },
   };

@@ -24,6 +24,12 @@ const SESSION_COLUMNS = [
 /** `(site, day)` pairs whose rollups a write made stale, as `site + '\0' + day`. */
 export type TouchedDays = Set<string>;
 
+/** What a write changed: `dirty`, the days whose rollups it made stale; `written`, every day whose raw rows it changed (those and the live days that took deltas). */
+export interface WrittenDays {
+  dirty: TouchedDays;
+  written: TouchedDays;
+}
+
 /** A write of fewer events keeps live days current with deltas; a larger one makes every day it touches dirty. */
 export const LIVE_WRITE_MAX_EVENTS = 1000;
 
@@ -42,7 +48,7 @@ const sessionOrder = (a: unknown[], b: unknown[]) => text(a[0], b[0]) || text(a[
  * of live days as deltas; everything else it touches, and everything a large
  * write (an import) touches, is returned to be marked dirty.
  */
-export function createWriter(db: Database.Database, live: LiveDeltas): (events: readonly StoredEvent[], record?: ImportRecord) => TouchedDays {
+export function createWriter(db: Database.Database, live: LiveDeltas): (events: readonly StoredEvent[], record?: ImportRecord) => WrittenDays {
   const insertImport = db.prepare('INSERT INTO imports (hash, events, imported_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
   const nextEventId = db.prepare<[], number>('SELECT next FROM event_ids').pluck();
   const setNextEventId = db.prepare('UPDATE event_ids SET next = ?');
@@ -72,15 +78,21 @@ export function createWriter(db: Database.Database, live: LiveDeltas): (events: 
 
   let nextId = 0;
   let touched: TouchedDays = new Set();
+  /** Live days whose rows this write changed (they take deltas instead of being touched). */
+  let liveWritten: TouchedDays = new Set();
   let stored = new Set<string>();
   /** Live days of this write (`site\0day` -> live), or undefined for a large write. */
   let liveDays: Map<string, boolean> | undefined;
-  /** Whether the rollups of `(siteId, day)` take deltas in this write; if not, the day is marked touched. */
+  /**
+   * Whether the rollups of `(siteId, day)` take deltas in this write; if not, the day is marked touched.
+   * Called for every day whose rows the write changes, so the live ones are recorded as written here.
+   */
   const takesDeltas = (siteId: string, day: string): boolean => {
     const key = `${siteId}\u0000${day}`;
     let isLive = liveDays?.get(key);
     if (liveDays && isLive === undefined) liveDays.set(key, (isLive = live.isLive(siteId, day)));
     if (!isLive) touched.add(key);
+    else liveWritten.add(key);
     return isLive === true;
   };
 
@@ -185,6 +197,7 @@ export function createWriter(db: Database.Database, live: LiveDeltas): (events: 
     }
     nextId = nextEventId.get()!;
     touched = new Set();
+    liveWritten = new Set();
     liveDays = events.length < LIVE_WRITE_MAX_EVENTS ? new Map() : undefined;
     const sessions = new Map<string, StoredEvent[]>();
     for (const e of events) {
@@ -206,7 +219,7 @@ export function createWriter(db: Database.Database, live: LiveDeltas): (events: 
     sessionRows.flush();
     live.flush();
     setNextEventId.run(nextId);
-    return touched;
+    return { dirty: touched, written: new Set([...touched, ...liveWritten]) };
   };
 }
 

@@ -1,0 +1,99 @@
+import Database from 'better-sqlite3';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { createChunkReader, type DayRows } from './sqlite-chunk-reader.js';
+import { buildChunk, type DayChunk, type SiteDictionaries } from './sqlite-columns.js';
+import { createDayVersions, type DayVersions } from './sqlite-day-versions.js';
+import { isSqliteFile } from './sqlite-file.js';
+
+/** A connection with the reads of a chunk: the store's own, or the loader's. */
+export interface Reader {
+  db: Database.Database;
+  readDay: ReturnType<typeof createChunkReader>;
+  versions: DayVersions;
+}
+
+/** The versions of what `rows` was read from (its day and its foreign sessions' days); call in the same snapshot. */
+export function versionsOf(reader: Reader, siteId: string, rows: DayRows): Map<string, number> {
+  let from = rows.day;
+  let to = rows.day;
+  for (const row of rows.foreign) {
+    if (row[1] < from) from = row[1];
+    if (row[1] > to) to = row[1];
+  }
+  return reader.versions.between(siteId, from, to);
+}
+
+/**
+ * Loads a day's chunk a step at a time, for a store on a file: on a second,
+ * read-only connection to it (opened on first use), in one read transaction
+ * held across a turn of the event loop after every batch of rows
+ * (sqlite-chunk-reader.ts), then built in phases with a turn after each
+ * (`buildChunk`). The store's own connection cannot do this: every request
+ * uses it, so it cannot hold a transaction across a pause. One load at a time
+ * (one transaction on the connection). `available()` is false in memory (no
+ * other connection can open it) or when the file cannot be opened again.
+ */
+export function createIncrementalLoader(db: Database.Database) {
+  let reader: Reader | null | undefined;
+  const open = (): Reader | undefined => {
+    if (reader === undefined) {
+      reader = null;
+      const file = (db.pragma('database_list') as { name: string; file: string }[]).find((d) => d.name === 'main')?.file ?? '';
+      if (isSqliteFile(file)) {
+        try {
+          const conn = new Database(file, { readonly: true, fileMustExist: true });
+          conn.pragma('busy_timeout = 5000');
+          reader = { db: conn, readDay: createChunkReader(conn), versions: createDayVersions(conn) };
+        } catch {
+          // The store then loads each day at once on its own connection.
+        }
+      }
+    }
+    return reader ?? undefined;
+  };
+
+  let queue: Promise<unknown> = Promise.resolve();
+  const load = async (siteId: string, day: string, timezone: string, dicts: SiteDictionaries) => {
+    const r = open()!;
+    let rows: DayRows;
+    let versions: Map<string, number>;
+    r.db.exec('BEGIN');
+    try {
+      const steps = r.readDay(siteId, day, timezone);
+      for (let step = steps.next(); ; step = steps.next()) {
+        if (step.done) {
+          rows = step.value;
+          break;
+        }
+        await nextTurn();
+      }
+      versions = versionsOf(r, siteId, rows);
+    } finally {
+      if (r.db.open && r.db.inTransaction) r.db.exec('COMMIT');
+    }
+    await nextTurn();
+    const build = buildChunk(rows, dicts);
+    for (let step = build.next(); ; step = build.next()) {
+      if (step.done) return { chunk: step.value, versions };
+      await nextTurn();
+    }
+  };
+
+  return {
+    available: (): boolean => open() !== undefined,
+
+    /** The day's chunk and the versions of the days it read, from one snapshot; after the loads asked for before it. */
+    load(siteId: string, day: string, timezone: string, dicts: SiteDictionaries): Promise<{ chunk: DayChunk; versions: Map<string, number> }> {
+      const run = queue.then(() => load(siteId, day, timezone, dicts));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+
+    /** Closes the second connection, if open (a load in progress then fails). */
+    close(): void {
+      if (reader?.db.open) reader.db.close();
+    },
+  };
+}
+
+export type IncrementalLoader = ReturnType<typeof createIncrementalLoader>;
