@@ -72,3 +72,20 @@ export function compileSelection(filters: readonly FilterCondition[]): Selection
   }
   return { session, page, event };
 }
+
+/**
+ * The bucket an instant falls in, for `Storage.hourBuckets`: the index of the last of the
+ * ascending `starts` at or before `ts` (callers pass instants inside the range, so at or
+ * after `starts[0]`). Binary search: a week of hours is 169 starts.
+ * @example bucketIndex([0, 3_600_000, 7_200_000], 3_700_000) // 1
+ */
+export function bucketIndex(starts: readonly number[], ts: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= ts) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

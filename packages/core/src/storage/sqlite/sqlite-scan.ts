@@ -4,6 +4,7 @@
  * the same totals the raw definition gives (sqlite-selection-raw.ts; a
  * differential test holds them equal).
  */
+import { bucketIndex } from '../selection.js';
 import type { BreakdownTotals, BucketTotals, DayRange, DayTotals, EventTotals, PageTotals, Selection, SessionDimension, SummaryTotals } from '../types.js';
 import type { ColumnCache } from './sqlite-column-cache.js';
 import { ATTRIBUTES, type DayChunk } from './sqlite-columns.js';
@@ -160,16 +161,7 @@ export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: strin
 
     hourBuckets(range: DayRange, starts: readonly number[], selection = NONE): BucketTotals[] {
       const rows = starts.map((start) => ({ start, visitors: 0, sessions: 0, pageviews: 0, stamp: -1 }));
-      const bucketOf = (ts: number) => {
-        let lo = 0;
-        let hi = starts.length - 1;
-        while (lo < hi) {
-          const mid = (lo + hi + 1) >> 1;
-          if (starts[mid]! <= ts) lo = mid;
-          else hi = mid - 1;
-        }
-        return rows[lo]!;
-      };
+      const bucketOf = (ts: number) => rows[bucketIndex(starts, ts)]!;
       scan(range, selection, (chunk, match, base, c) => {
         sessions(chunk, match, (s) => {
           const row = bucketOf(chunk.startTs[s]!);

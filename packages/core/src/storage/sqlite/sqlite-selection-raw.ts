@@ -7,7 +7,7 @@
  * naive column hold that cache to. Values reach SQL only as bound parameters.
  */
 import type Database from 'better-sqlite3';
-import { allHold } from '../selection.js';
+import { allHold, bucketIndex } from '../selection.js';
 import type {
   BreakdownTotals, BucketTotals, Condition, DayRange, DayTotals, EventTotals, PageTotals, Selection, SessionAttribute, SessionDimension, SummaryTotals,
 } from '../types.js';
@@ -153,16 +153,7 @@ export function createRawSelectionReads(db: Database.Database) {
     },
 
     hourBuckets(range: DayRange, starts: readonly number[], selection = NONE): BucketTotals[] {
-      const bucketOf = (ts: number) => {
-        let lo = 0;
-        let hi = starts.length - 1;
-        while (lo < hi) {
-          const mid = (lo + hi + 1) >> 1;
-          if (starts[mid]! <= ts) lo = mid;
-          else hi = mid - 1;
-        }
-        return lo;
-      };
+      const bucketOf = (ts: number) => bucketIndex(starts, ts);
       const rows = starts.map((start) => ({ start, visitors: 0, sessions: 0, pageviews: 0, seen: new Set<string>() }));
       const s = sessions(range, selection);
       for (const { ts, visitor } of all<{ ts: number; visitor: string }>(`SELECT s.start_ts AS ts, s.visitor_id AS visitor ${s.sql}`, s.args)) {
