@@ -9,4 +9,5 @@
  */
 export { createClickHouseStorage, type ClickHouseStorage, type ClickHouseStorageOptions } from './clickhouse-storage.js';
 export { sqlDate, sqlIdent, sqlInt, sqlString } from './escape.js';
-export { schemaStatements, type SchemaTarget } from './schema.js';
+export { type SchemaTarget } from './schema.js';
+export { MIGRATIONS, SCHEMA_VERSION, type MigrationContext, type MigrationStep } from './migrations/index.js';

@@ -1,5 +1,7 @@
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
-import { schemaStatements, type SchemaTarget } from './schema.js';
+import { sqlIdent, sqlInt, sqlString } from './escape.js';
+import { MIGRATIONS, SCHEMA_VERSION, type MigrationContext } from './migrations/index.js';
+import { onClusterClause, storageTableName, tableName, type SchemaTarget } from './schema.js';
 
 interface Credentials {
   username?: string;
@@ -8,25 +10,67 @@ interface Credentials {
 }
 
 /**
- * Creates the schema. One server: the statements run on it. A cluster with
- * `nodes`: they run on every node (each needs its local tables, the
- * Distributed tables and the materialized view). A cluster without `nodes`:
- * `ON CLUSTER` DDL through the given client (needs ZooKeeper / Keeper).
+ * Brings the schema to `SCHEMA_VERSION`. Each server records the versions it
+ * has applied in its own `schema_migrations` table (a database from before
+ * versioning has none: step 1 then finds its tables already there, and step 2
+ * upgrades them). One server: the steps run on it. A cluster with `nodes`:
+ * they run on every node, each on its own rows. A cluster without `nodes`:
+ * `ON CLUSTER` DDL through the given client (needs ZooKeeper / Keeper) and
+ * data statements once through the `Distributed` tables.
+ *
+ * Run it with no writer running: a step rebuilds tables that writes also fill.
  *
  * @example
  * await migrateSchema(client, { database: 'siteline' }, {});
  */
 export async function migrateSchema(client: ClickHouseClient, target: SchemaTarget, options: Credentials): Promise<void> {
   if (!target.cluster || !options.nodes?.length) {
-    for (const query of schemaStatements(target, true)) await client.command({ query });
+    await migrateServer(client, target, Boolean(target.cluster));
     return;
   }
   for (const url of options.nodes) {
     const node = createClient({ url, username: options.username, password: options.password });
     try {
-      for (const query of schemaStatements(target)) await node.command({ query });
+      await migrateServer(node, target, false);
     } finally {
       await node.close();
     }
+  }
+}
+
+/** Versions this server has applied, highest last (empty for a new or pre-versioning database). */
+export async function appliedVersions(client: ClickHouseClient, target: SchemaTarget): Promise<number[]> {
+  const result = await client.query({
+    query: `SELECT DISTINCT version FROM ${storageTableName({ database: target.database }, 'schema_migrations')} ORDER BY version`,
+    format: 'JSONEachRow',
+  });
+  return (await result.json<{ version: number | string }>()).map((r) => Number(r.version));
+}
+
+async function migrateServer(client: ClickHouseClient, target: SchemaTarget, onCluster: boolean): Promise<void> {
+  const on = onClusterClause(target, onCluster);
+  const command = async (query: string) => void (await client.command({ query }));
+  await command(`CREATE DATABASE IF NOT EXISTS ${sqlIdent(target.database)}${on}`);
+  // Local to each server on purpose: each server says which steps it has been through.
+  const versions = storageTableName({ database: target.database }, 'schema_migrations');
+  await command(`CREATE TABLE IF NOT EXISTS ${versions}${on} (version UInt32, applied_at String) ENGINE = MergeTree() ORDER BY version`);
+  const applied = await appliedVersions(client, target);
+  const current = applied.length > 0 ? applied[applied.length - 1]! : 0;
+  if (current > SCHEMA_VERSION) {
+    throw new Error(`ClickHouse schema version ${current} of ${target.database} is newer than this Siteline (${SCHEMA_VERSION}); upgrade Siteline.`);
+  }
+  const ctx: MigrationContext = {
+    target,
+    onCluster,
+    ddl: command,
+    data: command,
+    async query<T>(sql: string) {
+      return (await client.query({ query: sql, format: 'JSONEachRow' })).json<T>();
+    },
+    dataTable: (name) => (onCluster ? tableName(target, name) : storageTableName(target, name)),
+  };
+  for (const step of MIGRATIONS.slice(current)) {
+    await step.up(ctx);
+    await command(`INSERT INTO ${versions} (version, applied_at) VALUES (${sqlInt(step.version)}, ${sqlString(new Date().toISOString())})`);
   }
 }

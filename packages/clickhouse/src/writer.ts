@@ -1,0 +1,152 @@
+import type { ClickHouseSettings } from '@clickhouse/client';
+import { DuplicateImportError, type ImportRecord, type StoredEvent } from '@siteline/core';
+import { readDay } from './days.js';
+import { sqlDate, sqlString } from './escape.js';
+import { eventRow } from './events.js';
+import { SESSION_STATE_COLUMNS } from './migrations/002-rollups.js';
+import { GapChanges, mergeSession, needsStoredEvents, sortByTime, type SessionState, type Step } from './session-plan.js';
+import { tableName, type SchemaTarget } from './schema.js';
+import { importCountSql, importRow } from './sites.js';
+
+/** What the writer needs of a client: reads as JSON rows, and JSONEachRow inserts into a table by plain name. */
+export interface WriterIO {
+  rows<T>(query: string, settings?: ClickHouseSettings): Promise<T[]>;
+  insert(table: string, values: readonly object[]): Promise<void>;
+}
+
+/** Days per site whose visitor counts a write may have changed. */
+export type TouchedDays = Map<string, Set<string>>;
+
+/** Session ids per look-up query: keeps the SQL text well under a megabyte. */
+const IDS_PER_QUERY = 10_000;
+
+/** Settings of the look-ups: 18.16's default `max_query_size` (256 KiB) is too small for 10,000 ids. */
+const LOOKUP: ClickHouseSettings = { max_query_size: String(4 * 1024 * 1024) };
+
+type StateRow = Record<(typeof SESSION_STATE_COLUMNS)[number], string | number>;
+
+const toState = (r: StateRow): SessionState => ({
+  site_id: String(r.site_id), session_id: String(r.session_id), version: Number(r.version),
+  day: readDay(String(r.day)), visitor_id: String(r.visitor_id),
+  start_ts: Number(r.start_ts), start_seq: Number(r.start_seq), end_ts: Number(r.end_ts), end_seq: Number(r.end_seq),
+  end_day: readDay(String(r.end_day)), end_type: r.end_type === 'event' ? 'event' : 'pageview', end_path: String(r.end_path),
+  pageview_count: Number(r.pageview_count), event_count: Number(r.event_count),
+  entry_path: String(r.entry_path), referrer_source: String(r.referrer_source), channel: String(r.channel),
+  utm_source: String(r.utm_source), utm_medium: String(r.utm_medium), utm_campaign: String(r.utm_campaign),
+  country_code: String(r.country_code), device_type: String(r.device_type), browser: String(r.browser), os: String(r.os),
+});
+
+function chunks<T>(list: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/**
+ * Writes events and keeps the session tables and time on page exact:
+ * 1. refuses a known import hash (`DuplicateImportError`);
+ * 2. looks up the stored state of every session of the write (one query per
+ *    site and 10,000 ids), and the stored events of the rare session that gets
+ *    an event inside its stored span;
+ * 3. inserts the events, each changed session as a -1 row of its old state and
+ *    a +1 row of its new one (`sessions`) and its new state (`session_state`),
+ *    and the time-on-page changes (`page_totals`); the views of migration 2
+ *    turn these into the daily sums;
+ * 4. then marks the days whose visitor counts may have changed (`day_writes`),
+ *    and records the import hash.
+ * Returns those days. Not safe to run concurrently for the same sessions
+ * (the caller serializes its writes).
+ */
+export function createWriter(io: WriterIO, target: SchemaTarget) {
+  const states = async (siteId: string, ids: string[]): Promise<Map<string, SessionState>> => {
+    const found = new Map<string, SessionState>();
+    for (const part of chunks(ids, IDS_PER_QUERY)) {
+      const rows = await io.rows<StateRow>(
+        `SELECT ${SESSION_STATE_COLUMNS.join(', ')} FROM ${tableName(target, 'session_state')}
+         WHERE site_id = ${sqlString(siteId)} AND session_id IN (${part.map(sqlString).join(', ')})`,
+        LOOKUP,
+      );
+      for (const row of rows) {
+        const state = toState(row);
+        const known = found.get(state.session_id);
+        // Before a merge, older versions are still there: the highest one is current.
+        if (!known || known.version < state.version) found.set(state.session_id, state);
+      }
+    }
+    return found;
+  };
+
+  const storedEvents = async (siteId: string, sessions: SessionState[]): Promise<Map<string, Step[]>> => {
+    const out = new Map<string, Step[]>();
+    const from = sessions.reduce((d, s) => (s.day < d ? s.day : d), sessions[0]!.day);
+    const to = sessions.reduce((d, s) => (s.end_day > d ? s.end_day : d), sessions[0]!.end_day);
+    for (const part of chunks(sessions, IDS_PER_QUERY)) {
+      const rows = await io.rows<{ session_id: string; ts: string; seq: string; type: string; path: string; day: string }>(
+        `SELECT session_id, ts, seq, type, path, day FROM ${tableName(target, 'events')}
+         WHERE site_id = ${sqlString(siteId)} AND day >= ${sqlDate(from)} AND day <= ${sqlDate(to)}
+           AND session_id IN (${part.map((s) => sqlString(s.session_id)).join(', ')})`,
+        LOOKUP,
+      );
+      for (const r of rows) {
+        const steps = out.get(r.session_id) ?? [];
+        steps.push({ ts: Number(r.ts), seq: Number(r.seq), type: r.type === 'event' ? 'event' : 'pageview', path: r.path, day: readDay(r.day) });
+        out.set(r.session_id, steps);
+      }
+    }
+    for (const steps of out.values()) sortByTime(steps);
+    return out;
+  };
+
+  return async (events: readonly StoredEvent[], record?: ImportRecord): Promise<TouchedDays> => {
+    const eventRows = events.map(eventRow); // refuses what ClickHouse cannot hold, before anything is written
+    if (record) {
+      const [found] = await io.rows<{ n: string }>(importCountSql(target, record.hash));
+      if (Number(found?.n) > 0) throw new DuplicateImportError(record.hash);
+    }
+    const bySite = new Map<string, Map<string, StoredEvent[]>>();
+    const touched: TouchedDays = new Map();
+    for (const e of events) {
+      let sessions = bySite.get(e.siteId);
+      if (!sessions) bySite.set(e.siteId, (sessions = new Map()));
+      const group = sessions.get(e.sessionId);
+      if (group) group.push(e);
+      else sessions.set(e.sessionId, [e]);
+      let days = touched.get(e.siteId);
+      if (!days) touched.set(e.siteId, (days = new Set()));
+      days.add(e.day);
+    }
+
+    const sessionRows: object[] = [];
+    const stateRows: SessionState[] = [];
+    const gaps = new GapChanges();
+    for (const [siteId, sessions] of bySite) {
+      for (const group of sessions.values()) sortByTime(group);
+      const priors = await states(siteId, [...sessions.keys()]);
+      const inside = [...sessions].filter(([id, group]) => needsStoredEvents(group, priors.get(id))).map(([id]) => priors.get(id)!);
+      const stored = inside.length > 0 ? await storedEvents(siteId, inside) : new Map<string, Step[]>();
+      const insideIds = new Set(inside.map((s) => s.session_id));
+      const days = touched.get(siteId)!;
+      for (const [id, group] of sessions) {
+        const prior = priors.get(id);
+        const change = mergeSession(group, prior, insideIds.has(id) ? (stored.get(id) ?? []) : undefined, gaps);
+        stateRows.push(change.state);
+        sessionRows.push({ ...change.state, sign: 1 });
+        if (change.cancel) sessionRows.push({ ...change.cancel, sign: -1 });
+        if (change.moved && prior) days.add(prior.day);
+      }
+    }
+
+    const gapRows = gaps.changed().map((g) => ({ ...g, pageviews: 0 }));
+    await Promise.all([
+      eventRows.length > 0 && io.insert('events', eventRows),
+      sessionRows.length > 0 && io.insert('sessions', sessionRows),
+      stateRows.length > 0 && io.insert('session_state', stateRows),
+      gapRows.length > 0 && io.insert('page_totals', gapRows),
+    ]);
+    // Last: a build that sees this mark also sees the rows above (see rollups.ts).
+    const marks = [...touched].flatMap(([siteId, days]) => [...days].map((day) => ({ site_id: siteId, day, writes: 1 })));
+    if (marks.length > 0) await io.insert('day_writes', marks);
+    if (record) await io.insert('imports', [importRow(record)]);
+    return touched;
+  };
+}
