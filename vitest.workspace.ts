@@ -34,10 +34,25 @@ export default defineWorkspace([
       name: 'clickhouse',
       root: './packages/clickhouse',
       include: ['src/**/*.test.ts'],
+      exclude: ['src/**/*.chdb.test.ts'],
       pool: 'forks' as const,
       poolOptions: { forks: { singleFork: true } },
       testTimeout: 60_000,
       hookTimeout: 120_000,
+    },
+  },
+  {
+    resolve: { alias },
+    test: {
+      // ClickHouse 26.x in-process (chdb): one data directory per process and no worker threads, so every
+      // file gets a fresh forked process (isolate), one file at a time.
+      name: 'clickhouse-chdb',
+      root: './packages/clickhouse',
+      include: ['src/**/*.chdb.test.ts'],
+      pool: 'forks' as const,
+      poolOptions: { forks: { isolate: true, singleFork: false, maxForks: 1, minForks: 1 } },
+      testTimeout: 120_000,
+      hookTimeout: 300_000,
     },
   },
 ]);
