@@ -45,12 +45,12 @@ export default defineWorkspace([
     resolve: { alias },
     test: {
       // ClickHouse 26.x in-process (chdb): one data directory per process and no worker threads, so every
-      // file gets a fresh forked process (isolate), one file at a time.
+      // file gets a fresh forked process (isolate, no single shared fork).
       name: 'clickhouse-chdb',
       root: './packages/clickhouse',
       include: ['src/**/*.chdb.test.ts'],
       pool: 'forks' as const,
-      poolOptions: { forks: { isolate: true, singleFork: false, maxForks: 1, minForks: 1 } },
+      poolOptions: { forks: { isolate: true, singleFork: false } },
       testTimeout: 120_000,
       hookTimeout: 300_000,
     },

@@ -47,6 +47,21 @@ export async function appliedVersions(client: ClickHouseClient, target: SchemaTa
   return (await result.json<{ version: number | string }>()).map((r) => Number(r.version));
 }
 
+/** How steps reach one server (see `MigrationContext`). */
+export function migrationContext(client: ClickHouseClient, target: SchemaTarget, onCluster: boolean): MigrationContext {
+  const command = async (query: string) => void (await client.command({ query }));
+  return {
+    target,
+    onCluster,
+    ddl: command,
+    data: command,
+    async query<T>(sql: string) {
+      return (await client.query({ query: sql, format: 'JSONEachRow' })).json<T>();
+    },
+    dataTable: (name) => (onCluster ? tableName(target, name) : storageTableName(target, name)),
+  };
+}
+
 async function migrateServer(client: ClickHouseClient, target: SchemaTarget, onCluster: boolean): Promise<void> {
   const on = onClusterClause(target, onCluster);
   const command = async (query: string) => void (await client.command({ query }));
@@ -59,16 +74,7 @@ async function migrateServer(client: ClickHouseClient, target: SchemaTarget, onC
   if (current > SCHEMA_VERSION) {
     throw new Error(`ClickHouse schema version ${current} of ${target.database} is newer than this Siteline (${SCHEMA_VERSION}); upgrade Siteline.`);
   }
-  const ctx: MigrationContext = {
-    target,
-    onCluster,
-    ddl: command,
-    data: command,
-    async query<T>(sql: string) {
-      return (await client.query({ query: sql, format: 'JSONEachRow' })).json<T>();
-    },
-    dataTable: (name) => (onCluster ? tableName(target, name) : storageTableName(target, name)),
-  };
+  const ctx = migrationContext(client, target, onCluster);
   for (const step of MIGRATIONS.slice(current)) {
     await step.up(ctx);
     await command(`INSERT INTO ${versions} (version, applied_at) VALUES (${sqlInt(step.version)}, ${sqlString(new Date().toISOString())})`);
