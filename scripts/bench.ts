@@ -21,10 +21,12 @@ import { createSite } from '../packages/core/src/sites/sites.js';
 import { createSqliteStorage } from '../packages/core/src/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../packages/core/src/storage/types.js';
 import { ENDPOINT_PATHS, type EndpointName } from '../packages/core/src/types.js';
-import { benchClickHouse, clickhouseUnavailable, type ClickHouseResult } from './bench/clickhouse.js';
+import { benchClickHouse, clickhouseUnavailable, type ClickHouseResult, type Engine } from './bench/clickhouse.js';
+import { clickhouseReport } from './bench/clickhouse-report.js';
 import { measureCollect, wrkInstalled, type CollectResult } from './bench/collect.js';
 import { startFloorServer } from './bench/collect-floor.js';
 import { importStages, type Stage } from './bench/import-stages.js';
+import { siteChunks } from './bench/lines.js';
 import { int, ms, removeDatabase, table, time, type Timing } from './bench/measure.js';
 import { naiveStorage } from './bench/naive.js';
 import { certificate, startServer } from './bench/server.js';
@@ -44,8 +46,10 @@ const { values: args } = parseArgs({
     'stage-events': { type: 'string', default: '200000' },
     dir: { type: 'string', default: '.bench' },
     reuse: { type: 'boolean', default: false },
-    /** `auto`: a ClickHouse column when clickhouse-server is installed; `yes` requires it; `no` skips it. */
+    /** `auto`: ClickHouse columns for the engines that can run here; `yes` requires them; `no` skips them. */
     clickhouse: { type: 'string', default: 'auto' },
+    /** ClickHouse engines: `server` (clickhouse-server from apt) and `chdb` (ClickHouse 26.x in-process). */
+    'clickhouse-engines': { type: 'string', default: 'server,chdb' },
   },
 });
 const num = (name: keyof typeof args) => Number(args[name]);
@@ -54,8 +58,13 @@ mkdirSync(dir, { recursive: true });
 const file = join(dir, 'bench.db');
 const endMs = Date.parse(String(args.now));
 const clockStart = Date.now();
-/** The bench's "now": starts at --now and runs at real speed (hot days, /live, collected events). */
+/** The bench's "now": starts at --now and runs at real speed (hot days, collected events). */
 const now = () => endMs + (Date.now() - clockStart);
+/**
+ * The instant every report is read at, for every store: --now. With the running clock the stores were
+ * read minutes apart, so /live looked at different 5-minute windows (ClickHouse's past the data's end).
+ */
+const readNow = endMs;
 
 const BIG = { id: 'ST-bench', name: 'Bench', timezone: 'Europe/Berlin', domain: 'shop.example' };
 const SMALL_ZONES = ['America/New_York', 'Asia/Kolkata', 'UTC', 'Australia/Sydney', 'America/Los_Angeles'];
@@ -69,16 +78,9 @@ const sites = [
 
 const log = (text: string) => console.error(`[bench ${((performance.now()) / 1000).toFixed(0)}s] ${text}`);
 
-/** A site's generated import lines, in chunks of --chunk lines (the same lines every time). */
-function* chunks(site: (typeof sites)[number]): Generator<string[]> {
-  const lines: string[] = [];
-  const perDay = site.pageviews / num('days');
-  for (const line of demoNdjson({ siteId: site.id, days: num('days'), pageviewsPerDay: perDay, seed: num('seed'), end: endMs, timezone: site.timezone, domain: site.domain })) {
-    lines.push(line);
-    if (lines.length >= num('chunk')) yield lines.splice(0);
-  }
-  if (lines.length > 0) yield lines;
-}
+const lineOptions = { days: num('days'), seed: num('seed'), end: endMs, chunk: num('chunk') };
+/** A site's generated import lines, in chunks of --chunk lines (the same lines every time, for every store). */
+const chunks = (site: (typeof sites)[number]) => siteChunks(site, lineOptions);
 
 /** Imports every site's generated lines in chunks; returns events and seconds spent in importEvents. */
 async function load(): Promise<{ events: number; seconds: number; generateSeconds: number }> {
@@ -122,12 +124,12 @@ async function main() {
   const events = storage.db.prepare('SELECT COUNT(*) FROM events').pluck().get() as number;
   const bytes = statSync(file).size;
   const naive = naiveStorage(storage, storage.db);
-  const server = await startServer(storage, now, join(dir, 'tls'));
+  const server = await startServer(storage, () => readNow, join(dir, 'tls'));
   const endpoints = Object.keys(ENDPOINT_PATHS) as EndpointName[];
   const paramsOf = (endpoint: EndpointName): Record<string, string> =>
     endpoint === 'live' ? { site_id: BIG.id } : { site_id: BIG.id, period: '30d' };
   const run = (store: Storage, endpoint: EndpointName) => (): Promise<unknown> =>
-    REPORTS[endpoint](store, parseQuery(endpoint, paramsOf(endpoint)), { now: now() });
+    REPORTS[endpoint](store, parseQuery(endpoint, paramsOf(endpoint)), { now: readNow });
   // First calls on the freshly opened store, before anything else warms or evicts its caches.
   const cold = new Map<EndpointName, number>();
   for (const endpoint of endpoints) cold.set(endpoint, (await time(1, run(storage, endpoint))).timing.p50);
@@ -144,14 +146,24 @@ async function main() {
     log(`${endpoint}: core p50 ${ms(core.timing.p50)} ms, naive p50 ${ms(slow.timing.p50)} ms${same ? '' : ' RESULTS DIFFER'}`);
   }
 
-  const noClickHouse = args.clickhouse === 'no' ? 'skipped (--clickhouse no)' : clickhouseUnavailable();
-  if (noClickHouse && args.clickhouse === 'yes') throw new Error(`--clickhouse yes, but ${noClickHouse}`);
-  let clickhouse: ClickHouseResult | undefined;
-  if (!noClickHouse) {
-    log('clickhouse: importing the same data into a local clickhouse-server');
-    clickhouse = await benchClickHouse({ sites, chunks: (id) => chunks(sites.find((x) => x.id === id)!), endpoints, runs: num('runs'), run: (store, endpoint) => run(store, endpoint), log });
-    for (const r of results) r.same &&= clickhouse.endpoints.get(r.endpoint)!.json === r.json;
+  const engines = String(args['clickhouse-engines']).split(',').filter(Boolean) as Engine[];
+  const clickhouse: ClickHouseResult[] = [];
+  const noClickHouse: string[] = [];
+  for (const engine of args.clickhouse === 'no' ? [] : engines) {
+    const why = clickhouseUnavailable(engine);
+    if (why && args.clickhouse === 'yes') throw new Error(`--clickhouse yes, but ${engine}: ${why}`);
+    if (why) {
+      noClickHouse.push(`${engine}: ${why}`);
+      continue;
+    }
+    log(`clickhouse (${engine}): importing the same lines`);
+    clickhouse.push(await benchClickHouse(engine, {
+      sites, lines: lineOptions, siteId: BIG.id, endpoints, params: Object.fromEntries(endpoints.map((e) => [e, paramsOf(e)])),
+      runs: num('runs'), readNow, dir, collect: { seconds: num('collect-seconds'), connections: num('connections') },
+    }));
   }
+  if (args.clickhouse === 'no') noClickHouse.push('--clickhouse no');
+  for (const r of results) for (const ch of clickhouse) r.same &&= ch.endpoints[r.endpoint]?.json === r.json;
 
   await server.close();
   let collect: CollectResult | string = 'n/a (wrk not installed)';
@@ -191,14 +203,11 @@ async function main() {
   }
 
   const endpointTable = table(
-    ['endpoint', 'core p50', 'core p95', 'core first call', 'HTTP p50', 'HTTP p95', 'naive p50', 'naive p95', 'naive / core p50', 'ClickHouse p50', 'ClickHouse p95', 'same JSON'],
-    results.map((r) => {
-      const ch = clickhouse?.endpoints.get(r.endpoint)?.timing;
-      return [
-        r.endpoint, ms(r.core.p50), ms(r.core.p95), ms(r.cold), ms(r.http.p50), ms(r.http.p95), ms(r.naive.p50), ms(r.naive.p95),
-        `${(r.naive.p50 / r.core.p50).toFixed(0)}x`, ch ? ms(ch.p50) : 'n/a', ch ? ms(ch.p95) : 'n/a', r.same ? 'yes' : '**NO**',
-      ];
-    }),
+    ['endpoint', 'core p50', 'core p95', 'core first call', 'HTTP p50', 'HTTP p95', 'naive p50', 'naive p95', 'naive / core p50', 'same JSON (all stores)'],
+    results.map((r) => [
+      r.endpoint, ms(r.core.p50), ms(r.core.p95), ms(r.cold), ms(r.http.p50), ms(r.http.p95), ms(r.naive.p50), ms(r.naive.p95),
+      `${(r.naive.p50 / r.core.p50).toFixed(0)}x`, r.same ? 'yes' : '**NO**',
+    ]),
   );
   const c = typeof collect === 'string' ? undefined : collect;
   const ct = typeof collectInThread === 'string' ? undefined : collectInThread;
@@ -206,7 +215,6 @@ async function main() {
     ['pageviews of the large site in the queried 30 days', int(pageviews)],
     ['events in the database (all sites)', int(events)],
     ['import, events/s (importEvents incl. rollups)', loaded ? int(loaded.events / loaded.seconds) : 'n/a (--reuse)'],
-    ['import into ClickHouse, events/s (importEvents, one local server)', clickhouse ? int(clickhouse.importPerSecond) : `n/a (${noClickHouse})`],
     ['database bytes per million events', int((bytes / events) * 1e6)],
     ['peak RSS', `${int(process.resourceUsage().maxRSS / 1024)} MB`],
   ]);
@@ -239,6 +247,12 @@ async function main() {
   console.log(`## SQLite store, ${int(num('pageviews'))} pageviews requested over ${num('days')} days (times in ms; now = ${args.now}; ${machine})\n`);
   console.log(`${endpointTable}\n\n${summary}\n\n${targets}`);
   console.log(`\nCollect: wrk, ${num('connections')} keep-alive HTTPS connections, ${num('collect-seconds')} s each, on the same ${cpus().length} cores:\n\n${collectTable}`);
+  const sqliteFigures = {
+    importPerSecond: loaded && loaded.events / loaded.seconds,
+    bytesPerMillion: (bytes / events) * 1e6,
+    json: new Map(results.map((r) => [r.endpoint, r.json])),
+  };
+  console.log(`\n## ClickHouse, the same lines and reads\n\n${clickhouseReport(clickhouse, noClickHouse, sqliteFigures, num('pageviews'))}`);
   if (stages.length > 0) {
     const total = stages.filter((st) => !st.stage.startsWith(' ') && !st.reference).reduce((sum, st) => sum + st.microsPerEvent, 0);
     console.log(`\nImport pipeline by stage (${int(num('stage-events'))} pageviews' lines, one import; µs per event):\n`);
@@ -248,7 +262,7 @@ async function main() {
       ...stages.filter((st) => st.reference).map((st) => [st.stage, st.microsPerEvent.toFixed(2), `${int(1e6 / st.microsPerEvent)}/s at most`]),
     ]));
   }
-  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, pageviews, events, bytes, loaded, collect, collectInThread, collectFloor, results, clickhouse: clickhouse && { importPerSecond: clickhouse.importPerSecond, endpoints: Object.fromEntries([...clickhouse.endpoints].map(([e, v]) => [e, v.timing])) }, stages, maxRssKb: process.resourceUsage().maxRSS }, null, 2)}\n`);
+  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, pageviews, events, bytes, loaded, collect, collectInThread, collectFloor, results, clickhouse: clickhouse.map(({ endpoints: e, ...rest }) => ({ ...rest, endpoints: Object.fromEntries(Object.entries(e).map(([k, v]) => [k, { core: v.core, http: v.http, floor: v.floor }])) })), stages, maxRssKb: process.resourceUsage().maxRSS }, null, 2)}\n`);
   if (results.some((r) => !r.same)) process.exitCode = 1;
 }
 
