@@ -1,5 +1,5 @@
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
-import type { BreakdownTotals, DayRange, DayTotals, PageTotals, Storage } from '@siteline/core';
+import type { BreakdownTotals, DayRange, DayTotals, PageTotals, Site, Storage } from '@siteline/core';
 import { outsideDateType, readDay } from './days.js';
 import { sqlIdent } from './escape.js';
 import { migrateSchema } from './migrate.js';
@@ -62,6 +62,10 @@ export interface ClickHouseStorage extends Storage {
 
 const num = (value: unknown): number => Number(value);
 
+/** How long a found site is kept in memory, and how many. */
+const SITE_CACHE_MS = 60_000;
+const MAX_CACHED_SITES = 10_000;
+
 /**
  * The scale-out store: events in a MergeTree partitioned by month, sessions
  * kept exact by the writer, additive daily rollups kept by materialized
@@ -107,6 +111,9 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
   };
 
+  // Every report starts with getSite: a found site is kept for a minute (the contract has no site update; the
+  // minute bounds what another process could change), a missing one is always asked again.
+  const sites = new Map<string, { site: Site; until: number }>();
   const timezones = new Map<string, string>();
   const storage: ClickHouseStorage = {
     kind: 'clickhouse',
@@ -118,8 +125,15 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
       await io.insert('sites', [siteRow(site, Date.now())]);
     },
     async getSite(id) {
+      const hit = sites.get(id);
+      if (hit && hit.until > Date.now()) return hit.site;
       const [row] = await rows<SiteRead>(sitesSql(target, { id }));
-      return row && toSite(row);
+      const site = row && toSite(row);
+      if (site) {
+        if (sites.size >= MAX_CACHED_SITES) sites.clear();
+        sites.set(id, { site, until: Date.now() + SITE_CACHE_MS });
+      }
+      return site;
     },
     async listSites(filter) {
       const found = await rows<SiteRead>(sitesSql(target, { accountId: filter?.accountId }));
@@ -230,15 +244,11 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
 
   /** Daily distinct visitors summed per day (`''`) or per value: settled days from their builds, the rest raw. */
   async function visitorsBy(range: DayRange, dimension: q.VisitorDimension): Promise<Map<string, number>> {
-    const plan = await rollups.plan(range);
-    const parts = await Promise.all([
-      plan.built.length > 0 ? rows<VisitorRow>(q.builtVisitorsSql(target, range, dimension, plan.built)) : [],
-      plan.raw.length > 0 ? rows<VisitorRow>(q.rawVisitorsSql(target, range, dimension, plan.raw)) : [],
-    ]);
+    const sources = await rollups.sources(range);
     const out = new Map<string, number>();
-    for (const row of parts.flat()) {
-      const key = row.d === undefined ? row.val! : readDay(row.d);
-      out.set(key, (out.get(key) ?? 0) + num(row.v));
+    if (sources.built.length === 0 && sources.raw.length === 0) return out;
+    for (const row of await rows<{ k: string; n: string }>(q.visitorsSql(target, range, dimension, sources))) {
+      out.set(dimension === '' ? readDay(row.k) : row.k, num(row.n));
     }
     return out;
   }
@@ -254,8 +264,3 @@ interface DaySums {
   pv: string;
 }
 
-interface VisitorRow {
-  d?: string;
-  val?: string;
-  v: string;
-}

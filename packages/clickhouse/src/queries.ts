@@ -17,18 +17,17 @@ import { tableName, type SchemaTarget } from './schema.js';
  * (`sessions`, `events`) of the others (see rollups.ts).
  */
 
-/** A settled day and the build of its visitor counts. */
-export interface Build {
-  day: string;
-  ver: number;
-}
-
 /** What a visitor count is grouped by: `''` the day's total, `page` a path, else a session dimension. */
 export type VisitorDimension = '' | 'page' | SessionDimension;
 
+/** Build ids are `writes x VER_STEP + a random part below VER_STEP` (see rollups.ts). */
+export const VER_STEP = 1_000_000;
+
+/** True when a day's newest build (`ver`, 0 for none) counted every write the day has had. */
+export const isSettled = (writes: number, ver: number): boolean => writes > 0 && Math.floor(ver / VER_STEP) === writes;
+
 const site = (r: DayRange) => `site_id = ${sqlString(r.siteId)}`;
 const days = (r: DayRange) => `day >= ${sqlDate(clampDay(r.from))} AND day <= ${sqlDate(clampDay(r.to))}`;
-const dayList = (list: readonly string[]) => list.map(sqlDate).join(', ');
 
 /** Per day (`d`): sessions, bounces, summed duration and pageviews. */
 export function daySumsSql(t: SchemaTarget, r: DayRange): string {
@@ -56,36 +55,54 @@ export function eventSumsSql(t: SchemaTarget, r: DayRange, name?: string): strin
 }
 
 /**
- * Per day (`d`) or value (`val`): visitors of the settled days, read from
- * the builds the caller found current. Each row is one day's finished count.
+ * Per day of `[from, to]` with data (`d`): writes so far (`w`) and the newest
+ * build id (`vm`, 0 when none).
  */
-export function builtVisitorsSql(t: SchemaTarget, r: DayRange, dimension: VisitorDimension, builds: readonly Build[]): string {
-  const key = dimension === '' ? 'toString(day) AS d' : 'value AS val';
-  const pairs = builds.map((b) => `(${sqlDate(b.day)}, ${sqlInt(b.ver)})`).join(', ');
-  return `SELECT ${key}, sum(visitors) AS v FROM ${tableName(t, 'visitor_rollups')}
-    WHERE ${site(r)} AND dimension = ${sqlString(dimension)} AND ${days(r)} AND (day, ver) IN (${pairs})
-    GROUP BY ${dimension === '' ? 'day' : 'value'}`;
+export function dayStatesSql(t: SchemaTarget, siteId: string, from: string, to: string): string {
+  const where = `site_id = ${sqlString(siteId)} AND day >= ${sqlDate(clampDay(from))} AND day <= ${sqlDate(clampDay(to))}`;
+  return `SELECT day AS d, sum(wn) AS w, max(vn) AS vm FROM (
+      SELECT day, writes AS wn, toUInt64(0) AS vn FROM ${tableName(t, 'day_writes')} WHERE ${where}
+      UNION ALL
+      SELECT day, toUInt64(0) AS wn, ver AS vn FROM ${tableName(t, 'rollup_builds')} WHERE ${where}
+    ) GROUP BY day`;
+}
+
+/** Where each day's visitor counts come from: settled days from their newest build, the others from the raw rows. */
+export interface VisitorSources {
+  built: { day: string; ver: number }[];
+  raw: string[];
 }
 
 /**
- * Per day (`d`) or value (`val`): daily distinct visitors of the listed days
- * from the raw rows. Sessions: a visitor counts on a day (for a value) when
- * the signed rows of their sessions there sum above zero, i.e. one of them
- * is current. Pages: distinct visitors with a pageview of the path that day.
+ * Daily distinct visitors per day (`k` = the day) or per value (`k` = the
+ * value; `page`: the path), summed over the range, in one query over the
+ * days the caller sorted out (lists, not subqueries: the sorting must be one
+ * snapshot, and two subqueries of one query are two reads). Sessions: a
+ * visitor counts on a day (for a value) when the signed rows of their
+ * sessions there sum above zero, i.e. one of them is current. Pages: distinct
+ * visitors with a pageview of the path that day.
  */
-export function rawVisitorsSql(t: SchemaTarget, r: DayRange, dimension: VisitorDimension, list: readonly string[]): string {
-  const where = `${site(r)} AND day IN (${dayList(list)})`;
-  if (dimension === 'page') {
-    return `SELECT path AS val, sum(u) AS v FROM (
-        SELECT path, day, uniqExact(visitor_id) AS u FROM ${tableName(t, 'events')} WHERE ${where} AND type = 'pageview' GROUP BY path, day
-      ) GROUP BY path`;
+export function visitorsSql(t: SchemaTarget, r: DayRange, dimension: VisitorDimension, sources: VisitorSources): string {
+  const parts: string[] = [];
+  if (sources.built.length > 0) {
+    const pairs = sources.built.map((b) => `(${sqlDate(b.day)}, ${sqlInt(b.ver)})`).join(', ');
+    parts.push(`SELECT ${dimension === '' ? 'toString(day)' : 'value'} AS k, visitors AS v FROM ${tableName(t, 'visitor_rollups')}
+      WHERE ${site(r)} AND dimension = ${sqlString(dimension)} AND ${days(r)} AND (day, ver) IN (${pairs})`);
   }
-  const value = dimension === '' ? '' : `${DIMENSION_VALUE_SQL[dimension]} AS val, `;
-  const outer = dimension === '' ? 'toString(day) AS d' : 'val';
-  return `SELECT ${outer}, count() AS v FROM (
-      SELECT ${value}day, visitor_id FROM ${tableName(t, 'sessions')} WHERE ${where}
-      GROUP BY ${dimension === '' ? '' : 'val, '}day, visitor_id HAVING sum(sign) > 0
-    ) GROUP BY ${dimension === '' ? 'day' : 'val'}`;
+  if (sources.raw.length > 0) {
+    const rawDays = `${site(r)} AND day IN (${sources.raw.map(sqlDate).join(', ')})`;
+    if (dimension === 'page') {
+      parts.push(`SELECT path AS k, uniqExact(visitor_id) AS v FROM ${tableName(t, 'events')}
+        WHERE ${rawDays} AND type = 'pageview' GROUP BY path, day`);
+    } else {
+      const value = dimension === '' ? 'toString(day)' : DIMENSION_VALUE_SQL[dimension];
+      parts.push(`SELECT k, count() AS v FROM (
+          SELECT ${value} AS k, day, visitor_id FROM ${tableName(t, 'sessions')} WHERE ${rawDays}
+          GROUP BY k, day, visitor_id HAVING sum(sign) > 0
+        ) GROUP BY k, day`);
+    }
+  }
+  return `SELECT k, sum(v) AS n FROM (${parts.join(' UNION ALL ')}) GROUP BY k`;
 }
 
 /** Distinct visitors with a pageview at `since < ts <= until` (the caller answers 0 when `until < 0`). */

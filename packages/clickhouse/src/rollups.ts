@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { localDay, type DayRange } from '@siteline/core';
-import { clampDay, readDay } from './days.js';
+import { readDay } from './days.js';
 import { sqlDate, sqlInt, sqlString } from './escape.js';
 import { DIMENSION_VALUE_SQL } from './migrations/002-rollups.js';
-import type { Build } from './queries.js';
+import { dayStatesSql, isSettled, VER_STEP, type VisitorSources } from './queries.js';
 import { tableName, type SchemaTarget } from './schema.js';
 import type { TouchedDays, WriterIO } from './writer.js';
 
@@ -26,16 +26,8 @@ import type { TouchedDays, WriterIO } from './writer.js';
  * raw), as the SQLite store does.
  */
 
-const VER_STEP = 1_000_000;
-
 /** Hours after midnight during which the previous day still counts as hot (sessions run across midnight). */
 const HOT_WINDOW_MS = 6 * 3_600_000;
-
-/** Where each day of a range comes from. */
-export interface VisitorPlan {
-  built: Build[];
-  raw: string[];
-}
 
 export interface RollupOptions {
   /** The clock that decides which days are hot; results never depend on it, only speed. */
@@ -54,15 +46,8 @@ export function createRollups(io: WriterIO, target: SchemaTarget, options: Rollu
 
   /** Per day of `[from, to]` with data: writes so far and the newest build id (0 if none). */
   const dayStates = async (siteId: string, from: string, to: string) => {
-    const where = `site_id = ${sqlString(siteId)} AND day >= ${sqlDate(clampDay(from))} AND day <= ${sqlDate(clampDay(to))}`;
-    const rows = await io.rows<{ d: string; w: string; v: string }>(
-      `SELECT toString(day) AS d, sum(wn) AS w, max(vn) AS v FROM (
-         SELECT day, writes AS wn, toUInt64(0) AS vn FROM ${tableName(target, 'day_writes')} WHERE ${where}
-         UNION ALL
-         SELECT day, toUInt64(0) AS wn, ver AS vn FROM ${tableName(target, 'rollup_builds')} WHERE ${where}
-       ) GROUP BY day`,
-    );
-    return rows.map((r) => ({ day: readDay(r.d), writes: Number(r.w), ver: Number(r.v) }));
+    const rows = await io.rows<{ d: string; w: string; vm: string }>(dayStatesSql(target, siteId, from, to));
+    return rows.map((r) => ({ day: readDay(r.d), writes: Number(r.w), ver: Number(r.vm) }));
   };
 
   const hotDays = async (siteId: string): Promise<string[]> => {
@@ -72,7 +57,7 @@ export function createRollups(io: WriterIO, target: SchemaTarget, options: Rollu
   };
 
   /** Counts the visitors of `days` (each with the writes count read before) and records the builds. */
-  const build = async (siteId: string, days: { day: string; writes: number }[]): Promise<Build[]> => {
+  const build = async (siteId: string, days: { day: string; writes: number }[]): Promise<{ day: string; ver: number }[]> => {
     const builds = days.map(({ day, writes }) => ({ day, ver: writes * VER_STEP + randomInt(VER_STEP) }));
     const s = sqlString(siteId);
     const where = `site_id = ${s} AND day IN (${builds.map((b) => sqlDate(b.day)).join(', ')})`;
@@ -97,7 +82,7 @@ export function createRollups(io: WriterIO, target: SchemaTarget, options: Rollu
   };
 
   /** Builds the days not already being built by this process; waits for those that are. */
-  const buildOnce = async (siteId: string, days: { day: string; writes: number }[]): Promise<Build[]> => {
+  const buildOnce = async (siteId: string, days: { day: string; writes: number }[]): Promise<{ day: string; ver: number }[]> => {
     const key = (d: { day: string; writes: number }) => `${siteId}\u0000${d.day}\u0000${d.writes}`;
     const fresh = days.filter((d) => !inFlight.has(key(d)));
     if (fresh.length > 0) {
@@ -111,28 +96,35 @@ export function createRollups(io: WriterIO, target: SchemaTarget, options: Rollu
     return Promise.all(days.map(async (d) => ({ day: d.day, ver: await inFlight.get(key(d))! })));
   };
 
+  /** Builds the days of `siteId` among `states` that are unsettled and not hot. */
+  const settleDays = async (siteId: string, states: { day: string; writes: number; ver: number }[], only?: Set<string>) => {
+    const unsettled = states.filter((s) => !isSettled(s.writes, s.ver) && (!only || only.has(s.day)));
+    if (unsettled.length === 0) return;
+    const hot = await hotDays(siteId);
+    const due = unsettled.filter((s) => !hot.includes(s.day));
+    if (due.length > 0) await buildOnce(siteId, due);
+  };
+
   return {
     /**
-     * Where the visitor counts of each day of `range` come from: settled days
-     * from their build, the rest raw. Unsettled days that are not hot are
-     * built first (if that fails, they are read raw).
+     * Where the visitor counts of each day of `range` come from, from one
+     * read of the day states: settled days from their build, the rest raw.
+     * Unsettled days that are not hot are built first, so this and later
+     * reads take them from the build (if that fails, they are read raw).
      */
-    async plan(range: DayRange): Promise<VisitorPlan> {
+    async sources(range: DayRange): Promise<VisitorSources> {
       const states = await dayStates(range.siteId, range.from, range.to);
-      const built: Build[] = [];
-      const raw: string[] = [];
-      const pending: { day: string; writes: number }[] = [];
-      const hot = states.some((s) => Math.floor(s.ver / VER_STEP) !== s.writes) ? await hotDays(range.siteId) : [];
-      for (const s of states) {
-        if (Math.floor(s.ver / VER_STEP) === s.writes) built.push({ day: s.day, ver: s.ver });
-        else if (hot.includes(s.day)) raw.push(s.day);
-        else pending.push(s);
-      }
-      if (pending.length > 0) {
+      const built = states.filter((s) => isSettled(s.writes, s.ver)).map((s) => ({ day: s.day, ver: s.ver }));
+      const unsettled = states.filter((s) => !isSettled(s.writes, s.ver));
+      if (unsettled.length === 0) return { built, raw: [] };
+      const hot = await hotDays(range.siteId);
+      const due = unsettled.filter((s) => !hot.includes(s.day));
+      const raw = unsettled.filter((s) => hot.includes(s.day)).map((s) => s.day);
+      if (due.length > 0) {
         try {
-          built.push(...(await buildOnce(range.siteId, pending)));
+          built.push(...(await buildOnce(range.siteId, due)));
         } catch {
-          raw.push(...pending.map((p) => p.day));
+          raw.push(...due.map((s) => s.day));
         }
       }
       return { built, raw };
@@ -142,10 +134,7 @@ export function createRollups(io: WriterIO, target: SchemaTarget, options: Rollu
     async settle(touched: TouchedDays): Promise<void> {
       for (const [siteId, set] of touched) {
         const list = [...set].sort();
-        const hot = await hotDays(siteId);
-        const states = await dayStates(siteId, list[0]!, list[list.length - 1]!);
-        const due = states.filter((s) => set.has(s.day) && !hot.includes(s.day) && Math.floor(s.ver / VER_STEP) !== s.writes);
-        if (due.length > 0) await buildOnce(siteId, due);
+        await settleDays(siteId, await dayStates(siteId, list[0]!, list[list.length - 1]!), set);
       }
     },
   };
