@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import type { BreakdownTotals, DayRange, DayTotals, PageTotals, Site, Storage } from '@siteline/core';
 import { outsideDateType, readDay } from './days.js';
@@ -8,7 +9,7 @@ import { createRollups } from './rollups.js';
 import { tableName, type SchemaTarget } from './schema.js';
 import { insertSettings } from './settings.js';
 import { bySiteOrder, siteRow, sitesSql, toSite, type SiteRead } from './sites.js';
-import { createWriter } from './writer.js';
+import { createWriter, type WriterIO } from './writer.js';
 
 export interface ClickHouseStorageOptions {
   /** HTTP(S) address of a server, e.g. `http://127.0.0.1:8123`. Needed unless `client` is given. */
@@ -104,10 +105,19 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
 
   const rows = async <T>(query: string, settings: ClickHouseSettings = {}): Promise<T[]> =>
     (await client.query({ query, format: 'JSONEachRow', clickhouse_settings: settings })).json<T>();
-  const io = {
+  const io: WriterIO = {
     rows,
-    async insert(table: string, values: readonly object[]) {
+    async insert(table, values) {
       await client.insert({ table: tableName(target, table), values: values as object[], format: 'JSONEachRow', clickhouse_settings: await writeSettings() });
+    },
+    async insertLines(table, columns, body) {
+      await client.insert({
+        table: tableName(target, table),
+        columns: columns as [string, ...string[]],
+        values: Readable.from(body.done(), { objectMode: false }),
+        format: 'TabSeparated',
+        clickhouse_settings: await writeSettings(),
+      });
     },
   };
 

@@ -97,17 +97,32 @@ export function needsStoredEvents(events: readonly StoredEvent[], prior: Session
   return events.some((e) => !precedes(e, prior.start_ts, prior.start_seq) && !precedes({ ts: prior.end_ts, seq: prior.end_seq }, e.ts, e.seq));
 }
 
-/** The state's first-event fields from an event (its own day and visitor, its session attributes as stamped). */
-function startFrom(e: StoredEvent) {
-  return {
-    day: e.day, visitor_id: e.visitorId, start_ts: e.ts, start_seq: e.seq,
-    entry_path: e.entryPath, referrer_source: e.referrerSource, channel: e.channel, utm_source: e.utmSource,
-    utm_medium: e.utmMedium, utm_campaign: e.utmCampaign, country_code: e.countryCode, device_type: e.deviceType,
-    browser: e.browser, os: e.os,
-  };
+/** Sets the state's first-event fields from an event (its own day and visitor, its session attributes as stamped). */
+function setStart(s: SessionState, e: StoredEvent): void {
+  s.day = e.day;
+  s.visitor_id = e.visitorId;
+  s.start_ts = e.ts;
+  s.start_seq = e.seq;
+  s.entry_path = e.entryPath;
+  s.referrer_source = e.referrerSource;
+  s.channel = e.channel;
+  s.utm_source = e.utmSource;
+  s.utm_medium = e.utmMedium;
+  s.utm_campaign = e.utmCampaign;
+  s.country_code = e.countryCode;
+  s.device_type = e.deviceType;
+  s.browser = e.browser;
+  s.os = e.os;
 }
 
-const endFrom = (e: Step) => ({ end_ts: e.ts, end_seq: e.seq, end_day: e.day, end_type: e.type, end_path: e.path });
+/** Sets the state's last-event fields. */
+function setEnd(s: SessionState, e: Step): void {
+  s.end_ts = e.ts;
+  s.end_seq = e.seq;
+  s.end_day = e.day;
+  s.end_type = e.type;
+  s.end_path = e.path;
+}
 
 export interface SessionChange {
   state: SessionState;
@@ -131,16 +146,25 @@ export function mergeSession(events: readonly StoredEvent[], prior: SessionState
   const last = events[events.length - 1]!;
   let pageviews = 0;
   for (const e of events) if (e.type === 'pageview') pageviews++;
-  const counts = { pageview_count: pageviews, event_count: events.length - pageviews };
   if (!prior) {
     gaps.addSequence(first.siteId, events, 1);
-    return { state: { site_id: first.siteId, session_id: first.sessionId, version: 1, ...startFrom(first), ...endFrom(last), ...counts }, moved: false };
+    // Written out field by field: this runs once per session of an import.
+    const state: SessionState = {
+      site_id: first.siteId, session_id: first.sessionId, version: 1,
+      day: first.day, visitor_id: first.visitorId, start_ts: first.ts, start_seq: first.seq,
+      end_ts: last.ts, end_seq: last.seq, end_day: last.day, end_type: last.type, end_path: last.path,
+      pageview_count: pageviews, event_count: events.length - pageviews,
+      entry_path: first.entryPath, referrer_source: first.referrerSource, channel: first.channel, utm_source: first.utmSource,
+      utm_medium: first.utmMedium, utm_campaign: first.utmCampaign, country_code: first.countryCode, device_type: first.deviceType,
+      browser: first.browser, os: first.os,
+    };
+    return { state, moved: false };
   }
   const next: SessionState = {
     ...prior,
     version: prior.version + 1,
-    pageview_count: prior.pageview_count + counts.pageview_count,
-    event_count: prior.event_count + counts.event_count,
+    pageview_count: prior.pageview_count + pageviews,
+    event_count: prior.event_count + events.length - pageviews,
   };
   let moved = false;
   if (stored) {
@@ -149,26 +173,28 @@ export function mergeSession(events: readonly StoredEvent[], prior: SessionState
     const merged = sortByTime<Step>([...stored, ...events]);
     gaps.addSequence(first.siteId, merged, 1);
     if (precedes(first, prior.start_ts, prior.start_seq)) {
-      Object.assign(next, startFrom(first));
+      setStart(next, first);
       moved = true;
     }
-    Object.assign(next, endFrom(merged[merged.length - 1]!));
+    setEnd(next, merged[merged.length - 1]!);
     return { state: next, cancel: prior, moved };
   }
   // Events before the stored first one and/or after the stored last one.
-  const before = events.filter((e) => precedes(e, prior.start_ts, prior.start_seq));
-  const after = events.slice(before.length);
-  if (before.length > 0) {
-    const lead = before[before.length - 1]!;
+  let split = 0;
+  while (split < events.length && precedes(events[split]!, prior.start_ts, prior.start_seq)) split++;
+  if (split > 0) {
+    const before = events.slice(0, split);
+    const lead = before[split - 1]!;
     gaps.addSequence(first.siteId, before, 1);
     if (lead.type === 'pageview') gaps.add(first.siteId, lead.day, lead.path, 1, prior.start_ts - lead.ts);
-    Object.assign(next, startFrom(first));
+    setStart(next, first);
     moved = true;
   }
-  if (after.length > 0) {
+  if (split < events.length) {
+    const after = split === 0 ? events : events.slice(split);
     if (prior.end_type === 'pageview') gaps.add(first.siteId, prior.end_day, prior.end_path, 1, after[0]!.ts - prior.end_ts);
     gaps.addSequence(first.siteId, after, 1);
-    Object.assign(next, endFrom(after[after.length - 1]!));
+    setEnd(next, last);
   }
   return { state: next, cancel: prior, moved };
 }

@@ -1,17 +1,20 @@
 import type { ClickHouseSettings } from '@clickhouse/client';
-import { DuplicateImportError, type ImportRecord, type StoredEvent } from '@siteline/core';
+import { compareBytes, DuplicateImportError, type ImportRecord, type StoredEvent } from '@siteline/core';
 import { readDay } from './days.js';
-import { sqlDate, sqlString } from './escape.js';
-import { eventRow } from './events.js';
+import { sqlDate, sqlString, tsvInt, tsvText } from './escape.js';
+import { EVENT_COLUMNS, eventLine } from './events.js';
 import { SESSION_STATE_COLUMNS } from './migrations/002-rollups.js';
 import { GapChanges, mergeSession, needsStoredEvents, sortByTime, type SessionState, type Step } from './session-plan.js';
 import { tableName, type SchemaTarget } from './schema.js';
 import { importCountSql, importRow } from './sites.js';
 
-/** What the writer needs of a client: reads as JSON rows, and JSONEachRow inserts into a table by plain name. */
+/** What the writer needs of a client: reads as JSON rows, and inserts into a table by plain name. */
 export interface WriterIO {
   rows<T>(query: string, settings?: ClickHouseSettings): Promise<T[]>;
+  /** Small inserts, as `JSONEachRow`. */
   insert(table: string, values: readonly object[]): Promise<void>;
+  /** Bulk inserts: the `TabSeparated` body (fields made by `tsvText` and `tsvInt`) of the given columns. */
+  insertLines(table: string, columns: readonly string[], body: TsvBody): Promise<void>;
 }
 
 /** Days per site whose visitor counts a write may have changed. */
@@ -36,6 +39,44 @@ const toState = (r: StateRow): SessionState => ({
   country_code: String(r.country_code), device_type: String(r.device_type), browser: String(r.browser), os: String(r.os),
 });
 
+/** A state's `TabSeparated` line in `SESSION_STATE_COLUMNS` order (`sessions` appends the sign). */
+function stateLine(s: SessionState): string {
+  return `${tsvText(s.site_id)}\t${tsvText(s.session_id)}\t${tsvInt(s.version)}\t${s.day}\t${tsvText(s.visitor_id)}\t` +
+    `${tsvInt(s.start_ts)}\t${tsvInt(s.start_seq)}\t${tsvInt(s.end_ts)}\t${tsvInt(s.end_seq)}\t${s.end_day}\t${s.end_type}\t` +
+    `${tsvText(s.end_path)}\t${tsvInt(s.pageview_count)}\t${tsvInt(s.event_count)}\t${tsvText(s.entry_path)}\t` +
+    `${tsvText(s.referrer_source)}\t${tsvText(s.channel)}\t${tsvText(s.utm_source)}\t${tsvText(s.utm_medium)}\t` +
+    `${tsvText(s.utm_campaign)}\t${tsvText(s.country_code)}\t${tsvText(s.device_type)}\t${tsvText(s.browser)}\t${tsvText(s.os)}`;
+}
+
+/**
+ * A `TabSeparated` body built line by line, kept as pieces of a few thousand
+ * joined lines: a line made of template parts is a tree of small strings, and
+ * half a million of them alive at once cost more in garbage collection than
+ * making them.
+ */
+export class TsvBody {
+  readonly pieces: string[] = [];
+  private lines: string[] = [];
+  rows = 0;
+
+  add(line: string): void {
+    this.lines.push(line);
+    this.rows++;
+    if (this.lines.length >= 5_000) this.cut();
+  }
+
+  /** The pieces, each ending in a newline. */
+  done(): string[] {
+    if (this.lines.length > 0) this.cut();
+    return this.pieces;
+  }
+
+  private cut(): void {
+    this.pieces.push(`${this.lines.join('\n')}\n`);
+    this.lines = [];
+  }
+}
+
 function chunks<T>(list: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
@@ -46,8 +87,10 @@ function chunks<T>(list: readonly T[], size: number): T[][] {
  * Writes events and keeps the session tables and time on page exact:
  * 1. refuses a known import hash (`DuplicateImportError`);
  * 2. looks up the stored state of every session of the write (one query per
- *    site and 10,000 ids), and the stored events of the rare session that gets
- *    an event inside its stored span;
+ *    site and 10,000 ids, none when no stored session id falls between the
+ *    write's lowest and highest: derived ids start with their first instant,
+ *    so a new period's sessions skip the look-up), and the stored events of
+ *    the rare session that gets an event inside its stored span;
  * 3. inserts the events, each changed session as a -1 row of its old state and
  *    a +1 row of its new one (`sessions`) and its new state (`session_state`),
  *    and the time-on-page changes (`page_totals`); the views of migration 2
@@ -60,6 +103,17 @@ function chunks<T>(list: readonly T[], size: number): T[][] {
 export function createWriter(io: WriterIO, target: SchemaTarget) {
   const states = async (siteId: string, ids: string[]): Promise<Map<string, SessionState>> => {
     const found = new Map<string, SessionState>();
+    let low = ids[0]!;
+    let high = ids[0]!;
+    for (const id of ids) {
+      if (compareBytes(id, low) < 0) low = id;
+      if (compareBytes(id, high) > 0) high = id;
+    }
+    const [inRange] = await io.rows<{ n: string }>(
+      `SELECT count() AS n FROM ${tableName(target, 'session_state')}
+       WHERE site_id = ${sqlString(siteId)} AND session_id >= ${sqlString(low)} AND session_id <= ${sqlString(high)}`,
+    );
+    if (Number(inRange?.n ?? 0) === 0) return found;
     for (const part of chunks(ids, IDS_PER_QUERY)) {
       const rows = await io.rows<StateRow>(
         `SELECT ${SESSION_STATE_COLUMNS.join(', ')} FROM ${tableName(target, 'session_state')}
@@ -98,7 +152,9 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
   };
 
   return async (events: readonly StoredEvent[], record?: ImportRecord): Promise<TouchedDays> => {
-    const eventRows = events.map(eventRow); // refuses what ClickHouse cannot hold, before anything is written
+    // Refuses what ClickHouse cannot hold before anything is written.
+    const eventLines = new TsvBody();
+    for (const e of events) eventLines.add(eventLine(e));
     if (record) {
       const [found] = await io.rows<{ n: string }>(importCountSql(target, record.hash));
       if (Number(found?.n) > 0) throw new DuplicateImportError(record.hash);
@@ -107,40 +163,42 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
     const touched: TouchedDays = new Map();
     for (const e of events) {
       let sessions = bySite.get(e.siteId);
-      if (!sessions) bySite.set(e.siteId, (sessions = new Map()));
+      if (!sessions) {
+        bySite.set(e.siteId, (sessions = new Map()));
+        touched.set(e.siteId, new Set());
+      }
       const group = sessions.get(e.sessionId);
       if (group) group.push(e);
       else sessions.set(e.sessionId, [e]);
-      let days = touched.get(e.siteId);
-      if (!days) touched.set(e.siteId, (days = new Set()));
-      days.add(e.day);
+      touched.get(e.siteId)!.add(e.day);
     }
 
-    const sessionRows: object[] = [];
-    const stateRows: SessionState[] = [];
+    const sessionLines = new TsvBody();
+    const stateLines = new TsvBody();
     const gaps = new GapChanges();
     for (const [siteId, sessions] of bySite) {
       for (const group of sessions.values()) sortByTime(group);
       const priors = await states(siteId, [...sessions.keys()]);
-      const inside = [...sessions].filter(([id, group]) => needsStoredEvents(group, priors.get(id))).map(([id]) => priors.get(id)!);
+      const inside = priors.size === 0 ? [] : [...sessions].filter(([id, group]) => needsStoredEvents(group, priors.get(id))).map(([id]) => priors.get(id)!);
       const stored = inside.length > 0 ? await storedEvents(siteId, inside) : new Map<string, Step[]>();
       const insideIds = new Set(inside.map((s) => s.session_id));
       const days = touched.get(siteId)!;
       for (const [id, group] of sessions) {
         const prior = priors.get(id);
         const change = mergeSession(group, prior, insideIds.has(id) ? (stored.get(id) ?? []) : undefined, gaps);
-        stateRows.push(change.state);
-        sessionRows.push({ ...change.state, sign: 1 });
-        if (change.cancel) sessionRows.push({ ...change.cancel, sign: -1 });
+        const line = stateLine(change.state);
+        stateLines.add(line);
+        sessionLines.add(`${line}\t1`);
+        if (change.cancel) sessionLines.add(`${stateLine(change.cancel)}\t-1`);
         if (change.moved && prior) days.add(prior.day);
       }
     }
 
     const gapRows = gaps.changed().map((g) => ({ ...g, pageviews: 0 }));
     await Promise.all([
-      eventRows.length > 0 && io.insert('events', eventRows),
-      sessionRows.length > 0 && io.insert('sessions', sessionRows),
-      stateRows.length > 0 && io.insert('session_state', stateRows),
+      eventLines.rows > 0 && io.insertLines('events', EVENT_COLUMNS, eventLines),
+      sessionLines.rows > 0 && io.insertLines('sessions', [...SESSION_STATE_COLUMNS, 'sign'], sessionLines),
+      stateLines.rows > 0 && io.insertLines('session_state', SESSION_STATE_COLUMNS, stateLines),
       gapRows.length > 0 && io.insert('page_totals', gapRows),
     ]);
     // Last: a build that sees this mark also sees the rows above (see rollups.ts).
