@@ -40,6 +40,8 @@ const { values: args } = parseArgs({
     now: { type: 'string', default: '2026-11-20T12:00:00Z' },
     runs: { type: 'string', default: '30' },
     'naive-runs': { type: 'string', default: '3' },
+    /** Runs of each ClickHouse floor query (a plain aggregate over the raw rows, a reference like the naive scans). */
+    'floor-runs': { type: 'string', default: '10' },
     chunk: { type: 'string', default: '500000' },
     'collect-seconds': { type: 'string', default: '10' },
     connections: { type: 'string', default: '16' },
@@ -159,7 +161,7 @@ async function main() {
     log(`clickhouse (${engine}): importing the same lines`);
     clickhouse.push(await benchClickHouse(engine, {
       sites, lines: lineOptions, siteId: BIG.id, endpoints, params: Object.fromEntries(endpoints.map((e) => [e, paramsOf(e)])),
-      runs: num('runs'), readNow, dir, collect: { seconds: num('collect-seconds'), connections: num('connections') },
+      runs: num('runs'), floorRuns: num('floor-runs'), readNow, dir, collect: { seconds: num('collect-seconds'), connections: num('connections') },
     }));
   }
   if (args.clickhouse === 'no') noClickHouse.push('--clickhouse no');

@@ -59,6 +59,8 @@ export interface ClickHouseBenchOptions {
   /** Query parameters of each endpoint (the same as the SQLite store's). */
   params: Partial<Record<EndpointName, Record<string, string>>>;
   runs: number;
+  /** Runs of each floor query. */
+  floorRuns: number;
   /** The instant every read is made at (the same for both stores, so `/live` looks at the same 5 minutes). */
   readNow: number;
   /** Scratch directory (TLS certificate, wrk script). */
@@ -118,7 +120,7 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
       const path = `/api/v1${ENDPOINT_PATHS[endpoint]}?${new URLSearchParams(options.params[endpoint])}`;
       const viaHttp = await time(options.runs, () => http.get(path));
       const floorQuery = floorSql('bench', endpoint, site.id, endpoint === 'live' ? shiftDay(to, -1) : from, to, options.readNow);
-      const floor = await time(options.runs, () => rows(floorQuery));
+      const floor = await time(options.floorRuns, () => rows(floorQuery));
       const json = JSON.stringify(core.result);
       if (JSON.stringify(JSON.parse(viaHttp.result)) !== json) throw new Error(`${name}: ${endpoint} over HTTPS differs from the core's answer`);
       endpoints[endpoint] = { core: core.timing, http: viaHttp.timing, floor: floor.timing, json };

@@ -54,7 +54,8 @@ export function migrationContext(client: ClickHouseClient, target: SchemaTarget,
     target,
     onCluster,
     ddl: command,
-    data: command,
+    // Through Distributed tables, each statement's rows must be in before the next one reads them.
+    data: async (query) => void (await client.command({ query, clickhouse_settings: onCluster ? { insert_distributed_sync: 1 } : {} })),
     async query<T>(sql: string) {
       return (await client.query({ query: sql, format: 'JSONEachRow' })).json<T>();
     },
