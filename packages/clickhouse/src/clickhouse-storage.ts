@@ -63,6 +63,9 @@ export interface ClickHouseStorage extends Storage {
 
 const num = (value: unknown): number => Number(value);
 
+/** Visitor builds: blocks of 100,000 rows before the insert (see migrate.ts, DATA_SETTINGS). */
+const BUILD_SETTINGS: ClickHouseSettings = { min_insert_block_size_rows: '100000' };
+
 /** How long a found site is kept in memory, and how many. */
 const SITE_CACHE_MS = 60_000;
 const MAX_CACHED_SITES = 10_000;
@@ -231,6 +234,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
 
     async close() {
+      await rollups.idle();
       await client.close();
     },
   };
@@ -248,7 +252,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
       return zone;
     },
     async command(query) {
-      await client.command({ query, clickhouse_settings: await writeSettings() });
+      await client.command({ query, clickhouse_settings: { ...(await writeSettings()), ...BUILD_SETTINGS } });
     },
   });
 

@@ -1,4 +1,4 @@
-import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { sqlIdent, sqlInt, sqlString } from './escape.js';
 import { MIGRATIONS, SCHEMA_VERSION, type MigrationContext } from './migrations/index.js';
 import { onClusterClause, storageTableName, tableName, type SchemaTarget } from './schema.js';
@@ -47,6 +47,15 @@ export async function appliedVersions(client: ClickHouseClient, target: SchemaTa
   return (await result.json<{ version: number | string }>()).map((r) => Number(r.version));
 }
 
+/**
+ * Settings of data statements. `INSERT ... SELECT` gathers up to a million rows
+ * into one block before the views see it, and a view that multiplies its rows
+ * (`sessions_dims_mv`, eight per session) would then need gigabytes: blocks of
+ * 100,000 rows keep it near 200 MB. Through Distributed tables (`ON CLUSTER`),
+ * each statement's rows must be in before the next one reads them.
+ */
+const DATA_SETTINGS: ClickHouseSettings = { min_insert_block_size_rows: '100000', min_insert_block_size_bytes: String(64 * 1024 * 1024) };
+
 /** How steps reach one server (see `MigrationContext`). */
 export function migrationContext(client: ClickHouseClient, target: SchemaTarget, onCluster: boolean): MigrationContext {
   const command = async (query: string) => void (await client.command({ query }));
@@ -54,8 +63,7 @@ export function migrationContext(client: ClickHouseClient, target: SchemaTarget,
     target,
     onCluster,
     ddl: command,
-    // Through Distributed tables, each statement's rows must be in before the next one reads them.
-    data: async (query) => void (await client.command({ query, clickhouse_settings: onCluster ? { insert_distributed_sync: 1 } : {} })),
+    data: async (query) => void (await client.command({ query, clickhouse_settings: onCluster ? { ...DATA_SETTINGS, insert_distributed_sync: 1 } : DATA_SETTINGS })),
     async query<T>(sql: string) {
       return (await client.query({ query: sql, format: 'JSONEachRow' })).json<T>();
     },

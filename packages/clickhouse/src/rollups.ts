@@ -41,13 +41,21 @@ export interface RollupOptions {
 /** The dimensions whose visitors a build counts from `sessions`: every breakdown dimension. */
 const SESSION_DIMENSIONS = (Object.keys(DIMENSION_VALUE_SQL) as (keyof typeof DIMENSION_VALUE_SQL)[]).filter((d) => d !== 'entryPath');
 
-export function createRollups(io: WriterIO, target: SchemaTarget, options: RollupOptions) {
-  const inFlight = new Map<string, Promise<number>>();
+/** Unsettled days a read builds before it answers; more are built in the background. */
+const SYNC_BUILD_DAYS = 3;
 
-  /** Per day of `[from, to]` with data: writes so far and the newest build id (0 if none). */
+/** A day whose build failed is read raw for this long before its build is tried again. */
+const RETRY_AFTER_MS = 60_000;
+
+export function createRollups(io: WriterIO, target: SchemaTarget, options: RollupOptions) {
+  /** Builds running in this process, by site, day and writes. */
+  const inFlight = new Map<string, Promise<number>>();
+  const failedUntil = new Map<string, number>();
+
+  /** Per day of `[from, to]` with data, in day order: writes so far and the newest build id (0 if none). */
   const dayStates = async (siteId: string, from: string, to: string) => {
     const rows = await io.rows<{ d: string; w: string; vm: string }>(dayStatesSql(target, siteId, from, to));
-    return rows.map((r) => ({ day: readDay(r.d), writes: Number(r.w), ver: Number(r.vm) }));
+    return rows.map((r) => ({ day: readDay(r.d), writes: Number(r.w), ver: Number(r.vm) })).sort((a, b) => (a.day < b.day ? -1 : 1));
   };
 
   const hotDays = async (siteId: string): Promise<string[]> => {
@@ -57,74 +65,97 @@ export function createRollups(io: WriterIO, target: SchemaTarget, options: Rollu
   };
 
   /** Counts the visitors of `days` (each with the writes count read before) and records the builds. */
-  const build = async (siteId: string, days: { day: string; writes: number }[]): Promise<{ day: string; ver: number }[]> => {
-    const builds = days.map(({ day, writes }) => ({ day, ver: writes * VER_STEP + randomInt(VER_STEP) }));
+  /** Counts one day's visitors (with the writes count read before) and records the build. One day per statement bounds its memory. */
+  const build = async (siteId: string, day: string, writes: number): Promise<number> => {
+    const ver = writes * VER_STEP + randomInt(VER_STEP);
     const s = sqlString(siteId);
-    const where = `site_id = ${s} AND day IN (${builds.map((b) => sqlDate(b.day)).join(', ')})`;
-    const ver = `transform(day, [${builds.map((b) => sqlDate(b.day)).join(', ')}], [${builds.map((b) => `toUInt64(${sqlInt(b.ver)})`).join(', ')}], toUInt64(0))`;
+    const v = `toUInt64(${sqlInt(ver)})`;
+    const where = `site_id = ${s} AND day = ${sqlDate(day)}`;
     const pairs = `[${SESSION_DIMENSIONS.map((d) => `('${d}', ${DIMENSION_VALUE_SQL[d]})`).join(', ')}]`;
     await options.command(
       `INSERT INTO ${tableName(target, 'visitor_rollups')} (site_id, dimension, day, ver, value, visitors)
-       SELECT ${s}, '', day, ${ver}, '', count() FROM (
+       SELECT ${s}, '', day, ${v}, '', count() FROM (
          SELECT day, visitor_id FROM ${tableName(target, 'sessions')} WHERE ${where} GROUP BY day, visitor_id HAVING sum(sign) > 0
        ) GROUP BY day
        UNION ALL
-       SELECT ${s}, tupleElement(dv, 1), day, ${ver}, tupleElement(dv, 2), count() FROM (
+       SELECT ${s}, tupleElement(dv, 1), day, ${v}, tupleElement(dv, 2), count() FROM (
          SELECT dv, day, visitor_id FROM ${tableName(target, 'sessions')} ARRAY JOIN ${pairs} AS dv
          WHERE ${where} GROUP BY dv, day, visitor_id HAVING sum(sign) > 0
        ) GROUP BY dv, day
        UNION ALL
-       SELECT ${s}, 'page', day, ${ver}, path, uniqExact(visitor_id) FROM ${tableName(target, 'events')}
+       SELECT ${s}, 'page', day, ${v}, path, uniqExact(visitor_id) FROM ${tableName(target, 'events')}
        WHERE ${where} AND type = 'pageview' GROUP BY day, path`,
     );
-    await io.insert('rollup_builds', builds.map((b) => ({ site_id: siteId, day: b.day, ver: b.ver })));
-    return builds;
+    await io.insert('rollup_builds', [{ site_id: siteId, day, ver }]);
+    return ver;
   };
 
-  /** Builds the days not already being built by this process; waits for those that are. */
-  const buildOnce = async (siteId: string, days: { day: string; writes: number }[]): Promise<{ day: string; ver: number }[]> => {
-    const key = (d: { day: string; writes: number }) => `${siteId}\u0000${d.day}\u0000${d.writes}`;
-    const fresh = days.filter((d) => !inFlight.has(key(d)));
-    if (fresh.length > 0) {
-      const running = build(siteId, fresh);
-      fresh.forEach((d, i) => {
-        const ver = running.then((builds) => builds[i]!.ver);
-        inFlight.set(key(d), ver);
-        void ver.catch(() => {}).finally(() => inFlight.delete(key(d)));
-      });
+  /**
+   * Builds the days one after another, skipping days this process is already
+   * building (it waits for those) and days whose build failed less than a
+   * minute ago (left out of the result: the caller reads them raw).
+   */
+  const buildDays = async (siteId: string, days: { day: string; writes: number }[]): Promise<{ day: string; ver: number }[]> => {
+    const done: { day: string; ver: number }[] = [];
+    for (const { day, writes } of days) {
+      const key = `${siteId}\u0000${day}`;
+      if ((failedUntil.get(key) ?? 0) > Date.now()) continue;
+      const flight = `${key}\u0000${writes}`;
+      let running = inFlight.get(flight);
+      if (!running) {
+        running = build(siteId, day, writes);
+        inFlight.set(flight, running);
+        void running.then(
+          () => inFlight.delete(flight),
+          () => {
+            inFlight.delete(flight);
+            failedUntil.set(key, Date.now() + RETRY_AFTER_MS);
+          },
+        );
+      }
+      try {
+        done.push({ day, ver: await running });
+      } catch {
+        // read raw; tried again after RETRY_AFTER_MS
+      }
     }
-    return Promise.all(days.map(async (d) => ({ day: d.day, ver: await inFlight.get(key(d))! })));
+    return done;
   };
 
-  /** Builds the days of `siteId` among `states` that are unsettled and not hot. */
-  const settleDays = async (siteId: string, states: { day: string; writes: number; ver: number }[], only?: Set<string>) => {
-    const unsettled = states.filter((s) => !isSettled(s.writes, s.ver) && (!only || only.has(s.day)));
-    if (unsettled.length === 0) return;
-    const hot = await hotDays(siteId);
-    const due = unsettled.filter((s) => !hot.includes(s.day));
-    if (due.length > 0) await buildOnce(siteId, due);
+  /** Unsettled days among `states` that are not hot: due for a build. */
+  const dueDays = async (siteId: string, states: { day: string; writes: number; ver: number }[]) => {
+    const unsettled = states.filter((s) => !isSettled(s.writes, s.ver));
+    if (unsettled.length === 0) return { due: [], hot: [] };
+    const hotList = await hotDays(siteId);
+    return { due: unsettled.filter((s) => !hotList.includes(s.day)), hot: unsettled.filter((s) => hotList.includes(s.day)).map((s) => s.day) };
   };
+
+  let background: Promise<void> = Promise.resolve();
 
   return {
     /**
      * Where the visitor counts of each day of `range` come from, from one
      * read of the day states: settled days from their build, the rest raw.
-     * Unsettled days that are not hot are built first, so this and later
-     * reads take them from the build (if that fails, they are read raw).
+     * Up to three unsettled days that are not hot are built first (the usual
+     * case: a day or two that cooled down or got a late write), so this and
+     * later reads take them from the build; more than that (after a large
+     * upgrade) are built one by one in the background while reads take them
+     * raw. A failed build leaves its day raw.
      */
     async sources(range: DayRange): Promise<VisitorSources> {
       const states = await dayStates(range.siteId, range.from, range.to);
       const built = states.filter((s) => isSettled(s.writes, s.ver)).map((s) => ({ day: s.day, ver: s.ver }));
-      const unsettled = states.filter((s) => !isSettled(s.writes, s.ver));
-      if (unsettled.length === 0) return { built, raw: [] };
-      const hot = await hotDays(range.siteId);
-      const due = unsettled.filter((s) => !hot.includes(s.day));
-      const raw = unsettled.filter((s) => hot.includes(s.day)).map((s) => s.day);
+      const { due, hot } = await dueDays(range.siteId, states);
+      const raw = [...hot];
       if (due.length > 0) {
-        try {
-          built.push(...(await buildOnce(range.siteId, due)));
-        } catch {
-          raw.push(...due.map((s) => s.day));
+        const now = due.slice(-SYNC_BUILD_DAYS);
+        const later = due.slice(0, -SYNC_BUILD_DAYS);
+        const done = await buildDays(range.siteId, now);
+        built.push(...done);
+        for (const d of now) if (!done.some((b) => b.day === d.day)) raw.push(d.day);
+        if (later.length > 0) {
+          raw.push(...later.map((d) => d.day));
+          background = background.then(() => buildDays(range.siteId, later)).then(() => {}, () => {});
         }
       }
       return { built, raw };
@@ -134,9 +165,13 @@ export function createRollups(io: WriterIO, target: SchemaTarget, options: Rollu
     async settle(touched: TouchedDays): Promise<void> {
       for (const [siteId, set] of touched) {
         const list = [...set].sort();
-        await settleDays(siteId, await dayStates(siteId, list[0]!, list[list.length - 1]!), set);
+        const states = (await dayStates(siteId, list[0]!, list[list.length - 1]!)).filter((s) => set.has(s.day));
+        await buildDays(siteId, (await dueDays(siteId, states)).due);
       }
     },
+
+    /** Resolves when the background builds started so far are done (before closing the client). */
+    idle: (): Promise<void> => background,
   };
 }
 

@@ -161,8 +161,11 @@ const VIEWS = [
   },
 ];
 
-/** Sessions per backfill pass: each pass groups the events of about this many (hash buckets of session ids). */
-const EVENTS_PER_PASS = 20_000_000;
+/**
+ * Events per backfill pass: each pass groups the sessions of about this many
+ * events (hash buckets of session ids), which keeps a pass under ~1 GB.
+ */
+const EVENTS_PER_PASS = 10_000_000;
 
 async function backfill(ctx: MigrationContext): Promise<void> {
   const t = (name: string) => ctx.dataTable(name);
