@@ -131,7 +131,11 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const storage: ClickHouseStorage = {
     kind: 'clickhouse',
     client,
-    migrate: () => migrateSchema(client, target, options),
+    async migrate() {
+      await rollups.idle(); // a step may rebuild the tables a background build writes to
+      await migrateSchema(client, target, options);
+      rollups.forget();
+    },
 
     async insertSite(site) {
       if ((await this.getSite(site.id)) !== undefined) throw new Error(`Site ${site.id} already exists`);

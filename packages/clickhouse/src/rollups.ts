@@ -44,11 +44,14 @@ const SESSION_DIMENSIONS = (Object.keys(DIMENSION_VALUE_SQL) as (keyof typeof DI
 /** Unsettled days a read builds before it answers; more are built in the background. */
 const SYNC_BUILD_DAYS = 3;
 
+/** Builds remembered by this process (a day's build is looked up by its writes count). */
+const MAX_REMEMBERED = 100_000;
+
 /** A day whose build failed is read raw for this long before its build is tried again. */
 const RETRY_AFTER_MS = 60_000;
 
 export function createRollups(io: WriterIO, target: SchemaTarget, options: RollupOptions) {
-  /** Builds running in this process, by site, day and writes. */
+  /** Builds this process ran or is running, by site, day and writes count. */
   const inFlight = new Map<string, Promise<number>>();
   const failedUntil = new Map<string, number>();
 
@@ -91,9 +94,10 @@ export function createRollups(io: WriterIO, target: SchemaTarget, options: Rollu
   };
 
   /**
-   * Builds the days one after another, skipping days this process is already
-   * building (it waits for those) and days whose build failed less than a
-   * minute ago (left out of the result: the caller reads them raw).
+   * Builds the days one after another, skipping days this process has built
+   * or is building at the same writes count (it waits for those) and days
+   * whose build failed less than a minute ago (left out of the result: the
+   * caller reads them raw).
    */
   const buildDays = async (siteId: string, days: { day: string; writes: number }[]): Promise<{ day: string; ver: number }[]> => {
     const done: { day: string; ver: number }[] = [];
@@ -104,14 +108,13 @@ export function createRollups(io: WriterIO, target: SchemaTarget, options: Rollu
       let running = inFlight.get(flight);
       if (!running) {
         running = build(siteId, day, writes);
+        if (inFlight.size >= MAX_REMEMBERED) inFlight.clear();
+        // Kept after it finished too: a queued background build of the same day and count has nothing left to do.
         inFlight.set(flight, running);
-        void running.then(
-          () => inFlight.delete(flight),
-          () => {
-            inFlight.delete(flight);
-            failedUntil.set(key, Date.now() + RETRY_AFTER_MS);
-          },
-        );
+        void running.catch(() => {
+          inFlight.delete(flight);
+          failedUntil.set(key, Date.now() + RETRY_AFTER_MS);
+        });
       }
       try {
         done.push({ day, ver: await running });
@@ -170,8 +173,14 @@ export function createRollups(io: WriterIO, target: SchemaTarget, options: Rollu
       }
     },
 
-    /** Resolves when the background builds started so far are done (before closing the client). */
+    /** Resolves when the background builds started so far are done (before closing the client or migrating). */
     idle: (): Promise<void> => background,
+
+    /** Forgets the builds this process ran (a migration rebuilds their tables). */
+    forget(): void {
+      inFlight.clear();
+      failedUntil.clear();
+    },
   };
 }
 
