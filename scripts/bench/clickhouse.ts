@@ -13,8 +13,7 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ClickHouseClient } from '@clickhouse/client';
-import { chdbClient, chdbUnavailable } from '../../packages/clickhouse/src/chdb-harness.js';
+import { chdbConnection, chdbUnavailable } from '../../packages/clickhouse/src/chdb-harness.js';
 import { createClickHouseStorage, type ClickHouseStorage } from '../../packages/clickhouse/src/clickhouse-storage.js';
 import { clickhouseAvailable, serverBinary, startClickHouse, type TestServer } from '../../packages/clickhouse/src/test-server.js';
 import { importEvents } from '../../packages/core/src/import/import.js';
@@ -178,8 +177,7 @@ function inChild(options: ClickHouseBenchOptions): Promise<ClickHouseResult> {
   });
 }
 
-/** The chdb column's store: a client on this process's chdb data directory. */
+/** The chdb column's store, on this process's chdb data directory. */
 export function chdbStorage(readNow: number): ClickHouseStorage {
-  const client: ClickHouseClient = chdbClient();
-  return createClickHouseStorage({ client, database: 'bench', now: () => readNow });
+  return createClickHouseStorage({ connection: chdbConnection(), database: 'bench', now: () => readNow });
 }

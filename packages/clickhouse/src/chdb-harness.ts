@@ -6,6 +6,7 @@
  * one throw-away directory, each in its own database.
  */
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import type { ClientConnection } from './clickhouse-storage.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -28,13 +29,13 @@ export const chdbUnavailable: string | undefined = (() => {
 let dir: string | undefined;
 
 /**
- * A client on this process's chdb data directory (made on first use, removed
- * at exit).
+ * A connection on this process's chdb data directory (made on first use,
+ * removed at exit), for `createClickHouseStorage({ connection })`.
  *
  * @example
- * const storage = createClickHouseStorage({ client: chdbClient(), database: 'conformance_1' });
+ * const storage = createClickHouseStorage({ connection: chdbConnection(), database: 'conformance_1' });
  */
-export function chdbClient(): ClickHouseClient {
+export function chdbConnection(): ClientConnection {
   if (chdbUnavailable) throw new Error(chdbUnavailable);
   if (!dir) {
     const made = mkdtempSync(join(tmpdir(), 'siteline-chdb-'));
@@ -43,6 +44,8 @@ export function chdbClient(): ClickHouseClient {
   }
   const { createChdbConnection } = require('chdb/connection') as typeof import('chdb/connection');
   // chdb types its connection against @clickhouse/client-common, the client bundles an equal copy of those types.
-  const connection = createChdbConnection({ path: dir }) as unknown as NonNullable<Parameters<typeof createClient>[0]>['connection'];
-  return createClient({ connection });
+  return createChdbConnection({ path: dir }) as unknown as ClientConnection;
 }
+
+/** A client on this process's chdb data directory, for tests that query it directly. */
+export const chdbClient = (): ClickHouseClient => createClient({ connection: chdbConnection() });

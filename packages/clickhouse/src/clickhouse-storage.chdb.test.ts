@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { adapterCases } from './adapter-cases.js';
-import { chdbClient, chdbUnavailable } from './chdb-harness.js';
+import { chdbConnection, chdbUnavailable } from './chdb-harness.js';
 import { createClickHouseStorage, type ClickHouseStorage } from './clickhouse-storage.js';
 
 if (chdbUnavailable) console.warn(`SKIPPED ClickHouse adapter on chdb: ${chdbUnavailable}`);
@@ -13,7 +13,7 @@ describe.skipIf(chdbUnavailable !== undefined)('ClickHouse adapter, 26.x in-proc
   ])('%s', (_name, database, now) => {
     let storage: ClickHouseStorage;
     beforeAll(async () => {
-      storage = createClickHouseStorage({ client: chdbClient(), database, now: () => Date.parse(now) });
+      storage = createClickHouseStorage({ connection: chdbConnection(), database, now: () => Date.parse(now) });
       await storage.migrate();
       await storage.migrate(); // idempotent
     });

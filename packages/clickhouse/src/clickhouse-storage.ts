@@ -22,6 +22,14 @@ export interface ClickHouseStorageOptions {
    * business.
    */
   client?: ClickHouseClient;
+  /**
+   * A `@clickhouse/client` connection instead of `url`: the storage makes the
+   * client (`createClient({ connection })`) and closes it on `close()`. With
+   * chdb's connection (`createChdbConnection({ path })` from `chdb/connection`)
+   * bulk rows go through its zero-copy raw insert (`connection.chdb.rawInsert`),
+   * about three times faster than the generic insert path.
+   */
+  connection?: ClientConnection;
   username?: string;
   password?: string;
   /** Database of the Siteline tables, created by `migrate()`. Default `siteline`. */
@@ -63,6 +71,19 @@ export interface ClickHouseStorage extends Storage {
 
 const num = (value: unknown): number => Number(value);
 
+/** A connection `createClient` takes (`@clickhouse/client` >= 1.23), e.g. chdb's. */
+export type ClientConnection = NonNullable<NonNullable<Parameters<typeof createClient>[0]>['connection']>;
+
+interface RawInsert {
+  (params: { table: string; columns: readonly string[]; values: Buffer; format: 'TabSeparated'; settings: Record<string, string> }): Promise<unknown>;
+}
+
+/** chdb's raw insert, when the connection is chdb's (its `chdb` namespace says so). */
+function chdbRawInsert(connection: ClientConnection | undefined): RawInsert | undefined {
+  const chdb = (connection as { chdb?: { rawInsert?: RawInsert } } | undefined)?.chdb;
+  return typeof chdb?.rawInsert === 'function' ? (params) => chdb.rawInsert!(params) : undefined;
+}
+
 /** Visitor builds: blocks of 100,000 rows before the insert (see migrate.ts, DATA_SETTINGS). */
 const BUILD_SETTINGS: ClickHouseSettings = { min_insert_block_size_rows: '100000' };
 
@@ -88,10 +109,11 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   if (options.maxSessionDays !== undefined && !(Number.isSafeInteger(options.maxSessionDays) && options.maxSessionDays >= 0)) {
     throw new TypeError('maxSessionDays must be a non-negative integer');
   }
-  if (!options.client && !options.url) throw new TypeError('createClickHouseStorage needs a url or a client');
+  if (!options.client && !options.connection && !options.url) throw new TypeError('createClickHouseStorage needs a url, a client or a connection');
   const client =
     options.client ??
     createClient({
+      connection: options.connection,
       url: options.url,
       username: options.username,
       password: options.password,
@@ -99,6 +121,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
       clickhouse_settings: options.clickhouseSettings,
     });
   const clustered = options.cluster !== undefined;
+  const rawInsert = chdbRawInsert(options.connection);
   let forInserts: Promise<ClickHouseSettings> | undefined;
   const writeSettings = () =>
     (forInserts ??= insertSettings(client, clustered).catch((error: unknown) => {
@@ -114,6 +137,11 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
       await client.insert({ table: tableName(target, table), values: values as object[], format: 'JSONEachRow', clickhouse_settings: await writeSettings() });
     },
     async insertLines(table, columns, body) {
+      if (rawInsert) {
+        const settings = Object.fromEntries(Object.entries(await writeSettings()).map(([k, v]) => [k, String(v)]));
+        await rawInsert({ table: `${target.database}.${table}`, columns, values: Buffer.concat(body.done().map((piece) => Buffer.from(piece))), format: 'TabSeparated', settings });
+        return;
+      }
       await client.insert({
         table: tableName(target, table),
         columns: columns as [string, ...string[]],

@@ -1,6 +1,6 @@
 import type { Storage } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chdbClient, chdbUnavailable } from './chdb-harness.js';
+import { chdbConnection, chdbUnavailable } from './chdb-harness.js';
 import { createClickHouseStorage, type ClickHouseStorage } from './clickhouse-storage.js';
 import { differentialCases, differentialMismatches, loadDifferential, totalPageviews } from './differential-run.js';
 
@@ -12,7 +12,7 @@ describe.skipIf(chdbUnavailable !== undefined)('differential: SQLite vs ClickHou
   let storage: ClickHouseStorage;
 
   beforeAll(async () => {
-    storage = createClickHouseStorage({ client: chdbClient(), database: 'differential' });
+    storage = createClickHouseStorage({ connection: chdbConnection(), database: 'differential' });
     await storage.migrate();
     sqlite = await loadDifferential([storage]);
   });

@@ -1,37 +1,10 @@
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
+import { PAYLOADS } from './escape-payloads.js';
 import { sqlDate, sqlIdent, sqlInt, sqlString, tsvInt, tsvText } from './escape.js';
 import { clickhouseAvailable, startClickHouse, warnIfUnavailable, type TestServer } from './test-server.js';
 
-const PAYLOADS = [
-  '',
-  "'",
-  "''",
-  "'; DROP TABLE payloads; --",
-  "' OR '1'='1",
-  '\\',
-  '\\\\',
-  "\\'",
-  "\\'; DROP TABLE payloads; --",
-  'a\\',
-  'end with backslash\\',
-  '\0',
-  'nul\0in\0middle',
-  'line\nbreak\r\ncrlf',
-  'tab\there',
-  '\x01\x02\x1f\x7f',
-  '\\x41 is not A',
-  '\\0 is not nul',
-  '"double" `back` quotes',
-  '/* comment */ -- also',
-  '{x:String} {placeholder}',
-  'é ü ß 中文 العربية',
-  '😀 👍🏽 family: 👨‍👩‍👧',
-  '\u2028\u2029 \u00a0 \ufeff',
-  'x'.repeat(10_000),
-  "FORMAT TSV; SELECT 1'",
-];
 
 describe('escape (pure)', () => {
   it('quotes, escapes and refuses what cannot be a literal', () => {

@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { beforeAll, describe } from 'vitest';
-import { chdbClient, chdbUnavailable } from './chdb-harness.js';
+import { chdbClient, chdbConnection, chdbUnavailable } from './chdb-harness.js';
 import { createClickHouseStorage } from './clickhouse-storage.js';
 import { migrationCases } from './migration-cases.js';
 
@@ -15,6 +15,6 @@ describe.skipIf(chdbUnavailable !== undefined)('migrating a populated database, 
     target: { database: 'upgraded' },
     client,
     servers: [client],
-    open: () => createClickHouseStorage({ client: chdbClient(), database: 'upgraded' }),
+    open: () => createClickHouseStorage({ connection: chdbConnection(), database: 'upgraded' }),
   }));
 });
