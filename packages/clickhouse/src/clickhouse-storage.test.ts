@@ -55,6 +55,7 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
       { name: 'session_state', engine: 'ReplacingMergeTree' },
       { name: 'sessions', engine: 'CollapsingMergeTree' },
       { name: 'sessions_dims_mv', engine: 'MaterializedView' },
+      { name: 'sessions_state_mv', engine: 'MaterializedView' },
       { name: 'sessions_totals_mv', engine: 'MaterializedView' },
       { name: 'sites', engine: 'ReplacingMergeTree' },
       { name: 'visitor_rollups', engine: 'MergeTree' },

@@ -27,13 +27,16 @@ function check(e: StoredEvent): void {
 
 /**
  * A stored event's `events` row as a `TabSeparated` line (`EVENT_COLUMNS`).
- * Written out field by field: it runs once per imported event.
+ * Written out field by field and joined once (a template literal would leave
+ * a tree of small strings to flatten later): it runs once per imported event.
  */
 export function eventLine(e: StoredEvent): string {
   check(e);
-  return `${tsvText(e.siteId)}\t${e.day}\t${e.ts}\t${e.seq}\t${e.type}\t${tsvText(e.name)}\t${tsvText(e.path)}\t${tsvText(e.sessionId)}\t` +
-    `${tsvText(e.visitorId)}\t${tsvText(e.entryPath)}\t${tsvText(e.referrerSource)}\t${tsvText(e.channel)}\t${tsvText(e.utmSource)}\t` +
-    `${tsvText(e.utmMedium)}\t${tsvText(e.utmCampaign)}\t${tsvText(e.countryCode)}\t${tsvText(e.deviceType)}\t${tsvText(e.browser)}\t${tsvText(e.os)}`;
+  return [
+    tsvText(e.siteId), e.day, e.ts, e.seq, e.type, tsvText(e.name), tsvText(e.path), tsvText(e.sessionId), tsvText(e.visitorId),
+    tsvText(e.entryPath), tsvText(e.referrerSource), tsvText(e.channel), tsvText(e.utmSource), tsvText(e.utmMedium),
+    tsvText(e.utmCampaign), tsvText(e.countryCode), tsvText(e.deviceType), tsvText(e.browser), tsvText(e.os),
+  ].join('\t');
 }
 
 /** One `events` row as an object (`JSONEachRow`), for tests and the migration tests' released writer. */

@@ -54,6 +54,12 @@ export function eventSumsSql(t: SchemaTarget, r: DayRange, name?: string): strin
     WHERE ${site(r)} AND ${days(r)}${only} GROUP BY name HAVING n > 0`;
 }
 
+/** Per listed day (`d`): its sessions (`n`), to size visitor builds. */
+export function daySessionsSql(t: SchemaTarget, siteId: string, list: readonly string[]): string {
+  return `SELECT day AS d, sum(sessions) AS n FROM ${tableName(t, 'day_totals')}
+    WHERE site_id = ${sqlString(siteId)} AND day IN (${list.map(sqlDate).join(', ')}) GROUP BY day`;
+}
+
 /**
  * Per day of `[from, to]` with data (`d`): writes so far (`w`) and the newest
  * build id (`vm`, 0 when none).

@@ -3,7 +3,7 @@ import { localDay, type DayRange } from '@siteline/core';
 import { readDay } from './days.js';
 import { sqlDate, sqlInt, sqlString } from './escape.js';
 import { DIMENSION_VALUE_SQL } from './migrations/002-rollups.js';
-import { dayStatesSql, isSettled, VER_STEP, type VisitorSources } from './queries.js';
+import { daySessionsSql, dayStatesSql, isSettled, VER_STEP, type VisitorSources } from './queries.js';
 import { tableName, type SchemaTarget } from './schema.js';
 import type { TouchedDays, WriterIO } from './writer.js';
 
@@ -44,6 +44,9 @@ const SESSION_DIMENSIONS = (Object.keys(DIMENSION_VALUE_SQL) as (keyof typeof DI
 /** Unsettled days a read builds before it answers; more are built in the background. */
 const SYNC_BUILD_DAYS = 3;
 
+/** Sessions (rows of `sessions`) per build statement: several small days go in one, a large one alone. */
+const BUILD_SESSIONS = 300_000;
+
 /** Builds remembered by this process (a day's build is looked up by its writes count). */
 const MAX_REMEMBERED = 100_000;
 
@@ -67,13 +70,16 @@ export function createRollups(io: WriterIO, target: SchemaTarget, options: Rollu
     return [localDay(now, zone), localDay(now - HOT_WINDOW_MS, zone)];
   };
 
-  /** Counts the visitors of `days` (each with the writes count read before) and records the builds. */
-  /** Counts one day's visitors (with the writes count read before) and records the build. One day per statement bounds its memory. */
-  const build = async (siteId: string, day: string, writes: number): Promise<number> => {
-    const ver = writes * VER_STEP + randomInt(VER_STEP);
+  /**
+   * Counts the visitors of `days` (each with the writes count read before)
+   * into `visitor_rollups` in one statement, then records the builds.
+   */
+  const build = async (siteId: string, days: { day: string; writes: number }[]): Promise<Map<string, number>> => {
+    const vers = new Map(days.map(({ day, writes }) => [day, writes * VER_STEP + randomInt(VER_STEP)]));
     const s = sqlString(siteId);
-    const v = `toUInt64(${sqlInt(ver)})`;
-    const where = `site_id = ${s} AND day = ${sqlDate(day)}`;
+    const list = days.map((d) => sqlDate(d.day)).join(', ');
+    const v = `transform(day, [${list}], [${[...vers.values()].map((ver) => `toUInt64(${sqlInt(ver)})`).join(', ')}], toUInt64(0))`;
+    const where = `site_id = ${s} AND day IN (${list})`;
     const pairs = `[${SESSION_DIMENSIONS.map((d) => `('${d}', ${DIMENSION_VALUE_SQL[d]})`).join(', ')}]`;
     await options.command(
       `INSERT INTO ${tableName(target, 'visitor_rollups')} (site_id, dimension, day, ver, value, visitors)
@@ -89,35 +95,67 @@ export function createRollups(io: WriterIO, target: SchemaTarget, options: Rollu
        SELECT ${s}, 'page', day, ${v}, path, uniqExact(visitor_id) FROM ${tableName(target, 'events')}
        WHERE ${where} AND type = 'pageview' GROUP BY day, path`,
     );
-    await io.insert('rollup_builds', [{ site_id: siteId, day, ver }]);
-    return ver;
+    await io.insert('rollup_builds', [...vers].map(([day, ver]) => ({ site_id: siteId, day, ver })));
+    return vers;
+  };
+
+  /** Consecutive groups of `days` of at most BUILD_SESSIONS sessions each (a day larger than that alone). */
+  const batches = async (siteId: string, days: { day: string; writes: number }[]) => {
+    if (days.length === 1) return [days];
+    const counts = await io.rows<{ d: string; n: string }>(daySessionsSql(target, siteId, days.map((d) => d.day)));
+    const sizes = new Map(counts.map((c) => [readDay(c.d), Number(c.n)]));
+    const out: { day: string; writes: number }[][] = [];
+    let current: { day: string; writes: number }[] = [];
+    let size = 0;
+    for (const d of days) {
+      const n = sizes.get(d.day) ?? 0;
+      if (current.length > 0 && size + n > BUILD_SESSIONS) {
+        out.push(current);
+        current = [];
+        size = 0;
+      }
+      current.push(d);
+      size += n;
+    }
+    if (current.length > 0) out.push(current);
+    return out;
   };
 
   /**
-   * Builds the days one after another, skipping days this process has built
+   * Builds the days, a batch at a time, skipping days this process has built
    * or is building at the same writes count (it waits for those) and days
    * whose build failed less than a minute ago (left out of the result: the
    * caller reads them raw).
    */
   const buildDays = async (siteId: string, days: { day: string; writes: number }[]): Promise<{ day: string; ver: number }[]> => {
-    const done: { day: string; ver: number }[] = [];
-    for (const { day, writes } of days) {
-      const key = `${siteId}\u0000${day}`;
-      if ((failedUntil.get(key) ?? 0) > Date.now()) continue;
-      const flight = `${key}\u0000${writes}`;
-      let running = inFlight.get(flight);
-      if (!running) {
-        running = build(siteId, day, writes);
-        if (inFlight.size >= MAX_REMEMBERED) inFlight.clear();
+    const key = (d: { day: string }) => `${siteId}\u0000${d.day}`;
+    const flight = (d: { day: string; writes: number }) => `${key(d)}\u0000${d.writes}`;
+    const live = days.filter((d) => (failedUntil.get(key(d)) ?? 0) <= Date.now());
+    const vers = new Map<string, Promise<number>>();
+    const fresh = live.filter((d) => {
+      const known = inFlight.get(flight(d));
+      if (known) vers.set(d.day, known);
+      return !known;
+    });
+    for (const batch of fresh.length > 0 ? await batches(siteId, fresh) : []) {
+      const running = build(siteId, batch);
+      if (inFlight.size >= MAX_REMEMBERED) inFlight.clear();
+      for (const d of batch) {
         // Kept after it finished too: a queued background build of the same day and count has nothing left to do.
-        inFlight.set(flight, running);
-        void running.catch(() => {
-          inFlight.delete(flight);
-          failedUntil.set(key, Date.now() + RETRY_AFTER_MS);
+        const ver = running.then((built) => built.get(d.day)!);
+        inFlight.set(flight(d), ver);
+        vers.set(d.day, ver);
+        void ver.catch(() => {
+          inFlight.delete(flight(d));
+          failedUntil.set(key(d), Date.now() + RETRY_AFTER_MS);
         });
       }
+      await running.catch(() => {}); // one batch at a time
+    }
+    const done: { day: string; ver: number }[] = [];
+    for (const [day, ver] of vers) {
       try {
-        done.push({ day, ver: await running });
+        done.push({ day, ver: await ver });
       } catch {
         // read raw; tried again after RETRY_AFTER_MS
       }

@@ -39,20 +39,20 @@ const toState = (r: StateRow): SessionState => ({
   country_code: String(r.country_code), device_type: String(r.device_type), browser: String(r.browser), os: String(r.os),
 });
 
-/** A state's `TabSeparated` line in `SESSION_STATE_COLUMNS` order (`sessions` appends the sign). */
-function stateLine(s: SessionState): string {
-  return `${tsvText(s.site_id)}\t${tsvText(s.session_id)}\t${tsvInt(s.version)}\t${s.day}\t${tsvText(s.visitor_id)}\t` +
-    `${tsvInt(s.start_ts)}\t${tsvInt(s.start_seq)}\t${tsvInt(s.end_ts)}\t${tsvInt(s.end_seq)}\t${s.end_day}\t${s.end_type}\t` +
-    `${tsvText(s.end_path)}\t${tsvInt(s.pageview_count)}\t${tsvInt(s.event_count)}\t${tsvText(s.entry_path)}\t` +
-    `${tsvText(s.referrer_source)}\t${tsvText(s.channel)}\t${tsvText(s.utm_source)}\t${tsvText(s.utm_medium)}\t` +
-    `${tsvText(s.utm_campaign)}\t${tsvText(s.country_code)}\t${tsvText(s.device_type)}\t${tsvText(s.browser)}\t${tsvText(s.os)}`;
+/** A state's `TabSeparated` line in `SESSION_STATE_COLUMNS` order and its sign (`sessions`), joined once. */
+function sessionLine(s: SessionState, sign: 1 | -1): string {
+  return [
+    tsvText(s.site_id), tsvText(s.session_id), tsvInt(s.version), s.day, tsvText(s.visitor_id), tsvInt(s.start_ts), tsvInt(s.start_seq),
+    tsvInt(s.end_ts), tsvInt(s.end_seq), s.end_day, s.end_type, tsvText(s.end_path), tsvInt(s.pageview_count), tsvInt(s.event_count),
+    tsvText(s.entry_path), tsvText(s.referrer_source), tsvText(s.channel), tsvText(s.utm_source), tsvText(s.utm_medium),
+    tsvText(s.utm_campaign), tsvText(s.country_code), tsvText(s.device_type), tsvText(s.browser), tsvText(s.os), sign,
+  ].join('\t');
 }
 
 /**
  * A `TabSeparated` body built line by line, kept as pieces of a few thousand
- * joined lines: a line made of template parts is a tree of small strings, and
- * half a million of them alive at once cost more in garbage collection than
- * making them.
+ * joined lines (half a million separate lines alive at once cost more in
+ * garbage collection than making them).
  */
 export class TsvBody {
   readonly pieces: string[] = [];
@@ -92,9 +92,9 @@ function chunks<T>(list: readonly T[], size: number): T[][] {
  *    so a new period's sessions skip the look-up), and the stored events of
  *    the rare session that gets an event inside its stored span;
  * 3. inserts the events, each changed session as a -1 row of its old state and
- *    a +1 row of its new one (`sessions`) and its new state (`session_state`),
- *    and the time-on-page changes (`page_totals`); the views of migration 2
- *    turn these into the daily sums;
+ *    a +1 row of its new one (`sessions`; a view keeps the +1 rows in
+ *    `session_state` too), and the time-on-page changes (`page_totals`); the
+ *    views of migration 2 turn these into the daily sums;
  * 4. then marks the days whose visitor counts may have changed (`day_writes`),
  *    and records the import hash.
  * Returns those days. Not safe to run concurrently for the same sessions
@@ -174,7 +174,6 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
     }
 
     const sessionLines = new TsvBody();
-    const stateLines = new TsvBody();
     const gaps = new GapChanges();
     for (const [siteId, sessions] of bySite) {
       for (const group of sessions.values()) sortByTime(group);
@@ -186,10 +185,8 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
       for (const [id, group] of sessions) {
         const prior = priors.get(id);
         const change = mergeSession(group, prior, insideIds.has(id) ? (stored.get(id) ?? []) : undefined, gaps);
-        const line = stateLine(change.state);
-        stateLines.add(line);
-        sessionLines.add(`${line}\t1`);
-        if (change.cancel) sessionLines.add(`${stateLine(change.cancel)}\t-1`);
+        sessionLines.add(sessionLine(change.state, 1));
+        if (change.cancel) sessionLines.add(sessionLine(change.cancel, -1));
         if (change.moved && prior) days.add(prior.day);
       }
     }
@@ -198,7 +195,6 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
     await Promise.all([
       eventLines.rows > 0 && io.insertLines('events', EVENT_COLUMNS, eventLines),
       sessionLines.rows > 0 && io.insertLines('sessions', [...SESSION_STATE_COLUMNS, 'sign'], sessionLines),
-      stateLines.rows > 0 && io.insertLines('session_state', SESSION_STATE_COLUMNS, stateLines),
       gapRows.length > 0 && io.insert('page_totals', gapRows),
     ]);
     // Last: a build that sees this mark also sees the rows above (see rollups.ts).

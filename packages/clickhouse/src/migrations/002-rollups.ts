@@ -5,10 +5,11 @@ import type { MigrationContext, MigrationStep } from './step.js';
  * Version 2: reports read daily rollups instead of merging every session of
  * the range (see README, "Schema" and "Query plan").
  *
- * - `session_state`: the current state of each session, by id, for the
+ * - `sessions`: each session's states by start day, as signed rows (a
+ *   changed session is a -1 row of its old state and a +1 row of its new
+ *   one);
+ * - `session_state`: the +1 rows again, by session id (a view), for the
  *   writer's look-up of the sessions a write touches;
- * - `sessions`: the same states by start day, as signed rows (a changed
- *   session is a -1 row of its old state and a +1 row of its new one);
  * - `day_totals`, `dim_totals`, `page_totals`, `event_totals`: additive sums
  *   per day (and quarter hour, attribute value, path, event name), kept by
  *   materialized views from `events` and `sessions`, and by the writer's
@@ -132,6 +133,11 @@ const TABLES: TableSpec[] = [
  */
 const VIEWS = [
   {
+    // The writer inserts each new state once, into `sessions`; its +1 row is also the state the next write looks up.
+    name: 'sessions_state_mv', from: 'sessions', into: 'session_state',
+    select: (from: string) => `SELECT ${SESSION_STATE_COLUMNS.join(', ')} FROM ${from} WHERE sign = 1`,
+  },
+  {
     name: 'sessions_totals_mv', from: 'sessions', into: 'day_totals',
     select: (from: string) => `SELECT site_id, day, ${SLOT_SQL('start_ts')} AS slot, ${SIGNED.sessions} AS sessions,
       ${SIGNED.bounces} AS bounces, ${SIGNED.duration} AS duration_ms, toInt64(0) AS pageviews
@@ -176,12 +182,13 @@ async function backfill(ctx: MigrationContext): Promise<void> {
   const f = (column: string) => `tupleElement(f, ${first.indexOf(column) + 1})`;
   for (let pass = 0; pass < passes; pass++) {
     const bucket = `cityHash64(session_id) % ${passes} = ${pass}`;
-    // One state per session: first event's day, visitor and attributes, last event, counts.
+    // One state per session: first event's day, visitor and attributes, last event, counts. The views of
+    // `sessions` fill `session_state` and the session sums of day_totals and dim_totals.
     await ctx.data(
-      `INSERT INTO ${t('session_state')} (${state})
+      `INSERT INTO ${t('sessions')} (${state}, sign)
        SELECT site_id, session_id, toUInt64(1), ${f('day')}, ${f('visitor_id')}, ${f('ts')}, ${f('seq')},
          tupleElement(l, 1), tupleElement(l, 2), tupleElement(l, 3), tupleElement(l, 4), tupleElement(l, 5), pv, ce,
-         ${SESSION_ATTRIBUTE_COLUMNS.map(f).join(', ')}
+         ${SESSION_ATTRIBUTE_COLUMNS.map(f).join(', ')}, toInt8(1)
        FROM (SELECT site_id, session_id, argMin((${first.join(', ')}), (ts, seq)) AS f,
            argMax((ts, seq, day, type, path), (ts, seq)) AS l, countIf(type = 'pageview') AS pv, countIf(type = 'event') AS ce
          FROM ${t('events')} WHERE ${bucket} GROUP BY site_id, session_id)`,
@@ -198,8 +205,6 @@ async function backfill(ctx: MigrationContext): Promise<void> {
        GROUP BY site_id, gday, gpath`,
     );
   }
-  // The views of `sessions` fill the session sums of day_totals and dim_totals.
-  await ctx.data(`INSERT INTO ${t('sessions')} (${state}, sign) SELECT ${state}, toInt8(1) FROM ${t('session_state')}`);
   await ctx.data(
     `INSERT INTO ${t('day_totals')} (site_id, day, slot, sessions, bounces, duration_ms, pageviews)
      SELECT site_id, day, ${SLOT_SQL('ts')} AS qslot, toInt64(0), toInt64(0), toInt64(0), toInt64(count())
