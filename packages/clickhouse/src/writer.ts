@@ -1,7 +1,7 @@
 import type { ClickHouseSettings } from '@clickhouse/client';
 import { compareBytes, DuplicateImportError, type ImportRecord, type StoredEvent } from '@siteline/core';
 import { readDay } from './days.js';
-import { sqlDate, sqlString, tsvInt, tsvText } from './escape.js';
+import { sqlDate, sqlString, tsvText } from './escape.js';
 import { EVENT_COLUMNS, eventLine } from './events.js';
 import { SESSION_STATE_COLUMNS } from './migrations/002-rollups.js';
 import { GapChanges, mergeSession, needsStoredEvents, sortByTime, type SessionState, type Step } from './session-plan.js';
@@ -19,6 +19,9 @@ export interface WriterIO {
 
 /** Days per site whose visitor counts a write may have changed. */
 export type TouchedDays = Map<string, Set<string>>;
+
+/** Sessions merged between two turns of the event loop while the events' insert streams. */
+const YIELD_EVERY = 5_000;
 
 /** Session ids per look-up query: keeps the SQL text well under a megabyte. */
 const IDS_PER_QUERY = 10_000;
@@ -39,11 +42,15 @@ const toState = (r: StateRow): SessionState => ({
   country_code: String(r.country_code), device_type: String(r.device_type), browser: String(r.browser), os: String(r.os),
 });
 
-/** A state's `TabSeparated` line in `SESSION_STATE_COLUMNS` order and its sign (`sessions`), joined once. */
+/**
+ * A state's `TabSeparated` line in `SESSION_STATE_COLUMNS` order and its sign
+ * (`sessions`), joined once. Its numbers come from checked events
+ * (`eventLine`) and sums of them, so they are written as they are.
+ */
 function sessionLine(s: SessionState, sign: 1 | -1): string {
   return [
-    tsvText(s.site_id), tsvText(s.session_id), tsvInt(s.version), s.day, tsvText(s.visitor_id), tsvInt(s.start_ts), tsvInt(s.start_seq),
-    tsvInt(s.end_ts), tsvInt(s.end_seq), s.end_day, s.end_type, tsvText(s.end_path), tsvInt(s.pageview_count), tsvInt(s.event_count),
+    tsvText(s.site_id), tsvText(s.session_id), s.version, s.day, tsvText(s.visitor_id), s.start_ts, s.start_seq,
+    s.end_ts, s.end_seq, s.end_day, s.end_type, tsvText(s.end_path), s.pageview_count, s.event_count,
     tsvText(s.entry_path), tsvText(s.referrer_source), tsvText(s.channel), tsvText(s.utm_source), tsvText(s.utm_medium),
     tsvText(s.utm_campaign), tsvText(s.country_code), tsvText(s.device_type), tsvText(s.browser), tsvText(s.os), sign,
   ].join('\t');
@@ -91,10 +98,11 @@ function chunks<T>(list: readonly T[], size: number): T[][] {
  *    write's lowest and highest: derived ids start with their first instant,
  *    so a new period's sessions skip the look-up), and the stored events of
  *    the rare session that gets an event inside its stored span;
- * 3. inserts the events, each changed session as a -1 row of its old state and
- *    a +1 row of its new one (`sessions`; a view keeps the +1 rows in
- *    `session_state` too), and the time-on-page changes (`page_totals`); the
- *    views of migration 2 turn these into the daily sums;
+ * 3. inserts the events (sent while the sessions are merged: the stored
+ *    events read above leave this write's out), each changed session as a -1
+ *    row of its old state and a +1 row of its new one (`sessions`; a view
+ *    keeps the +1 rows in `session_state` too), and the time-on-page changes
+ *    (`page_totals`); the views of migration 2 turn these into the daily sums;
  * 4. then marks the days whose visitor counts may have changed (`day_writes`),
  *    and records the import hash.
  * Returns those days. Not safe to run concurrently for the same sessions
@@ -130,8 +138,11 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
     return found;
   };
 
-  const storedEvents = async (siteId: string, sessions: SessionState[]): Promise<Map<string, Step[]>> => {
+  /** The stored events of `sessions`, without those of this write (`written`, which may already be in). */
+  const storedEvents = async (siteId: string, sessions: SessionState[], written: Map<string, StoredEvent[]>): Promise<Map<string, Step[]>> => {
     const out = new Map<string, Step[]>();
+    const mine = new Set<string>();
+    for (const s of sessions) for (const e of written.get(s.session_id) ?? []) mine.add(`${s.session_id}\u0000${e.ts}\u0000${e.seq}`);
     const from = sessions.reduce((d, s) => (s.day < d ? s.day : d), sessions[0]!.day);
     const to = sessions.reduce((d, s) => (s.end_day > d ? s.end_day : d), sessions[0]!.end_day);
     for (const part of chunks(sessions, IDS_PER_QUERY)) {
@@ -142,6 +153,7 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
         LOOKUP,
       );
       for (const r of rows) {
+        if (mine.has(`${r.session_id}\u0000${Number(r.ts)}\u0000${Number(r.seq)}`)) continue;
         const steps = out.get(r.session_id) ?? [];
         steps.push({ ts: Number(r.ts), seq: Number(r.seq), type: r.type === 'event' ? 'event' : 'pageview', path: r.path, day: readDay(r.day) });
         out.set(r.session_id, steps);
@@ -159,6 +171,10 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
       const [found] = await io.rows<{ n: string }>(importCountSql(target, record.hash));
       if (Number(found?.n) > 0) throw new DuplicateImportError(record.hash);
     }
+    // The events go in while the sessions are worked out (the server parses on another core); the stored
+    // events read for a session below leave them out again.
+    const inserting = eventLines.rows > 0 ? io.insertLines('events', EVENT_COLUMNS, eventLines) : Promise.resolve();
+    inserting.catch(() => {}); // awaited below; not an unhandled rejection while the sessions are worked out
     const bySite = new Map<string, Map<string, StoredEvent[]>>();
     const touched: TouchedDays = new Map();
     for (const e of events) {
@@ -179,21 +195,24 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
       for (const group of sessions.values()) sortByTime(group);
       const priors = await states(siteId, [...sessions.keys()]);
       const inside = priors.size === 0 ? [] : [...sessions].filter(([id, group]) => needsStoredEvents(group, priors.get(id))).map(([id]) => priors.get(id)!);
-      const stored = inside.length > 0 ? await storedEvents(siteId, inside) : new Map<string, Step[]>();
+      const stored = inside.length > 0 ? await storedEvents(siteId, inside, sessions) : new Map<string, Step[]>();
       const insideIds = new Set(inside.map((s) => s.session_id));
       const days = touched.get(siteId)!;
+      let merged = 0;
       for (const [id, group] of sessions) {
         const prior = priors.get(id);
         const change = mergeSession(group, prior, insideIds.has(id) ? (stored.get(id) ?? []) : undefined, gaps);
         sessionLines.add(sessionLine(change.state, 1));
         if (change.cancel) sessionLines.add(sessionLine(change.cancel, -1));
         if (change.moved && prior) days.add(prior.day);
+        // Let the events' insert stream on meanwhile.
+        if (++merged % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
       }
     }
 
     const gapRows = gaps.changed().map((g) => ({ ...g, pageviews: 0 }));
     await Promise.all([
-      eventLines.rows > 0 && io.insertLines('events', EVENT_COLUMNS, eventLines),
+      inserting,
       sessionLines.rows > 0 && io.insertLines('sessions', [...SESSION_STATE_COLUMNS, 'sign'], sessionLines),
       gapRows.length > 0 && io.insert('page_totals', gapRows),
     ]);
