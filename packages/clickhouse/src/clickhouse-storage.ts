@@ -87,6 +87,15 @@ function chdbRawInsert(connection: ClientConnection | undefined): RawInsert | un
 /** Visitor builds: blocks of 100,000 rows before the insert (see migrate.ts, DATA_SETTINGS). */
 const BUILD_SETTINGS: ClickHouseSettings = { min_insert_block_size_rows: '100000' };
 
+/** Ranges whose last visitor sources are kept for the next read of the same range. */
+const MAX_REMEMBERED_RANGES = 1_000;
+
+/** The same days from the same builds, and the same days raw. */
+function sameSources(a: q.VisitorSources, b: q.VisitorSources): boolean {
+  const built = (s: q.VisitorSources) => s.built.map((x) => `${x.day}:${x.ver}`).sort().join(',');
+  return built(a) === built(b) && [...a.raw].sort().join(',') === [...b.raw].sort().join(',');
+}
+
 /** How long a found site is kept in memory, and how many. */
 const SITE_CACHE_MS = 60_000;
 const MAX_CACHED_SITES = 10_000;
@@ -272,6 +281,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   };
 
   const write = createWriter(io, target);
+  const lastSources = new Map<string, q.VisitorSources>();
   let writing: Promise<void> = Promise.resolve();
   const rollups = createRollups(io, target, {
     now: options.now ?? Date.now,
@@ -288,15 +298,37 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
   });
 
-  /** Daily distinct visitors summed per day (`''`) or per value: settled days from their builds, the rest raw. */
+  /**
+   * Daily distinct visitors summed per day (`''`) or per value: settled days
+   * from their builds, the rest raw. The day states of the range decide which
+   * (one query), and the counts follow (a second). To save that round trip,
+   * the counts are asked at once with the sources the last read of the same
+   * range found, next to the day states; if the fresh sources are the same
+   * (the usual case: past days stay settled, today stays raw), those counts
+   * stand, else they are asked again with the fresh ones.
+   */
   async function visitorsBy(range: DayRange, dimension: q.VisitorDimension): Promise<Map<string, number>> {
-    const sources = await rollups.sources(range);
+    const key = `${range.siteId}\u0000${range.from}\u0000${range.to}`;
+    const guess = lastSources.get(key);
+    const fresh = rollups.sources(range);
+    let sources: q.VisitorSources;
+    let found: { k: string; n: string }[] | undefined;
+    if (guess) {
+      const [counted, actual] = await Promise.all([countVisitors(range, dimension, guess), fresh]);
+      sources = actual;
+      if (sameSources(guess, actual)) found = counted;
+    } else sources = await fresh;
+    if (lastSources.size >= MAX_REMEMBERED_RANGES) lastSources.clear();
+    lastSources.set(key, sources);
+    found ??= await countVisitors(range, dimension, sources);
     const out = new Map<string, number>();
-    if (sources.built.length === 0 && sources.raw.length === 0) return out;
-    for (const row of await rows<{ k: string; n: string }>(q.visitorsSql(target, range, dimension, sources))) {
-      out.set(dimension === '' ? readDay(row.k) : row.k, num(row.n));
-    }
+    for (const row of found) out.set(dimension === '' ? readDay(row.k) : row.k, num(row.n));
     return out;
+  }
+
+  async function countVisitors(range: DayRange, dimension: q.VisitorDimension, sources: q.VisitorSources) {
+    if (sources.built.length === 0 && sources.raw.length === 0) return [];
+    return rows<{ k: string; n: string }>(q.visitorsSql(target, range, dimension, sources));
   }
 
   return storage;
