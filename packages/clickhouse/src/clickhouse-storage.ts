@@ -1,15 +1,17 @@
-import { Readable } from 'node:stream';
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
-import type { BreakdownTotals, DayRange, DayTotals, PageTotals, Site, Storage } from '@siteline/core';
+import type { BreakdownTotals, DayTotals, PageTotals, Site, Storage } from '@siteline/core';
+import { clientIO, type ClientConnection } from './client-io.js';
 import { outsideDateType, readDay } from './days.js';
 import { sqlIdent } from './escape.js';
 import { migrateSchema } from './migrate.js';
 import * as q from './queries.js';
 import { createRollups } from './rollups.js';
-import { tableName, type SchemaTarget } from './schema.js';
-import { insertSettings } from './settings.js';
+import type { SchemaTarget } from './schema.js';
 import { bySiteOrder, siteRow, sitesSql, toSite, type SiteRead } from './sites.js';
-import { createWriter, type WriterIO } from './writer.js';
+import { createVisitorReads } from './visitors.js';
+import { createWriter } from './writer.js';
+
+export type { ClientConnection } from './client-io.js';
 
 export interface ClickHouseStorageOptions {
   /** HTTP(S) address of a server, e.g. `http://127.0.0.1:8123`. Needed unless `client` is given. */
@@ -71,31 +73,6 @@ export interface ClickHouseStorage extends Storage {
 
 const num = (value: unknown): number => Number(value);
 
-/** A connection `createClient` takes (`@clickhouse/client` >= 1.23), e.g. chdb's. */
-export type ClientConnection = NonNullable<NonNullable<Parameters<typeof createClient>[0]>['connection']>;
-
-interface RawInsert {
-  (params: { table: string; columns: readonly string[]; values: Buffer; format: 'TabSeparated'; settings: Record<string, string> }): Promise<unknown>;
-}
-
-/** chdb's raw insert, when the connection is chdb's (its `chdb` namespace says so). */
-function chdbRawInsert(connection: ClientConnection | undefined): RawInsert | undefined {
-  const chdb = (connection as { chdb?: { rawInsert?: RawInsert } } | undefined)?.chdb;
-  return typeof chdb?.rawInsert === 'function' ? (params) => chdb.rawInsert!(params) : undefined;
-}
-
-/** Visitor builds: blocks of 100,000 rows before the insert (see migrate.ts, DATA_SETTINGS). */
-const BUILD_SETTINGS: ClickHouseSettings = { min_insert_block_size_rows: '100000' };
-
-/** Ranges whose last visitor sources are kept for the next read of the same range. */
-const MAX_REMEMBERED_RANGES = 1_000;
-
-/** The same days from the same builds, and the same days raw. */
-function sameSources(a: q.VisitorSources, b: q.VisitorSources): boolean {
-  const built = (s: q.VisitorSources) => s.built.map((x) => `${x.day}:${x.ver}`).sort().join(',');
-  return built(a) === built(b) && [...a.raw].sort().join(',') === [...b.raw].sort().join(',');
-}
-
 /** How long a found site is kept in memory, and how many. */
 const SITE_CACHE_MS = 60_000;
 const MAX_CACHED_SITES = 10_000;
@@ -129,37 +106,8 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
       request_timeout: options.requestTimeoutMs,
       clickhouse_settings: options.clickhouseSettings,
     });
-  const clustered = options.cluster !== undefined;
-  const rawInsert = chdbRawInsert(options.connection);
-  let forInserts: Promise<ClickHouseSettings> | undefined;
-  const writeSettings = () =>
-    (forInserts ??= insertSettings(client, clustered).catch((error: unknown) => {
-      forInserts = undefined; // ask again next time
-      throw error;
-    }));
-
-  const rows = async <T>(query: string, settings: ClickHouseSettings = {}): Promise<T[]> =>
-    (await client.query({ query, format: 'JSONEachRow', clickhouse_settings: settings })).json<T>();
-  const io: WriterIO = {
-    rows,
-    async insert(table, values) {
-      await client.insert({ table: tableName(target, table), values: values as object[], format: 'JSONEachRow', clickhouse_settings: await writeSettings() });
-    },
-    async insertLines(table, columns, body) {
-      if (rawInsert) {
-        const settings = Object.fromEntries(Object.entries(await writeSettings()).map(([k, v]) => [k, String(v)]));
-        await rawInsert({ table: `${target.database}.${table}`, columns, values: Buffer.concat(body.done().map((piece) => Buffer.from(piece))), format: 'TabSeparated', settings });
-        return;
-      }
-      await client.insert({
-        table: tableName(target, table),
-        columns: columns as [string, ...string[]],
-        values: Readable.from(body.done(), { objectMode: false }),
-        format: 'TabSeparated',
-        clickhouse_settings: await writeSettings(),
-      });
-    },
-  };
+  const { io, command } = clientIO(client, target, options.cluster !== undefined, options.connection);
+  const rows = io.rows;
 
   // Every report starts with getSite: a found site is kept for a minute (the contract has no site update; the
   // minute bounds what another process could change), a missing one is always asked again.
@@ -281,7 +229,6 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   };
 
   const write = createWriter(io, target);
-  const lastSources = new Map<string, q.VisitorSources>();
   let writing: Promise<void> = Promise.resolve();
   const rollups = createRollups(io, target, {
     now: options.now ?? Date.now,
@@ -293,43 +240,9 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
       }
       return zone;
     },
-    async command(query) {
-      await client.command({ query, clickhouse_settings: { ...(await writeSettings()), ...BUILD_SETTINGS } });
-    },
+    command,
   });
-
-  /**
-   * Daily distinct visitors summed per day (`''`) or per value: settled days
-   * from their builds, the rest raw. The day states of the range decide which
-   * (one query), and the counts follow (a second). To save that round trip,
-   * the counts are asked at once with the sources the last read of the same
-   * range found, next to the day states; if the fresh sources are the same
-   * (the usual case: past days stay settled, today stays raw), those counts
-   * stand, else they are asked again with the fresh ones.
-   */
-  async function visitorsBy(range: DayRange, dimension: q.VisitorDimension): Promise<Map<string, number>> {
-    const key = `${range.siteId}\u0000${range.from}\u0000${range.to}`;
-    const guess = lastSources.get(key);
-    const fresh = rollups.sources(range);
-    let sources: q.VisitorSources;
-    let found: { k: string; n: string }[] | undefined;
-    if (guess) {
-      const [counted, actual] = await Promise.all([countVisitors(range, dimension, guess), fresh]);
-      sources = actual;
-      if (sameSources(guess, actual)) found = counted;
-    } else sources = await fresh;
-    if (lastSources.size >= MAX_REMEMBERED_RANGES) lastSources.clear();
-    lastSources.set(key, sources);
-    found ??= await countVisitors(range, dimension, sources);
-    const out = new Map<string, number>();
-    for (const row of found) out.set(dimension === '' ? readDay(row.k) : row.k, num(row.n));
-    return out;
-  }
-
-  async function countVisitors(range: DayRange, dimension: q.VisitorDimension, sources: q.VisitorSources) {
-    if (sources.built.length === 0 && sources.raw.length === 0) return [];
-    return rows<{ k: string; n: string }>(q.visitorsSql(target, range, dimension, sources));
-  }
+  const visitorsBy = createVisitorReads(io, target, rollups);
 
   return storage;
 }
