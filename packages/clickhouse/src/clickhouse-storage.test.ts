@@ -40,8 +40,8 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
       format: 'JSONEachRow',
     });
     expect(await result.json()).toEqual([
+      { name: 'day_marks', engine: 'SummingMergeTree' },
       { name: 'day_totals', engine: 'SummingMergeTree' },
-      { name: 'day_writes', engine: 'SummingMergeTree' },
       { name: 'dim_totals', engine: 'SummingMergeTree' },
       { name: 'event_totals', engine: 'SummingMergeTree' },
       { name: 'events', engine: 'MergeTree' },
@@ -50,7 +50,6 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
       { name: 'events_totals_mv', engine: 'MaterializedView' },
       { name: 'imports', engine: 'MergeTree' },
       { name: 'page_totals', engine: 'SummingMergeTree' },
-      { name: 'rollup_builds', engine: 'MergeTree' },
       { name: 'schema_migrations', engine: 'MergeTree' },
       { name: 'session_state', engine: 'ReplacingMergeTree' },
       { name: 'sessions', engine: 'CollapsingMergeTree' },

@@ -66,11 +66,7 @@ export function daySessionsSql(t: SchemaTarget, siteId: string, list: readonly s
  */
 export function dayStatesSql(t: SchemaTarget, siteId: string, from: string, to: string): string {
   const where = `site_id = ${sqlString(siteId)} AND day >= ${sqlDate(clampDay(from))} AND day <= ${sqlDate(clampDay(to))}`;
-  return `SELECT day AS d, sum(wn) AS w, max(vn) AS vm FROM (
-      SELECT day, writes AS wn, toUInt64(0) AS vn FROM ${tableName(t, 'day_writes')} WHERE ${where}
-      UNION ALL
-      SELECT day, toUInt64(0) AS wn, ver AS vn FROM ${tableName(t, 'rollup_builds')} WHERE ${where}
-    ) GROUP BY day`;
+  return `SELECT day AS d, sum(writes) AS w, max(ver) AS vm FROM ${tableName(t, 'day_marks')} WHERE ${where} GROUP BY day`;
 }
 
 /** Where each day's visitor counts come from: settled days from their newest build, the others from the raw rows. */

@@ -10,11 +10,11 @@ import type { TouchedDays, WriterIO } from './writer.js';
 /**
  * Daily distinct visitors of settled days, computed once.
  *
- * Every write adds one to `day_writes` for each day whose visitor counts it
+ * Every write adds one to `day_marks` (`writes`) for each day whose visitor counts it
  * may change, after its rows are in. A build of a day reads that count `w`
  * first, then counts the visitors from the raw rows into `visitor_rollups`
  * under a build id `ver` (= w x 10^6 + a random 0..999,999), and last
- * records `ver` in `rollup_builds`. A day is settled while its newest build
+ * records `ver` in `day_marks` (`builds`). A day is settled while its newest build
  * says `floor(ver / 10^6) = w`: no write has touched it since (a write that
  * raced the build at most made the build count more than `w` says, and its
  * own mark makes the day unsettled again). Reads take settled days from the
@@ -95,7 +95,7 @@ export function createRollups(io: WriterIO, target: SchemaTarget, options: Rollu
        SELECT ${s}, 'page', day, ${v}, path, uniqExact(visitor_id) FROM ${tableName(target, 'events')}
        WHERE ${where} AND type = 'pageview' GROUP BY day, path`,
     );
-    await io.insert('rollup_builds', [...vers].map(([day, ver]) => ({ site_id: siteId, day, ver })));
+    await io.insert('day_marks', [...vers].map(([day, ver]) => ({ site_id: siteId, day, ver, writes: 0, builds: 1 })));
     return vers;
   };
 

@@ -103,7 +103,7 @@ function chunks<T>(list: readonly T[], size: number): T[][] {
  *    row of its old state and a +1 row of its new one (`sessions`; a view
  *    keeps the +1 rows in `session_state` too), and the time-on-page changes
  *    (`page_totals`); the views of migration 2 turn these into the daily sums;
- * 4. then marks the days whose visitor counts may have changed (`day_writes`),
+ * 4. then marks the days whose visitor counts may have changed (`day_marks`),
  *    and records the import hash.
  * Returns those days. Not safe to run concurrently for the same sessions
  * (the caller serializes its writes).
@@ -217,8 +217,8 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
       gapRows.length > 0 && io.insert('page_totals', gapRows),
     ]);
     // Last: a build that sees this mark also sees the rows above (see rollups.ts).
-    const marks = [...touched].flatMap(([siteId, days]) => [...days].map((day) => ({ site_id: siteId, day, writes: 1 })));
-    if (marks.length > 0) await io.insert('day_writes', marks);
+    const marks = [...touched].flatMap(([siteId, days]) => [...days].map((day) => ({ site_id: siteId, day, ver: 0, writes: 1, builds: 0 })));
+    if (marks.length > 0) await io.insert('day_marks', marks);
     if (record) await io.insert('imports', [importRow(record)]);
     return touched;
   };

@@ -14,9 +14,8 @@ import type { MigrationContext, MigrationStep } from './step.js';
  *   per day (and quarter hour, attribute value, path, event name), kept by
  *   materialized views from `events` and `sessions`, and by the writer's
  *   time-on-page deltas;
- * - `day_writes`, `visitor_rollups`, `rollup_builds`: daily distinct visitor
- *   counts of settled days, computed once and invalid once a later write
- *   touches the day.
+ * - `day_marks`, `visitor_rollups`: daily distinct visitor counts of settled
+ *   days, computed once and invalid once a later write touches the day.
  *
  * Everything here derives from `events`, so the step drops and rebuilds it
  * all: run again after an interruption, it starts over and ends the same.
@@ -107,21 +106,17 @@ const TABLES: TableSpec[] = [
     shardBy: 'sipHash64(site_id, day)',
   },
   {
-    name: 'day_writes',
-    columns: 'site_id String, day Date, writes UInt64',
-    engine: 'SummingMergeTree() ORDER BY (site_id, day)',
+    // Write marks (ver 0, writes 1) and finished builds (their ver, builds 1) of each day, summed per (day, ver):
+    // one row of writes and one per build; `builds` keeps a build's row from being dropped as all zeros.
+    name: 'day_marks',
+    columns: 'site_id String, day Date, ver UInt64, writes UInt64, builds UInt64',
+    engine: 'SummingMergeTree() ORDER BY (site_id, day, ver)',
     shardBy: 'sipHash64(site_id, day)',
   },
   {
     name: 'visitor_rollups',
     columns: 'site_id String, dimension String, day Date, ver UInt64, value String, visitors UInt64',
     engine: 'MergeTree() PARTITION BY toYYYYMM(day) ORDER BY (site_id, dimension, day, ver, value)',
-    shardBy: 'sipHash64(site_id, day)',
-  },
-  {
-    name: 'rollup_builds',
-    columns: 'site_id String, day Date, ver UInt64',
-    engine: 'MergeTree() ORDER BY (site_id, day, ver)',
     shardBy: 'sipHash64(site_id, day)',
   },
 ];
@@ -219,7 +214,10 @@ async function backfill(ctx: MigrationContext): Promise<void> {
      SELECT site_id, day, name, toInt64(count()) FROM ${t('events')} WHERE type = 'event' GROUP BY site_id, day, name`,
   );
   // Every day with data is unsettled until its visitor counts are built.
-  await ctx.data(`INSERT INTO ${t('day_writes')} (site_id, day, writes) SELECT site_id, day, toUInt64(1) FROM ${t('events')} GROUP BY site_id, day`);
+  await ctx.data(
+    `INSERT INTO ${t('day_marks')} (site_id, day, ver, writes, builds)
+     SELECT site_id, day, toUInt64(0), toUInt64(1), toUInt64(0) FROM ${t('events')} GROUP BY site_id, day`,
+  );
 }
 
 export const rollupSchema: MigrationStep = {
