@@ -50,10 +50,25 @@ export default defineWorkspace([
       name: 'clickhouse',
       root: './packages/clickhouse',
       include: ['src/**/*.test.ts'],
+      exclude: ['src/**/*.chdb.test.ts'],
       pool: 'forks' as const,
       poolOptions: { forks: { singleFork: true } },
       testTimeout: 60_000,
       hookTimeout: 120_000,
+    },
+  },
+  {
+    resolve: { alias },
+    test: {
+      // ClickHouse 26.x in-process (chdb): one data directory per process and no worker threads, so every
+      // file gets a fresh forked process (isolate, no single shared fork).
+      name: 'clickhouse-chdb',
+      root: './packages/clickhouse',
+      include: ['src/**/*.chdb.test.ts'],
+      pool: 'forks' as const,
+      poolOptions: { forks: { isolate: true, singleFork: false } },
+      testTimeout: 120_000,
+      hookTimeout: 300_000,
     },
   },
 ]);

@@ -16,15 +16,17 @@ import { parseArgs } from 'node:util';
 import { demoNdjson } from '../packages/core/src/demo/index.js';
 import { parseQuery } from '../packages/core/src/query/parse.js';
 import { REPORTS } from '../packages/core/src/reports/index.js';
+import { createSqliteSaltStore } from '../packages/core/src/storage/sqlite/sqlite-salts.js';
 import { createSqliteStore } from '../packages/core/src/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../packages/core/src/storage/types.js';
 import { ENDPOINT_PATHS, type EndpointName } from '../packages/core/src/types.js';
 import { benchColdCache, benchExtensions, coldCacheTable, type ColdCacheRow, extensionTables, type ExtensionResult } from './bench/extensions.js';
-import { benchClickHouse, clickhouseUnavailable, type ClickHouseResult } from './bench/clickhouse.js';
+import { benchClickHouse, clickhouseUnavailable, type ClickHouseResult, type Engine } from './bench/clickhouse.js';
+import { clickhouseReport } from './bench/clickhouse-report.js';
 import { measureCollect, wrkInstalled, type CollectResult } from './bench/collect.js';
 import { startFloorServer } from './bench/collect-floor.js';
 import { importStages, type Stage } from './bench/import-stages.js';
-import { BIG, benchSites, chunks, loadDataset } from './bench/dataset.js';
+import { BIG, benchSites, loadDataset } from './bench/dataset.js';
 import { int, ms, removeDatabase, table, time, type Timing } from './bench/measure.js';
 import { naiveStorage } from './bench/naive.js';
 import { certificate, startServer } from './bench/server.js';
@@ -41,14 +43,18 @@ const { values: args } = parseArgs({
     /** Query extensions (filters, compare) on SQLite: `yes` (default) or `no`; naive runs per extension row. */
     extensions: { type: 'string', default: 'yes' },
     'extension-naive-runs': { type: 'string', default: '1' },
+    /** Runs of each ClickHouse floor query (a plain aggregate over the raw rows, a reference like the naive scans). */
+    'floor-runs': { type: 'string', default: '10' },
     chunk: { type: 'string', default: '500000' },
     'collect-seconds': { type: 'string', default: '10' },
     connections: { type: 'string', default: '16' },
     'stage-events': { type: 'string', default: '200000' },
     dir: { type: 'string', default: '.bench' },
     reuse: { type: 'boolean', default: false },
-    /** `auto`: a ClickHouse column when clickhouse-server is installed; `yes` requires it; `no` skips it. */
+    /** `auto`: ClickHouse columns for the engines that can run here; `yes` requires them; `no` skips them. */
     clickhouse: { type: 'string', default: 'auto' },
+    /** ClickHouse engines: `server` (clickhouse-server from apt) and `chdb` (ClickHouse 26.x in-process). */
+    'clickhouse-engines': { type: 'string', default: 'server,chdb' },
   },
 });
 const num = (name: keyof typeof args) => Number(args[name]);
@@ -57,8 +63,13 @@ mkdirSync(dir, { recursive: true });
 const file = join(dir, 'bench.db');
 const endMs = Date.parse(String(args.now));
 const clockStart = Date.now();
-/** The bench's "now": starts at --now and runs at real speed (hot days, /live, collected events). */
+/** The bench's "now": starts at --now and runs at real speed (hot days, collected events). */
 const now = () => endMs + (Date.now() - clockStart);
+/**
+ * The instant every report is read at, for every store: --now. With the running clock the stores were
+ * read minutes apart, so /live looked at different 5-minute windows (ClickHouse's past the data's end).
+ */
+const readNow = endMs;
 
 const datasetOptions = { days: num('days'), seed: num('seed'), endMs, chunk: num('chunk') };
 const sites = benchSites(num('pageviews'), num('small-sites'));
@@ -85,12 +96,13 @@ async function main() {
   const events = storage.db.prepare('SELECT COUNT(*) FROM events').pluck().get() as number;
   const bytes = statSync(file).size;
   const naive = naiveStorage(storage, storage.db);
-  const server = await startServer(storage, now, join(dir, 'tls'));
+  const salts = createSqliteSaltStore(storage.db, { now });
+  const server = await startServer({ storage, salts }, () => readNow, join(dir, 'tls'));
   const endpoints = Object.keys(ENDPOINT_PATHS) as EndpointName[];
   const paramsOf = (endpoint: EndpointName): Record<string, string> =>
     endpoint === 'live' ? { site_id: BIG.id } : { site_id: BIG.id, period: '30d' };
   const run = (store: Storage, endpoint: EndpointName) => (): Promise<unknown> =>
-    REPORTS[endpoint](store, parseQuery(endpoint, paramsOf(endpoint)), { now: now() });
+    REPORTS[endpoint](store, parseQuery(endpoint, paramsOf(endpoint)), { now: readNow });
   // First calls on the freshly opened store, before anything else warms or evicts its caches.
   const cold = new Map<EndpointName, number>();
   for (const endpoint of endpoints) cold.set(endpoint, (await time(1, run(storage, endpoint))).timing.p50);
@@ -118,14 +130,25 @@ async function main() {
     coldCache = await benchColdCache({ storage, siteId: BIG.id, now, runs: num('runs'), log });
   }
 
-  const noClickHouse = args.clickhouse === 'no' ? 'skipped (--clickhouse no)' : clickhouseUnavailable();
-  if (noClickHouse && args.clickhouse === 'yes') throw new Error(`--clickhouse yes, but ${noClickHouse}`);
-  let clickhouse: ClickHouseResult | undefined;
-  if (!noClickHouse) {
-    log('clickhouse: importing the same data into a local clickhouse-server');
-    clickhouse = await benchClickHouse({ sites, chunks: (id) => chunks(sites.find((x) => x.id === id)!, datasetOptions), endpoints, runs: num('runs'), run: (store, endpoint) => run(store, endpoint), log });
-    for (const r of results) r.same &&= clickhouse.endpoints.get(r.endpoint)!.json === r.json;
+
+  const engines = String(args['clickhouse-engines']).split(',').filter(Boolean) as Engine[];
+  const clickhouse: ClickHouseResult[] = [];
+  const noClickHouse: string[] = [];
+  for (const engine of args.clickhouse === 'no' ? [] : engines) {
+    const why = clickhouseUnavailable(engine);
+    if (why && args.clickhouse === 'yes') throw new Error(`--clickhouse yes, but ${engine}: ${why}`);
+    if (why) {
+      noClickHouse.push(`${engine}: ${why}`);
+      continue;
+    }
+    log(`clickhouse (${engine}): importing the same lines`);
+    clickhouse.push(await benchClickHouse(engine, {
+      sites, lines: datasetOptions, siteId: BIG.id, endpoints, params: Object.fromEntries(endpoints.map((e) => [e, paramsOf(e)])),
+      runs: num('runs'), floorRuns: num('floor-runs'), readNow, dir, collect: { seconds: num('collect-seconds'), connections: num('connections') },
+    }));
   }
+  if (args.clickhouse === 'no') noClickHouse.push('--clickhouse no');
+  for (const r of results) for (const ch of clickhouse) r.same &&= ch.endpoints[r.endpoint]?.json === r.json;
 
   await server.close();
   let collect: CollectResult | string = 'n/a (wrk not installed)';
@@ -143,7 +166,7 @@ async function main() {
     // As the standalone server runs it (derivations and writes on the worker thread), then everything in the request thread.
     for (const worker of [true, false]) {
       log(`collect: wrk on POST /collect (${worker ? 'worker thread' : 'request thread'})`);
-      const collector = await startServer(storage, now, join(dir, 'tls'), worker ? file : undefined);
+      const collector = await startServer({ storage, salts }, now, join(dir, 'tls'), worker ? file : undefined);
       const result = await measureCollect({
         ...wrk, url: collector.url, siteId: BIG.id, domain: BIG.domain,
         flush: () => collector.flush(), countStored: () => count.get(BIG.id) as number,
@@ -165,14 +188,11 @@ async function main() {
   }
 
   const endpointTable = table(
-    ['endpoint', 'core p50', 'core p95', 'core first call', 'HTTP p50', 'HTTP p95', 'naive p50', 'naive p95', 'naive / core p50', 'ClickHouse p50', 'ClickHouse p95', 'same JSON'],
-    results.map((r) => {
-      const ch = clickhouse?.endpoints.get(r.endpoint)?.timing;
-      return [
-        r.endpoint, ms(r.core.p50), ms(r.core.p95), ms(r.cold), ms(r.http.p50), ms(r.http.p95), ms(r.naive.p50), ms(r.naive.p95),
-        `${(r.naive.p50 / r.core.p50).toFixed(0)}x`, ch ? ms(ch.p50) : 'n/a', ch ? ms(ch.p95) : 'n/a', r.same ? 'yes' : '**NO**',
-      ];
-    }),
+    ['endpoint', 'core p50', 'core p95', 'core first call', 'HTTP p50', 'HTTP p95', 'naive p50', 'naive p95', 'naive / core p50', 'same JSON (all stores)'],
+    results.map((r) => [
+      r.endpoint, ms(r.core.p50), ms(r.core.p95), ms(r.cold), ms(r.http.p50), ms(r.http.p95), ms(r.naive.p50), ms(r.naive.p95),
+      `${(r.naive.p50 / r.core.p50).toFixed(0)}x`, r.same ? 'yes' : '**NO**',
+    ]),
   );
   const c = typeof collect === 'string' ? undefined : collect;
   const ct = typeof collectInThread === 'string' ? undefined : collectInThread;
@@ -180,7 +200,6 @@ async function main() {
     ['pageviews of the large site in the queried 30 days', int(pageviews)],
     ['events in the database (all sites)', int(events)],
     ['import, events/s (importEvents incl. rollups)', loaded ? int(loaded.events / loaded.seconds) : 'n/a (--reuse)'],
-    ['import into ClickHouse, events/s (importEvents, one local server)', clickhouse ? int(clickhouse.importPerSecond) : `n/a (${noClickHouse})`],
     ['database bytes per million events', int((bytes / events) * 1e6)],
     ['peak RSS', `${int(process.resourceUsage().maxRSS / 1024)} MB`],
   ]);
@@ -218,6 +237,12 @@ async function main() {
     console.log(`\nThe column cache cold (fresh connections to the same file, as after a restart) and after one day changed:\n\n${coldCacheTable(coldCache)}`);
   }
   console.log(`\nCollect: wrk, ${num('connections')} keep-alive HTTPS connections, ${num('collect-seconds')} s each, on the same ${cpus().length} cores:\n\n${collectTable}`);
+  const sqliteFigures = {
+    importPerSecond: loaded && loaded.events / loaded.seconds,
+    bytesPerMillion: (bytes / events) * 1e6,
+    json: new Map(results.map((r) => [r.endpoint, r.json])),
+  };
+  console.log(`\n## ClickHouse, the same lines and reads\n\n${clickhouseReport(clickhouse, noClickHouse, sqliteFigures, num('pageviews'))}`);
   if (stages.length > 0) {
     const total = stages.filter((st) => !st.stage.startsWith(' ') && !st.reference).reduce((sum, st) => sum + st.microsPerEvent, 0);
     console.log(`\nImport pipeline by stage (${int(num('stage-events'))} pageviews' lines, one import; µs per event):\n`);
@@ -227,7 +252,7 @@ async function main() {
       ...stages.filter((st) => st.reference).map((st) => [st.stage, st.microsPerEvent.toFixed(2), `${int(1e6 / st.microsPerEvent)}/s at most`]),
     ]));
   }
-  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, pageviews, events, bytes, loaded, collect, collectInThread, collectFloor, results, extensions, coldCache, clickhouse: clickhouse && { importPerSecond: clickhouse.importPerSecond, endpoints: Object.fromEntries([...clickhouse.endpoints].map(([e, v]) => [e, v.timing])) }, stages, maxRssKb: process.resourceUsage().maxRSS }, null, 2)}\n`);
+  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, pageviews, events, bytes, loaded, collect, collectInThread, collectFloor, results, extensions, coldCache, clickhouse: clickhouse.map(({ endpoints: e, ...rest }) => ({ ...rest, endpoints: Object.fromEntries(Object.entries(e).map(([k, v]) => [k, { core: v.core, http: v.http, floor: v.floor }])) })), stages, maxRssKb: process.resourceUsage().maxRSS }, null, 2)}\n`);
   if (results.some((r) => !r.same) || extensions.some((r) => !r.same)) process.exitCode = 1;
 }
 

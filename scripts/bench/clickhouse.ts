@@ -1,61 +1,185 @@
 /**
- * The ClickHouse column of the bench: a real clickhouse-server on loopback
- * (the test harness of packages/clickhouse), the same generated sites and
- * lines imported through `importEvents`, every endpoint timed through the
- * core and its JSON compared with the SQLite store's.
+ * The ClickHouse columns of the bench, one per engine: a real
+ * clickhouse-server on loopback (18.16 from apt, through the test harness of
+ * packages/clickhouse) and ClickHouse 26.x in-process (chdb, in a forked
+ * process of its own: chdb keeps one data directory per process and must not
+ * run in a worker thread). Each gets the same generated lines through
+ * `importEvents`, then every endpoint is timed through the core, over HTTPS
+ * (`createApiHandler` over the ClickHouse storage) and against its floor (a
+ * plain aggregate query on the same rows and engine, clickhouse-floors.ts),
+ * and its JSON is kept for the comparison with the SQLite store. Then the
+ * collector's buffered writes into ClickHouse under `wrk`.
  */
-import { createClickHouseStorage } from '../../packages/clickhouse/src/clickhouse-storage.js';
-import { clickhouseAvailable, serverBinary, startClickHouse } from '../../packages/clickhouse/src/test-server.js';
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chdbConnection, chdbUnavailable } from '../../packages/clickhouse/src/chdb-harness.js';
+import { createClickHouseStorage, type ClickHouseStorage } from '../../packages/clickhouse/src/clickhouse-storage.js';
+import { createClickHouseSaltStore } from '../../packages/clickhouse/src/salts.js';
+import { clickhouseAvailable, serverBinary, startClickHouse, type TestServer } from '../../packages/clickhouse/src/test-server.js';
 import { importEvents } from '../../packages/core/src/import/import.js';
+import { parseQuery } from '../../packages/core/src/query/parse.js';
+import { REPORTS } from '../../packages/core/src/reports/index.js';
 import { createSite } from '../../packages/core/src/sites/sites.js';
-import type { Storage } from '../../packages/core/src/storage/types.js';
-import type { EndpointName } from '../../packages/core/src/types.js';
+import { localDay, shiftDay } from '../../packages/core/src/time/zone.js';
+import { ENDPOINT_PATHS, type EndpointName } from '../../packages/core/src/types.js';
+import { floorSql } from './clickhouse-floors.js';
+import { measureCollect, wrkInstalled, type CollectResult } from './collect.js';
+import { chunks, type BenchSite, type DatasetOptions } from './dataset.js';
 import { time, type Timing } from './measure.js';
+import { startServer } from './server.js';
+
+export type Engine = 'server' | 'chdb';
+
+export interface EndpointTimes {
+  core: Timing;
+  /** Over HTTPS through `createApiHandler` with the ClickHouse storage. */
+  http: Timing;
+  /** The plain aggregate query on the same rows (clickhouse-floors.ts). */
+  floor: Timing;
+  json: string;
+}
 
 export interface ClickHouseResult {
+  engine: Engine;
+  version: string;
+  events: number;
   importPerSecond: number;
-  endpoints: Map<EndpointName, { timing: Timing; json: string }>;
+  bytes: number;
+  endpoints: Partial<Record<EndpointName, EndpointTimes>>;
+  collect: CollectResult | string;
 }
 
 export interface ClickHouseBenchOptions {
-  sites: { id: string; name: string; timezone: string; domain: string }[];
-  /** The same import lines the SQLite store got, per site, in chunks. */
-  chunks: (siteId: string) => Iterable<string[]>;
+  sites: BenchSite[];
+  lines: DatasetOptions;
+  /** The site the endpoints are timed on. */
+  siteId: string;
   endpoints: EndpointName[];
+  /** Query parameters of each endpoint (the same as the SQLite store's). */
+  params: Partial<Record<EndpointName, Record<string, string>>>;
   runs: number;
-  run: (storage: Storage, endpoint: EndpointName) => () => Promise<unknown>;
-  log: (text: string) => void;
+  /** Runs of each floor query. */
+  floorRuns: number;
+  /** The instant every read is made at (the same for both stores, so `/live` looks at the same 5 minutes). */
+  readNow: number;
+  /** Scratch directory (TLS certificate, wrk script). */
+  dir: string;
+  /** wrk on `POST /collect` into ClickHouse; 0 seconds skips it. */
+  collect: { seconds: number; connections: number };
 }
 
-/** Why there is no ClickHouse column, or undefined when there can be one. */
-export const clickhouseUnavailable = (): string | undefined => (clickhouseAvailable ? undefined : serverBinary.reason);
+/** Why an engine has no column, or undefined when it can have one. */
+export function clickhouseUnavailable(engine: Engine): string | undefined {
+  if (engine === 'server') return clickhouseAvailable ? undefined : serverBinary.reason;
+  return chdbUnavailable;
+}
 
-export async function benchClickHouse(options: ClickHouseBenchOptions): Promise<ClickHouseResult> {
+const log = (text: string) => console.error(`[bench ${(performance.now() / 1000).toFixed(0)}s] ${text}`);
+
+/** Runs the column of `engine` (chdb in a forked process of its own). */
+export async function benchClickHouse(engine: Engine, options: ClickHouseBenchOptions): Promise<ClickHouseResult> {
+  if (engine === 'chdb') return inChild(options);
   const server = await startClickHouse();
   try {
-    const storage = createClickHouseStorage({ url: server.url, database: 'bench' });
-    await storage.migrate();
-    let events = 0;
-    let importMs = 0;
-    for (const site of options.sites) {
-      await createSite(storage, site);
-      for (const lines of options.chunks(site.id)) {
-        const t = performance.now();
-        await importEvents(storage, lines);
-        importMs += performance.now() - t;
-        events += lines.length;
-        options.log(`clickhouse: imported ${events.toLocaleString('en-US')} events`);
-      }
-    }
-    const endpoints = new Map<EndpointName, { timing: Timing; json: string }>();
-    for (const endpoint of options.endpoints) {
-      await options.run(storage, endpoint)(); // first call outside the timing, as for SQLite's warm runs
-      const { timing, result } = await time(options.runs, options.run(storage, endpoint));
-      endpoints.set(endpoint, { timing, json: JSON.stringify(result) });
-    }
-    await storage.close();
-    return { importPerSecond: (events / importMs) * 1000, endpoints };
+    return await run('server', createClickHouseStorage({ url: server.url, database: 'bench', now: () => options.readNow }), options, server);
   } finally {
     await server.stop();
   }
+}
+
+/** The column itself, in this process. */
+export async function run(engine: Engine, storage: ClickHouseStorage, options: ClickHouseBenchOptions, server?: TestServer): Promise<ClickHouseResult> {
+  const name = engine === 'server' ? 'clickhouse-server' : 'chdb';
+  const rows = async <T>(query: string) => (await storage.client.query({ query, format: 'JSONEachRow' })).json<T>();
+  await storage.migrate();
+  const [{ v: version } = { v: '?' }] = await rows<{ v: string }>('SELECT version() AS v');
+  let events = 0;
+  let importMs = 0;
+  for (const site of options.sites) {
+    await createSite(storage, site);
+    for (const lines of chunks(site, options.lines)) {
+      const t = performance.now();
+      await importEvents(storage, lines);
+      importMs += performance.now() - t;
+      events += lines.length;
+      log(`${name}: imported ${events.toLocaleString('en-US')} events (${Math.round((events / importMs) * 1000).toLocaleString('en-US')}/s)`);
+    }
+  }
+
+  const site = options.sites.find((s) => s.id === options.siteId)!;
+  const to = localDay(options.readNow, site.timezone);
+  const from = shiftDay(to, -29);
+  const report = (endpoint: EndpointName) => (): Promise<unknown> => REPORTS[endpoint](storage, parseQuery(endpoint, options.params[endpoint]!), { now: options.readNow });
+  const salts = createClickHouseSaltStore(storage.client, { database: 'bench' });
+  const http = await startServer({ storage, salts }, () => options.readNow, join(options.dir, 'tls'));
+  const endpoints: Partial<Record<EndpointName, EndpointTimes>> = {};
+  try {
+    for (const endpoint of options.endpoints) {
+      await report(endpoint)(); // first call outside the timing, as for SQLite's warm runs
+      const core = await time(options.runs, report(endpoint));
+      const path = `/api/v1${ENDPOINT_PATHS[endpoint]}?${new URLSearchParams(options.params[endpoint])}`;
+      const viaHttp = await time(options.runs, () => http.get(path));
+      const floorQuery = floorSql('bench', endpoint, site.id, endpoint === 'live' ? shiftDay(to, -1) : from, to, options.readNow);
+      const floor = await time(options.floorRuns, () => rows(floorQuery));
+      const json = JSON.stringify(core.result);
+      if (JSON.stringify(JSON.parse(viaHttp.result)) !== json) throw new Error(`${name}: ${endpoint} over HTTPS differs from the core's answer`);
+      endpoints[endpoint] = { core: core.timing, http: viaHttp.timing, floor: floor.timing, json };
+      log(`${name} ${endpoint}: core p50 ${core.timing.p50.toFixed(1)} ms, HTTPS ${viaHttp.timing.p50.toFixed(1)} ms, floor ${floor.timing.p50.toFixed(1)} ms`);
+    }
+  } finally {
+    await http.close();
+  }
+  const [parts] = await rows<{ b: string }>("SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = 'bench' AND active");
+  const collect = await collectInto(storage, options, engine, server);
+  await storage.close();
+  return { engine, version, events, importPerSecond: (events / importMs) * 1000, bytes: Number(parts?.b ?? 0), endpoints, collect };
+}
+
+/** `POST /collect` under wrk with the collector writing into ClickHouse (in the request thread: the worker thread is SQLite's). */
+async function collectInto(storage: ClickHouseStorage, options: ClickHouseBenchOptions, engine: Engine, server?: TestServer): Promise<CollectResult | string> {
+  if (options.collect.seconds <= 0) return 'skipped (--collect-seconds 0)';
+  if (!wrkInstalled()) return 'n/a (wrk not installed)';
+  log(`${engine === 'server' ? 'clickhouse-server' : 'chdb'}: wrk on POST /collect`);
+  const site = options.sites.find((s) => s.id === options.siteId)!;
+  const started = Date.now();
+  // Beacons are stamped "now": run the clock on from the data's end, as the SQLite collector's does.
+  const collector = await startServer({ storage, salts: createClickHouseSaltStore(storage.client, { database: 'bench' }) }, () => options.lines.endMs + (Date.now() - started), join(options.dir, 'tls'));
+  const count = async () => Number((await (await storage.client.query({ query: `SELECT count() AS n FROM bench.events WHERE site_id = '${site.id}'`, format: 'JSONEachRow' })).json<{ n: string }>())[0]!.n);
+  let stored = await count();
+  try {
+    return await measureCollect({
+      url: collector.url, siteId: site.id, domain: site.domain, seconds: options.collect.seconds, connections: options.collect.connections, dir: options.dir,
+      flush: async () => {
+        await collector.flush();
+        stored = await count();
+      },
+      countStored: () => stored,
+    });
+  } catch (error) {
+    return `failed: ${String(error).slice(0, 200)}`;
+  } finally {
+    await collector.close();
+    void server;
+  }
+}
+
+/** Runs the chdb column in a forked process (see clickhouse-child.ts) and returns its result. */
+function inChild(options: ClickHouseBenchOptions): Promise<ClickHouseResult> {
+  const child = fork(fileURLToPath(new URL('./clickhouse-child.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    let result: ClickHouseResult | undefined;
+    child.on('message', (message: { result?: ClickHouseResult; error?: string }) => {
+      if (message.error) reject(new Error(`chdb column: ${message.error}`));
+      else result = message.result;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`chdb column: process exited ${code}`))));
+    child.send(options);
+  });
+}
+
+/** The chdb column's store, on this process's chdb data directory. */
+export function chdbStorage(readNow: number): ClickHouseStorage {
+  return createClickHouseStorage({ connection: chdbConnection(), database: 'bench', now: () => readNow });
 }

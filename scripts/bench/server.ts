@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createSqliteSaltStore } from '../../packages/core/src/storage/sqlite/sqlite-salts.js';
-import type { SqliteStore } from '../../packages/core/src/storage/sqlite/sqlite-storage.js';
+import type { SaltStore } from '../../packages/core/src/salts/salts.js';
+import type { Storage } from '../../packages/core/src/storage/types.js';
 import { communityAuthenticator } from '../../packages/http/src/auth.js';
 import { createCollectHandler } from '../../packages/http/src/collect/handler.js';
 import { createApiHandler } from '../../packages/http/src/handler.js';
@@ -39,10 +39,10 @@ export interface BenchServer {
 }
 
 /** `collectWorker`: the SQLite file for the collector's worker thread (as the standalone server runs it); none: in the request thread. */
-export async function startServer(storage: SqliteStore, now: () => number, dir: string, collectWorker?: string): Promise<BenchServer> {
+export async function startServer(backend: { storage: Storage; salts: SaltStore }, now: () => number, dir: string, collectWorker?: string): Promise<BenchServer> {
+  const { storage } = backend;
   const tls = certificate(dir);
   const api = createApiHandler({ storage, authenticate: communityAuthenticator(BENCH_KEY), rateLimit: false, logger: silentLogger, now });
-  const backend = { storage, salts: createSqliteSaltStore(storage.db, { now }) };
   const worker = collectWorker ? { worker: { engine: 'sqlite' as const, path: collectWorker } } : {};
   const collect = createCollectHandler({ backend, trustProxy: true, logger: silentLogger, now, ...worker });
   // As the standalone server does: the collector's worker has opened the database before the first request.

@@ -14,9 +14,9 @@ import {
   newKeyId,
   type StoredKeyRow,
 } from '@siteline/core';
-import { backendTable, type BackendTable } from './backend-schema.js';
+import type { BackendTable } from './migrations/003-backend.js';
 import { sqlString } from './escape.js';
-import type { SchemaTarget } from './schema.js';
+import { tableName, type SchemaTarget } from './schema.js';
 
 /** A key row of `api_keys`: last use and revocation live in tables of their own. */
 type KeyRow = Omit<StoredKeyRow, 'last_used_at' | 'revoked_at'>;
@@ -33,7 +33,7 @@ type KeyRow = Omit<StoredKeyRow, 'last_used_at' | 'revoked_at'>;
  * const { key } = await accounts.createKey((await accounts.createAccount('Acme')).id, 'reporting');
  */
 export function createClickHouseAccounts(client: ClickHouseClient, target: SchemaTarget, insertSettings: ClickHouseSettings): AccountStore {
-  const table = (name: BackendTable) => backendTable(target, name);
+  const table = (name: BackendTable) => tableName(target, name);
   const rows = async <T>(query: string): Promise<T[]> => (await client.query({ query, format: 'JSONEachRow' })).json<T>();
   const insert = (name: BackendTable, values: object[]) =>
     client.insert({ table: table(name), values, format: 'JSONEachRow', clickhouse_settings: insertSettings });

@@ -2,13 +2,15 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { connect } from './client.js';
 import { type Backend, BackendError, type BackendRole } from '@siteline/core';
 import { createClickHouseAccounts } from './accounts.js';
-import { backendLocalTable } from './backend-schema.js';
 import { createClickHouseStorage, type ClickHouseStorageOptions } from './clickhouse-storage.js';
 import { sqlIdent, sqlString } from './escape.js';
+import { storageTableName } from './schema.js';
 import { createClickHouseSaltStore } from './salts.js';
 import { insertSettings } from './settings.js';
 
-export interface ClickHouseBackendOptions extends Pick<ClickHouseStorageOptions, 'url' | 'username' | 'password' | 'database' | 'cluster' | 'nodes' | 'requestTimeoutMs'> {
+export interface ClickHouseBackendOptions extends Pick<ClickHouseStorageOptions, 'username' | 'password' | 'database' | 'cluster' | 'nodes' | 'requestTimeoutMs'> {
+  /** HTTP(S) address of a server, e.g. `http://127.0.0.1:8123`. */
+  url: string;
   /** Which connection this is; ClickHouse treats every role alike. */
   role?: BackendRole;
   /** Clock of the daily salts; default `Date.now`. For tests. */
@@ -43,7 +45,7 @@ export async function openClickHouseBackend(options: ClickHouseBackendOptions): 
     const dropDays = async (days: string[]) => {
       const on = target.cluster && nodes.length === 0 ? ` ON CLUSTER ${sqlIdent(target.cluster)}` : '';
       const drop = (client: ClickHouseClient) =>
-        Promise.all(days.map((day) => client.command({ query: `ALTER TABLE ${backendLocalTable(target, 'salts')}${on} DROP PARTITION ${sqlString(day)}` })));
+        Promise.all(days.map((day) => client.command({ query: `ALTER TABLE ${storageTableName(target, 'salts')}${on} DROP PARTITION ${sqlString(day)}` })));
       if (!target.cluster || nodes.length === 0) return void (await drop(storage.client));
       for (const url of nodes) {
         const node = connect({ url, username: options.username, password: options.password });

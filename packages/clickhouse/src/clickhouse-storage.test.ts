@@ -14,14 +14,16 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
     await server?.stop();
   });
 
-  // Unbounded look-back (the default), and bounded to one day: the data's sessions span at most one day.
+  // Visitor counts come from builds for settled days and from raw rows for hot ones: both paths run the same cases.
+  // 2030: every day of the data is settled (built at the first read). 2026-11-03 04:00Z: 11-03 and 11-02 are
+  // hot for the UTC sites (read raw), 11-01 is built.
   describe.each([
-    ['unbounded look-back', 'adapter_cases', undefined],
-    ['maxSessionDays 1', 'adapter_cases_bounded', 1],
-  ])('%s', (_name, database, maxSessionDays) => {
+    ['every day settled', 'adapter_cases', '2030-01-01T00:00:00Z'],
+    ['11-02 and 11-03 hot', 'adapter_cases_hot', '2026-11-03T04:00:00Z'],
+  ])('%s', (_name, database, now) => {
     let storage: ClickHouseStorage;
     beforeAll(async () => {
-      storage = createClickHouseStorage({ url: server.url, database, maxSessionDays });
+      storage = createClickHouseStorage({ url: server.url, database, now: () => Date.parse(now) });
       await storage.migrate();
       await storage.migrate(); // idempotent
     });
@@ -42,12 +44,25 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
       { name: 'api_key_revocations', engine: 'MergeTree' },
       { name: 'api_key_uses', engine: 'ReplacingMergeTree' },
       { name: 'api_keys', engine: 'MergeTree' },
+      { name: 'day_marks', engine: 'SummingMergeTree' },
+      { name: 'day_totals', engine: 'SummingMergeTree' },
+      { name: 'dim_totals', engine: 'SummingMergeTree' },
+      { name: 'event_totals', engine: 'SummingMergeTree' },
       { name: 'events', engine: 'MergeTree' },
+      { name: 'events_names_mv', engine: 'MaterializedView' },
+      { name: 'events_pages_mv', engine: 'MaterializedView' },
+      { name: 'events_totals_mv', engine: 'MaterializedView' },
       { name: 'imports', engine: 'MergeTree' },
+      { name: 'page_totals', engine: 'SummingMergeTree' },
       { name: 'salts', engine: 'MergeTree' },
-      { name: 'sessions', engine: 'AggregatingMergeTree' },
-      { name: 'sessions_mv', engine: 'MaterializedView' },
+      { name: 'schema_migrations', engine: 'MergeTree' },
+      { name: 'session_state', engine: 'ReplacingMergeTree' },
+      { name: 'sessions', engine: 'CollapsingMergeTree' },
+      { name: 'sessions_dims_mv', engine: 'MaterializedView' },
+      { name: 'sessions_state_mv', engine: 'MaterializedView' },
+      { name: 'sessions_totals_mv', engine: 'MaterializedView' },
       { name: 'sites', engine: 'ReplacingMergeTree' },
+      { name: 'visitor_rollups', engine: 'MergeTree' },
     ]);
     await storage.close();
   });
@@ -56,5 +71,6 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
     expect(() => createClickHouseStorage({ url: server.url, database: 'x; DROP DATABASE y' })).toThrow(TypeError);
     expect(() => createClickHouseStorage({ url: server.url, cluster: 'a`b' })).toThrow(TypeError);
     expect(() => createClickHouseStorage({ url: server.url, maxSessionDays: -1 })).toThrow(TypeError);
+    expect(() => createClickHouseStorage({})).toThrow(TypeError);
   });
 });

@@ -1,18 +1,38 @@
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
-import { connect } from './client.js';
-import { DuplicateImportError, type BreakdownTotals, type DayTotals, type PageTotals, type Storage } from '@siteline/core';
+import type { BreakdownTotals, DayTotals, PageTotals, Site, Storage } from '@siteline/core';
+import { connect, type ClientConnection } from './client.js';
+import { clientIO } from './client-io.js';
 import { outsideDateType, readDay } from './days.js';
 import { sqlIdent } from './escape.js';
-import { eventRow } from './events.js';
 import { migrateSchema } from './migrate.js';
 import * as q from './queries.js';
-import { tableName } from './schema.js';
-import { insertSettings, querySettings } from './settings.js';
-import { bySiteOrder, importCountSql, importRow, siteRow, sitesSql, toSite } from './sites.js';
+import { createRollups } from './rollups.js';
+import type { SchemaTarget } from './schema.js';
+import { bySiteOrder, siteRow, sitesSql, toSite, type SiteRead } from './sites.js';
+import { createVisitorReads } from './visitors.js';
+import { createWriter } from './writer.js';
+
+export type { ClientConnection } from './client.js';
 
 export interface ClickHouseStorageOptions {
-  /** HTTP(S) address of a server, e.g. `http://127.0.0.1:8123`. */
-  url: string;
+  /** HTTP(S) address of a server, e.g. `http://127.0.0.1:8123`. Needed unless `client` is given. */
+  url?: string;
+  /**
+   * A ready client instead of `url`, e.g. ClickHouse in-process through chdb:
+   * `createClient({ connection: createChdbConnection({ path }) })`. The
+   * storage closes it on `close()`; `username`, `password`,
+   * `requestTimeoutMs` and `clickhouseSettings` are then the client's own
+   * business.
+   */
+  client?: ClickHouseClient;
+  /**
+   * A `@clickhouse/client` connection instead of `url`: the storage makes the
+   * client (`createClient({ connection })`) and closes it on `close()`. With
+   * chdb's connection (`createChdbConnection({ path })` from `chdb/connection`)
+   * bulk rows go through its zero-copy raw insert (`connection.chdb.rawInsert`),
+   * about three times faster than the generic insert path.
+   */
+  connection?: ClientConnection;
   username?: string;
   password?: string;
   /** Database of the Siteline tables, created by `migrate()`. Default `siteline`. */
@@ -31,29 +51,38 @@ export interface ClickHouseStorageOptions {
   /** Per-request timeout in ms (the client default, 30 s, when absent). */
   requestTimeoutMs?: number;
   /**
-   * Optional bound on how many days a session may last, for very large
-   * sites: the look-back before a range (to exclude sessions that started
-   * earlier) then reads only this many days. Exact whenever no session spans
-   * more days; absent (the default): unbounded and always exact.
+   * @deprecated No effect since schema version 2: reads no longer look back
+   * before a range (sessions are stored by their start day). Still checked.
    */
   maxSessionDays?: number;
+  /**
+   * The clock that decides which days are hot (today and, for six hours after
+   * midnight, yesterday: read raw instead of being settled); default
+   * `Date.now`. Results never depend on it, only speed. For benchmarks and tests.
+   */
+  now?: () => number;
   /** Extra settings sent with every request. */
   clickhouseSettings?: ClickHouseSettings;
 }
 
-/** A `Storage` over ClickHouse, plus schema creation and the underlying client. */
+/** A `Storage` over ClickHouse, plus schema migration and the underlying client. */
 export interface ClickHouseStorage extends Storage {
-  /** Creates the database, tables and materialized view if missing; idempotent. */
+  /** Brings the schema to the current version (versioned steps, each idempotent; see README). */
   migrate(): Promise<void>;
   readonly client: ClickHouseClient;
 }
 
 const num = (value: unknown): number => Number(value);
 
+/** How long a found site is kept in memory, and how many. */
+const SITE_CACHE_MS = 60_000;
+const MAX_CACHED_SITES = 10_000;
+
 /**
  * The scale-out store: events in a MergeTree partitioned by month, sessions
- * pre-aggregated by a materialized view, optionally sharded over a cluster.
- * Call `migrate()` once before use.
+ * kept exact by the writer, additive daily rollups kept by materialized
+ * views and daily visitor counts built once per settled day; optionally
+ * sharded over a cluster. Call `migrate()` once before use.
  *
  * @example
  * const storage = createClickHouseStorage({ url: 'http://127.0.0.1:8123', database: 'siteline' });
@@ -61,137 +90,131 @@ const num = (value: unknown): number => Number(value);
  * const stats = await getStats(storage, parseQuery('stats', { site_id: 'ST-demo', period: '7d' }));
  */
 export function createClickHouseStorage(options: ClickHouseStorageOptions): ClickHouseStorage {
-  const target: q.QueryTarget = { database: options.database ?? 'siteline', cluster: options.cluster, maxSessionDays: options.maxSessionDays };
+  const target: SchemaTarget = { database: options.database ?? 'siteline', cluster: options.cluster };
   sqlIdent(target.database); // refuse a bad name now, not at the first query
   if (target.cluster !== undefined) sqlIdent(target.cluster);
   if (options.maxSessionDays !== undefined && !(Number.isSafeInteger(options.maxSessionDays) && options.maxSessionDays >= 0)) {
     throw new TypeError('maxSessionDays must be a non-negative integer');
   }
-  const client = connect({
-    url: options.url,
-    username: options.username,
-    password: options.password,
-    requestTimeoutMs: options.requestTimeoutMs,
-    clickhouse_settings: options.clickhouseSettings,
-  });
-  const clustered = options.cluster !== undefined;
-  const { perSession, localIn } = querySettings(clustered);
-  let forInserts: Promise<ClickHouseSettings> | undefined;
-
-  const rows = async <T>(query: string, settings: ClickHouseSettings = {}): Promise<T[]> =>
-    (await client.query({ query, format: 'JSONEachRow', clickhouse_settings: settings })).json<T>();
-
-  const insert = async (table: 'sites' | 'events' | 'imports', values: object[]) => {
-    forInserts ??= insertSettings(client, clustered).catch((error: unknown) => {
-      forInserts = undefined; // ask again next time
-      throw error;
+  if (!options.client && !options.connection && !options.url) throw new TypeError('createClickHouseStorage needs a url, a client or a connection');
+  const client =
+    options.client ??
+    connect({
+      connection: options.connection,
+      url: options.url,
+      username: options.username,
+      password: options.password,
+      requestTimeoutMs: options.requestTimeoutMs,
+      clickhouse_settings: options.clickhouseSettings,
     });
-    await client.insert({ table: tableName(target, table), values, format: 'JSONEachRow', clickhouse_settings: await forInserts });
-  };
+  const { io, command } = clientIO(client, target, options.cluster !== undefined, options.connection);
+  const rows = io.rows;
 
-  const sessionDays = (range: Parameters<Storage['summary']>[0]) =>
-    rows<{ d: string; visitors: string; sessions: string; bounces: string; durationMs: string }>(q.sessionDaysSql(target, range), perSession);
-  const pageviewDays = (range: Parameters<Storage['summary']>[0]) =>
-    rows<{ d: string; pageviews: string }>(q.pageviewDaysSql(target, range));
-
-  return {
+  // Every report starts with getSite: a found site is kept for a minute (the contract has no site update; the
+  // minute bounds what another process could change), a missing one is always asked again.
+  const sites = new Map<string, { site: Site; until: number }>();
+  const timezones = new Map<string, string>();
+  const storage: ClickHouseStorage = {
     kind: 'clickhouse',
     client,
-    migrate: () => migrateSchema(client, target, options),
+    async migrate() {
+      await rollups.idle(); // a step may rebuild the tables a background build writes to
+      await migrateSchema(client, target, options);
+      rollups.forget();
+    },
 
     async insertSite(site) {
       if ((await this.getSite(site.id)) !== undefined) throw new Error(`Site ${site.id} already exists`);
-      await insert('sites', [siteRow(site, Date.now())]);
+      await io.insert('sites', [siteRow(site, Date.now())]);
     },
     async getSite(id) {
-      const [row] = await rows<Parameters<typeof toSite>[0]>(sitesSql(target, { id }));
-      return row && toSite(row);
+      const hit = sites.get(id);
+      if (hit && hit.until > Date.now()) return hit.site;
+      const [row] = await rows<SiteRead>(sitesSql(target, { id }));
+      const site = row && toSite(row);
+      if (site) {
+        if (sites.size >= MAX_CACHED_SITES) sites.clear();
+        sites.set(id, { site, until: Date.now() + SITE_CACHE_MS });
+      }
+      return site;
     },
     async listSites(filter) {
-      const found = await rows<Parameters<typeof toSite>[0]>(sitesSql(target, { accountId: filter?.accountId }));
+      const found = await rows<SiteRead>(sitesSql(target, { accountId: filter?.accountId }));
       return found.map(toSite).sort(bySiteOrder);
     },
 
     async writeEvents(events, record) {
-      const values = events.map(eventRow);
-      if (record) {
-        const [found] = await rows<{ n: string }>(importCountSql(target, record.hash));
-        if (num(found?.n) > 0) throw new DuplicateImportError(record.hash);
-      }
-      // One INSERT: a failure leaves at most whole parts behind, never a torn row (see README, "Writes").
-      if (values.length > 0) await insert('events', values);
-      if (record) await insert('imports', [importRow(record)]);
+      // One write at a time per store: a write reads the state of its sessions, so two at once could both build on the same one.
+      const run = writing.then(async () => {
+        const touched = await write(events, record);
+        if (record) await rollups.settle(touched);
+      });
+      writing = run.catch(() => {});
+      await run;
     },
 
     async summary(range) {
       const totals = { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
       if (outsideDateType(range)) return totals;
-      const [days, views] = await Promise.all([sessionDays(range), pageviewDays(range)]);
-      for (const d of days) {
-        totals.visitors += num(d.visitors);
-        totals.sessions += num(d.sessions);
-        totals.bounces += num(d.bounces);
-        totals.durationMs += num(d.durationMs);
+      const [sums, visitors] = await Promise.all([rows<DaySums>(q.daySumsSql(target, range)), visitorsBy(range, '')]);
+      for (const d of sums) {
+        totals.sessions += num(d.n);
+        totals.bounces += num(d.b);
+        totals.durationMs += num(d.dur);
+        totals.pageviews += num(d.pv);
       }
-      for (const d of views) totals.pageviews += num(d.pageviews);
+      for (const v of visitors.values()) totals.visitors += v;
       return totals;
     },
 
     async timeseries(range) {
       if (outsideDateType(range)) return [];
-      const [days, views] = await Promise.all([sessionDays(range), pageviewDays(range)]);
-      const out = new Map<string, DayTotals>();
-      for (const d of days) out.set(readDay(d.d), { day: readDay(d.d), visitors: num(d.visitors), sessions: num(d.sessions), pageviews: 0 });
-      for (const d of views) {
+      const [sums, visitors] = await Promise.all([rows<DaySums>(q.daySumsSql(target, range)), visitorsBy(range, '')]);
+      const out: DayTotals[] = [];
+      for (const d of sums) {
         const day = readDay(d.d);
-        const row = out.get(day) ?? { day, visitors: 0, sessions: 0, pageviews: 0 };
-        row.pageviews = num(d.pageviews);
-        out.set(day, row);
+        const row = { day, visitors: visitors.get(day) ?? 0, sessions: num(d.n), pageviews: num(d.pv) };
+        if (row.sessions !== 0 || row.pageviews !== 0) out.push(row);
       }
-      return [...out.values()];
+      return out;
     },
 
     async sessionBreakdown(range, dimension): Promise<BreakdownTotals[]> {
       if (outsideDateType(range)) return [];
-      const found = await rows<Record<string, string>>(q.breakdownSql(target, range, dimension), perSession);
-      const keys = q.dimensionColumns(dimension).map((_, i) => `k${i}`);
-      return found.map((r) => ({ key: keys.map((k) => r[k]!), visitors: num(r.visitors), sessions: num(r.sessions) }));
+      const [sums, visitors] = await Promise.all([
+        rows<{ val: string; n: string }>(q.dimensionSumsSql(target, range, dimension)),
+        visitorsBy(range, dimension),
+      ]);
+      return sums.map((r) => ({
+        key: dimension === 'utm' ? r.val.split('\u0000') : [r.val],
+        visitors: visitors.get(r.val) ?? 0,
+        sessions: num(r.n),
+      }));
     },
 
     async pages(range) {
       if (outsideDateType(range)) return [];
-      const [views, entries, [last]] = await Promise.all([
-        rows<{ path: string; pageviews: string; visitors: string }>(q.pageViewsSql(target, range)),
-        rows<{ path: string; entrySessions: string; entryBounces: string }>(q.pageEntriesSql(target, range), perSession),
-        rows<{ last: string }>(q.lastSessionDaySql(target, range), localIn),
+      const [views, entries, visitors] = await Promise.all([
+        rows<{ p: string; pv: string; tv: string; tm: string }>(q.pageSumsSql(target, range)),
+        rows<{ val: string; n: string; b: string }>(q.dimensionSumsSql(target, range, 'entryPath')),
+        visitorsBy(range, 'page'),
       ]);
-      const pages = new Map<string, PageTotals>();
-      for (const v of views) {
-        pages.set(v.path, {
-          path: v.path, pageviews: num(v.pageviews), visitors: num(v.visitors),
-          entrySessions: 0, entryBounces: 0, timedViews: 0, timeOnPageMs: 0,
-        });
-      }
-      if (pages.size === 0) return [];
-      for (const e of entries) {
-        const page = pages.get(e.path);
-        if (page) Object.assign(page, { entrySessions: num(e.entrySessions), entryBounces: num(e.entryBounces) });
-      }
-      const timed = await rows<{ path: string; timedViews: string; timeOnPageMs: string }>(
-        q.timeOnPageSql(target, range, readDay(last?.last ?? '0000-00-00')),
-        perSession,
-      );
-      for (const t of timed) {
-        const page = pages.get(t.path);
-        if (page) Object.assign(page, { timedViews: num(t.timedViews), timeOnPageMs: num(t.timeOnPageMs) });
-      }
-      return [...pages.values()];
+      const entry = new Map(entries.map((e) => [e.val, e]));
+      return views.map((v): PageTotals => ({
+        path: v.p,
+        pageviews: num(v.pv),
+        visitors: visitors.get(v.p) ?? 0,
+        entrySessions: num(entry.get(v.p)?.n ?? 0),
+        entryBounces: num(entry.get(v.p)?.b ?? 0),
+        timedViews: num(v.tv),
+        timeOnPageMs: num(v.tm),
+      }));
     },
 
     async customEvents(range, name) {
       if (outsideDateType(range)) return [];
-      const found = await rows<{ name: string; n: string }>(q.customEventsSql(target, range, name));
-      return found.map((r) => ({ name: r.name, count: num(r.n) }));
+      const found = await rows<{ nm: string; n: string }>(q.eventSumsSql(target, range, name));
+      return found.map((r) => ({ name: r.nm, count: num(r.n) }));
     },
 
     async liveVisitors(siteId, sinceMs, untilMs) {
@@ -201,7 +224,35 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
 
     async close() {
+      await rollups.idle();
       await client.close();
     },
   };
+
+  const write = createWriter(io, target);
+  let writing: Promise<void> = Promise.resolve();
+  const rollups = createRollups(io, target, {
+    now: options.now ?? Date.now,
+    async timezoneOf(siteId) {
+      let zone = timezones.get(siteId);
+      if (zone === undefined) {
+        zone = (await storage.getSite(siteId))?.timezone;
+        if (zone !== undefined) timezones.set(siteId, zone);
+      }
+      return zone;
+    },
+    command,
+  });
+  const visitorsBy = createVisitorReads(io, target, rollups);
+
+  return storage;
 }
+
+interface DaySums {
+  d: string;
+  n: string;
+  b: string;
+  dur: string;
+  pv: string;
+}
+

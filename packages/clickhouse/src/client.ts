@@ -1,7 +1,13 @@
 import { type ClickHouseClient, ClickHouseLogLevel, type ClickHouseSettings, createClient } from '@clickhouse/client';
 
+/** A connection `createClient` takes (`@clickhouse/client` >= 1.23), e.g. chdb's. */
+export type ClientConnection = NonNullable<NonNullable<Parameters<typeof createClient>[0]>['connection']>;
+
 export interface ConnectOptions {
-  url: string;
+  /** HTTP(S) address of a server; or `connection`. */
+  url?: string;
+  /** A ready connection instead of `url` (e.g. chdb's in-process one). */
+  connection?: ClientConnection;
   username?: string;
   password?: string;
   /** Per-request timeout in ms (the client default, 30 s, when absent). */
@@ -17,6 +23,7 @@ export interface ConnectOptions {
 export function connect(options: ConnectOptions): ClickHouseClient {
   return createClient({
     url: options.url,
+    connection: options.connection,
     username: options.username,
     password: options.password,
     request_timeout: options.requestTimeoutMs,

@@ -1,36 +1,10 @@
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqlDate, sqlIdent, sqlInt, sqlString } from './escape.js';
+import { Readable } from 'node:stream';
+import { PAYLOADS } from './escape-payloads.js';
+import { sqlDate, sqlIdent, sqlInt, sqlString, tsvInt, tsvText } from './escape.js';
 import { clickhouseAvailable, startClickHouse, warnIfUnavailable, type TestServer } from './test-server.js';
 
-const PAYLOADS = [
-  '',
-  "'",
-  "''",
-  "'; DROP TABLE payloads; --",
-  "' OR '1'='1",
-  '\\',
-  '\\\\',
-  "\\'",
-  "\\'; DROP TABLE payloads; --",
-  'a\\',
-  'end with backslash\\',
-  '\0',
-  'nul\0in\0middle',
-  'line\nbreak\r\ncrlf',
-  'tab\there',
-  '\x01\x02\x1f\x7f',
-  '\\x41 is not A',
-  '\\0 is not nul',
-  '"double" `back` quotes',
-  '/* comment */ -- also',
-  '{x:String} {placeholder}',
-  'é ü ß 中文 العربية',
-  '😀 👍🏽 family: 👨‍👩‍👧',
-  '\u2028\u2029 \u00a0 \ufeff',
-  'x'.repeat(10_000),
-  "FORMAT TSV; SELECT 1'",
-];
 
 describe('escape (pure)', () => {
   it('quotes, escapes and refuses what cannot be a literal', () => {
@@ -43,6 +17,11 @@ describe('escape (pure)', () => {
     for (const bad of [1.5, Number.NaN, Infinity, 2 ** 53, '1; DROP' as unknown as number]) expect(() => sqlInt(bad)).toThrow(TypeError);
     expect(sqlDate('2026-11-02')).toBe("toDate('2026-11-02')");
     for (const bad of ['2026-13-01', "2026-01-01'", '2026-1-1']) expect(() => sqlDate(bad)).toThrow(TypeError);
+    expect(tsvText('a\tb\nc\\d\re\0f')).toBe('a\\tb\\nc\\\\d\\re\\0f');
+    expect(tsvText('plain é')).toBe('plain é');
+    expect(() => tsvText(1 as unknown as string)).toThrow(TypeError);
+    expect(tsvInt(-1)).toBe('-1');
+    for (const bad of [1.5, Number.NaN, '1' as unknown as number]) expect(() => tsvInt(bad)).toThrow(TypeError);
     expect(sqlIdent('siteline_1')).toBe('`siteline_1`');
     for (const bad of ['a b', 'a`b', '1a', '', 'a.b', 'x'.repeat(65)]) expect(() => sqlIdent(bad)).toThrow(TypeError);
   });
@@ -90,6 +69,14 @@ describe.skipIf(!clickhouseAvailable)('escape round trip through a real server',
     await client.command({ query: 'CREATE TABLE default.json_payloads (i UInt32, s String) ENGINE = MergeTree() ORDER BY i' });
     await client.insert({ table: 'default.json_payloads', values: PAYLOADS.map((s, i) => ({ i, s })), format: 'JSONEachRow' });
     const stored = await rows<{ s: string }>('SELECT s FROM default.json_payloads ORDER BY i');
+    expect(stored.map((r) => r.s)).toEqual(PAYLOADS);
+  });
+
+  it('round-trips payloads sent as TabSeparated fields, the path of bulk inserts', async () => {
+    await client.command({ query: 'CREATE TABLE default.tsv_payloads (i UInt32, s String) ENGINE = MergeTree() ORDER BY i' });
+    const body = PAYLOADS.map((p, i) => `${tsvInt(i)}\t${tsvText(p)}\n`).join('');
+    await client.insert({ table: 'default.tsv_payloads', values: Readable.from([body], { objectMode: false }), format: 'TabSeparated' });
+    const stored = await rows<{ s: string }>('SELECT s FROM default.tsv_payloads ORDER BY i');
     expect(stored.map((r) => r.s)).toEqual(PAYLOADS);
   });
 });

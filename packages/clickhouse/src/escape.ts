@@ -3,6 +3,8 @@
  * query parameters, so every string is written as a quoted literal by
  * `sqlString`, every integer by `sqlInt`, every day by `sqlDate` and every
  * database, table or cluster name by `sqlIdent`. Nothing else is spliced.
+ * Bulk inserts send rows as data, never as SQL: `TabSeparated` fields made by
+ * `tsvText` and `tsvInt`, or `JSONEachRow`.
  */
 
 const HEX = '0123456789abcdef';
@@ -77,3 +79,25 @@ export function sqlIdent(name: string): string {
   }
   return `\`${name}\``;
 }
+
+/**
+ * A string field of a `TabSeparated` insert that reads back as exactly
+ * `value`: backslash, tab, newline, carriage return and NUL are
+ * backslash-escaped, so a field can never end early or split a row. (A lone
+ * UTF-16 surrogate has no UTF-8 form; like every string Node writes, it
+ * arrives as U+FFFD, which is also what the SQLite store keeps.)
+ *
+ * @example
+ * const row = `${tsvText('ST-a')}\t${tsvInt(12)}\n`;
+ */
+export function tsvText(value: string): string {
+  if (typeof value !== 'string') throw new TypeError(`tsvText expects a string, got ${typeof value}`);
+  return TSV_SPECIAL.test(value) ? value.replace(TSV_SPECIAL_ALL, (ch) => TSV_ESCAPES[ch]!) : value;
+}
+
+/** An integer field of a `TabSeparated` insert (safe integers only, as `sqlInt`). */
+export const tsvInt = (value: number): string => sqlInt(value);
+
+const TSV_SPECIAL = /[\\\t\n\r\0]/;
+const TSV_SPECIAL_ALL = /[\\\t\n\r\0]/g;
+const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0' };

@@ -11,7 +11,8 @@
  * const storage = createClickHouseStorage({ url: 'http://127.0.0.1:8123' });
  * await storage.migrate();
  */
-export { createClickHouseStorage, type ClickHouseStorage, type ClickHouseStorageOptions } from './clickhouse-storage.js';
+export { createClickHouseStorage, type ClickHouseStorage, type ClickHouseStorageOptions, type ClientConnection } from './clickhouse-storage.js';
 export { openClickHouseBackend, type ClickHouseBackendOptions } from './backend.js';
 export { sqlDate, sqlIdent, sqlInt, sqlString } from './escape.js';
-export { schemaStatements, type SchemaTarget } from './schema.js';
+export { type SchemaTarget } from './schema.js';
+export { MIGRATIONS, SCHEMA_VERSION, type MigrationContext, type MigrationStep } from './migrations/index.js';

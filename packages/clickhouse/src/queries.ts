@@ -1,158 +1,114 @@
 import type { DayRange, SessionDimension } from '@siteline/core';
 import { addDays, clampDay, utcDay } from './days.js';
 import { sqlDate, sqlInt, sqlString } from './escape.js';
-import { SESSION_ATTRIBUTES, tableName, type SchemaTarget } from './schema.js';
+import { DIMENSION_VALUE_SQL } from './migrations/002-rollups.js';
+import { tableName, type SchemaTarget } from './schema.js';
 
 /**
- * The SQL of every read, as pure functions of the range. Values enter only
- * through escape.ts. No CTEs, window functions or query parameters, so the
- * same text runs on ClickHouse 18.16 and on current servers.
+ * The SQL of every read, as pure functions. Values enter only through
+ * escape.ts. No CTEs, window functions or query parameters, so the same text
+ * runs on ClickHouse 18.16 and on current servers. Output aliases never
+ * repeat a column name of the table read (18.16 substitutes aliases
+ * everywhere in the query).
+ *
+ * Sums come from the additive rollups (`day_totals`, `dim_totals`,
+ * `page_totals`, `event_totals`) of the range's days; daily distinct
+ * visitors from `visitor_rollups` for settled days and from the raw rows
+ * (`sessions`, `events`) of the others (see rollups.ts).
  */
 
-/** Columns of the session subquery for each breakdown dimension: a fixed map, never user input. */
-const DIMENSION_COLUMNS: Record<SessionDimension, readonly string[]> = {
-  referrerSource: ['referrer_source'],
-  channel: ['channel'],
-  countryCode: ['country_code'],
-  deviceType: ['device_type'],
-  browser: ['browser'],
-  os: ['os'],
-  utm: ['utm_source', 'utm_medium', 'utm_campaign'],
-};
+/** What a visitor count is grouped by: `''` the day's total, `page` a path, else a session dimension. */
+export type VisitorDimension = '' | 'page' | SessionDimension;
 
-export const dimensionColumns = (dimension: SessionDimension): readonly string[] => DIMENSION_COLUMNS[dimension];
+/** Build ids are `writes x VER_STEP + a random part below VER_STEP` (see rollups.ts). */
+export const VER_STEP = 1_000_000;
 
-/**
- * Events whose instant is in `[startMs, endMs)`, as the contract defines. The
- * `day` bounds (one day wider, covering every UTC offset) only let
- * ClickHouse skip partitions and granules.
- */
-function eventsIn(t: QueryTarget, r: DayRange): string {
-  return `FROM ${tableName(t, 'events')} WHERE site_id = ${sqlString(r.siteId)}
-    AND day >= ${sqlDate(clampDay(addDays(r.from, -1)))} AND day <= ${sqlDate(clampDay(addDays(r.to, 1)))}
-    AND ts >= ${sqlInt(Math.max(0, r.startMs))} AND ts < ${sqlInt(Math.max(0, r.endMs))}`;
+/** True when a day's newest build (`ver`, 0 for none) counted every write the day has had. */
+export const isSettled = (writes: number, ver: number): boolean => writes > 0 && Math.floor(ver / VER_STEP) === writes;
+
+const site = (r: DayRange) => `site_id = ${sqlString(r.siteId)}`;
+const days = (r: DayRange) => `day >= ${sqlDate(clampDay(r.from))} AND day <= ${sqlDate(clampDay(r.to))}`;
+
+/** Per day (`d`): sessions, bounces, summed duration and pageviews. */
+export function daySumsSql(t: SchemaTarget, r: DayRange): string {
+  return `SELECT toString(day) AS d, sum(sessions) AS n, sum(bounces) AS b, sum(duration_ms) AS dur, sum(pageviews) AS pv
+    FROM ${tableName(t, 'day_totals')} WHERE ${site(r)} AND ${days(r)} GROUP BY day`;
 }
 
-/**
- * What queries need to know besides the range: where the tables are and,
- * optionally, how long a session may last (`maxSessionDays`; absent: no
- * bound, every look-back is exact).
- */
-export type QueryTarget = SchemaTarget & { maxSessionDays?: number };
-
-/** `AND batch_day >= ...` bounding a look-back before `from`, or nothing when unbounded. */
-function lookback(t: QueryTarget, from: string): string {
-  return t.maxSessionDays === undefined ? '' : ` AND batch_day >= ${sqlDate(clampDay(addDays(from, -t.maxSessionDays)))}`;
+/** Per value of a session dimension (`val`; `utm` joined by NUL): sessions and bounces, values with sessions only. */
+export function dimensionSumsSql(t: SchemaTarget, r: DayRange, dimension: SessionDimension | 'entryPath'): string {
+  return `SELECT value AS val, sum(sessions) AS n, sum(bounces) AS b FROM ${tableName(t, 'dim_totals')}
+    WHERE ${site(r)} AND dimension = ${sqlString(dimension)} AND ${days(r)} GROUP BY value HAVING n != 0`;
 }
 
-/**
- * One row per session whose first event's day is in the range: `day`,
- * the session attributes, `bounce` (0/1) and `duration_ms`.
- * - candidates: sessions with a row (an insert of some of their events)
- *   whose earliest event falls in the range; partitions of the range only;
- * - minus candidates that also have a row before the range (they started
- *   earlier): only `session_id` and `batch_day` are read there, and the
- *   primary key (site_id, session_id, ...) skips granules without candidates;
- * - all rows of the rest from `from` on are merged (`-Merge`).
- * Sessions never span shards, so on a cluster this subquery runs to
- * completion on each shard (`distributed_group_by_no_merge`, local IN).
- */
-export function sessionsIn(t: QueryTarget, r: DayRange): string {
-  const sessions = tableName(t, 'sessions');
-  const site = sqlString(r.siteId);
-  const from = sqlDate(clampDay(r.from));
-  const to = sqlDate(clampDay(r.to));
-  const candidates = `SELECT session_id FROM ${sessions} WHERE site_id = ${site} AND batch_day >= ${from} AND batch_day <= ${to}`;
-  const attrs = SESSION_ATTRIBUTES.map((c, i) => `tupleElement(fe, ${i + 2}) AS ${c}`).join(', ');
-  return `SELECT session_id, argMinMerge(first_event) AS fe, tupleElement(fe, 1) AS day, ${attrs},
-      toUInt8(sumMerge(pageviews) = 1 AND sumMerge(custom_events) = 0) AS bounce,
-      maxMerge(last_ts) - minMerge(first_ts) AS duration_ms
-    FROM ${sessions}
-    WHERE site_id = ${site} AND batch_day >= ${from} AND session_id IN (${candidates})
-      AND session_id NOT IN (SELECT session_id FROM ${sessions}
-        WHERE site_id = ${site} AND batch_day < ${from}${lookback(t, r.from)} AND session_id IN (${candidates}))
-    GROUP BY session_id
-    HAVING day >= ${from} AND day <= ${to}`;
+/** Per path with pageviews: pageviews, timed views and time on page. */
+export function pageSumsSql(t: SchemaTarget, r: DayRange): string {
+  return `SELECT path AS p, sum(pageviews) AS pv, sum(timed_views) AS tv, sum(time_on_page_ms) AS tm
+    FROM ${tableName(t, 'page_totals')} WHERE ${site(r)} AND ${days(r)} GROUP BY path HAVING pv > 0`;
 }
 
-/** Per day: distinct visitors, sessions, bounces and summed duration of the sessions starting that day. */
-export function sessionDaysSql(t: QueryTarget, r: DayRange): string {
-  return `SELECT toString(day) AS d, uniqExact(visitor_id) AS visitors, count() AS sessions,
-      sum(bounce) AS bounces, sum(duration_ms) AS durationMs
-    FROM (${sessionsIn(t, r)}) GROUP BY day`;
-}
-
-/** Per day: pageview events. */
-export function pageviewDaysSql(t: QueryTarget, r: DayRange): string {
-  return `SELECT toString(day) AS d, count() AS pageviews ${eventsIn(t, r)} AND type = 'pageview' GROUP BY day`;
-}
-
-/** Per dimension value (`k0`, `k1`, ...): daily distinct visitors summed, and sessions. */
-export function breakdownSql(t: QueryTarget, r: DayRange, dimension: SessionDimension): string {
-  const cols = DIMENSION_COLUMNS[dimension];
-  const keys = cols.map((_, i) => `k${i}`).join(', ');
-  const named = cols.map((c, i) => `${c} AS k${i}`).join(', ');
-  return `SELECT ${keys}, sum(v) AS visitors, sum(n) AS sessions FROM (
-      SELECT ${named}, day, uniqExact(visitor_id) AS v, count() AS n FROM (${sessionsIn(t, r)}) GROUP BY ${keys}, day
-    ) GROUP BY ${keys}`;
-}
-
-/** Per path: pageviews and daily distinct viewers summed. */
-export function pageViewsSql(t: QueryTarget, r: DayRange): string {
-  return `SELECT path, sum(pv) AS pageviews, sum(v) AS visitors FROM (
-      SELECT path, day, count() AS pv, uniqExact(visitor_id) AS v ${eventsIn(t, r)} AND type = 'pageview' GROUP BY path, day
-    ) GROUP BY path`;
-}
-
-/** Per entry path: sessions starting in the range and their bounces. */
-export function pageEntriesSql(t: QueryTarget, r: DayRange): string {
-  return `SELECT entry_path AS path, count() AS entrySessions, sum(bounce) AS entryBounces
-    FROM (${sessionsIn(t, r)}) GROUP BY entry_path`;
-}
-
-/**
- * The last day any session with a pageview in the range reaches: the next
- * event after a pageview may lie days after the range end, and this bounds
- * the scan of `timeOnPageSql`.
- */
-export function lastSessionDaySql(t: QueryTarget, r: DayRange): string {
-  return `SELECT toString(maxMerge(last_day)) AS last FROM ${tableName(t, 'sessions')}
-    WHERE site_id = ${sqlString(r.siteId)}${lookback(t, r.from)} AND session_id IN (SELECT session_id ${eventsIn(t, r)} AND type = 'pageview')`;
-}
-
-/**
- * Per path: pageviews in the range followed by another event of their
- * session, and the summed gaps to those next events. Without window
- * functions: each session's events are collected with `groupArray`, sorted
- * by (ts, seq), and each in-range pageview is paired with its successor.
- */
-export function timeOnPageSql(t: QueryTarget, r: DayRange, lastDay: string): string {
-  const start = sqlInt(Math.max(0, r.startMs));
-  const end = sqlInt(Math.max(0, r.endMs));
-  const counted = `type = 'pageview' AND ts >= ${start} AND ts < ${end}`;
-  const upper = clampDay(lastDay > addDays(r.to, 1) ? lastDay : addDays(r.to, 1));
-  return `SELECT tupleElement(g, 1) AS path, count() AS timedViews, sum(tupleElement(g, 2)) AS timeOnPageMs FROM (
-      SELECT arrayJoin(gaps) AS g FROM (
-        SELECT arrayMap(i -> (evs[i].4, toInt64(evs[i + 1].1) - toInt64(evs[i].1)),
-            arrayFilter(i -> evs[i].3 = 1 AND i < length(evs),
-              arrayEnumerate(arraySort(e -> (e.1, e.2), groupArray((ts, seq, toUInt8(${counted}), path))) AS evs))) AS gaps
-        FROM ${tableName(t, 'events')}
-        WHERE site_id = ${sqlString(r.siteId)} AND day >= ${sqlDate(clampDay(addDays(r.from, -1)))}
-          AND day <= ${sqlDate(upper)} AND ts >= ${start}
-          AND session_id IN (SELECT session_id ${eventsIn(t, r)} AND type = 'pageview')
-        GROUP BY session_id HAVING max(${counted}) = 1
-      )
-    ) GROUP BY path`;
-}
-
-/** Custom events by name, optionally one name. */
-export function customEventsSql(t: QueryTarget, r: DayRange, name?: string): string {
+/** Custom events by name (`nm`), optionally one name. */
+export function eventSumsSql(t: SchemaTarget, r: DayRange, name?: string): string {
   const only = name === undefined ? '' : ` AND name = ${sqlString(name)}`;
-  return `SELECT name, count() AS n ${eventsIn(t, r)} AND type = 'event'${only} GROUP BY name`;
+  return `SELECT name AS nm, sum(custom_events) AS n FROM ${tableName(t, 'event_totals')}
+    WHERE ${site(r)} AND ${days(r)}${only} GROUP BY name HAVING n > 0`;
+}
+
+/** Per listed day (`d`): its sessions (`n`), to size visitor builds. */
+export function daySessionsSql(t: SchemaTarget, siteId: string, list: readonly string[]): string {
+  return `SELECT day AS d, sum(sessions) AS n FROM ${tableName(t, 'day_totals')}
+    WHERE site_id = ${sqlString(siteId)} AND day IN (${list.map(sqlDate).join(', ')}) GROUP BY day`;
+}
+
+/**
+ * Per day of `[from, to]` with data (`d`): writes so far (`w`) and the newest
+ * build id (`vm`, 0 when none).
+ */
+export function dayStatesSql(t: SchemaTarget, siteId: string, from: string, to: string): string {
+  const where = `site_id = ${sqlString(siteId)} AND day >= ${sqlDate(clampDay(from))} AND day <= ${sqlDate(clampDay(to))}`;
+  return `SELECT day AS d, sum(writes) AS w, max(ver) AS vm FROM ${tableName(t, 'day_marks')} WHERE ${where} GROUP BY day`;
+}
+
+/** Where each day's visitor counts come from: settled days from their newest build, the others from the raw rows. */
+export interface VisitorSources {
+  built: { day: string; ver: number }[];
+  raw: string[];
+}
+
+/**
+ * Daily distinct visitors per day (`k` = the day) or per value (`k` = the
+ * value; `page`: the path), summed over the range, in one query over the
+ * days the caller sorted out (lists, not subqueries: the sorting must be one
+ * snapshot, and two subqueries of one query are two reads). Sessions: a
+ * visitor counts on a day (for a value) when the signed rows of their
+ * sessions there sum above zero, i.e. one of them is current. Pages: distinct
+ * visitors with a pageview of the path that day.
+ */
+export function visitorsSql(t: SchemaTarget, r: DayRange, dimension: VisitorDimension, sources: VisitorSources): string {
+  const parts: string[] = [];
+  if (sources.built.length > 0) {
+    const pairs = sources.built.map((b) => `(${sqlDate(b.day)}, ${sqlInt(b.ver)})`).join(', ');
+    parts.push(`SELECT ${dimension === '' ? 'toString(day)' : 'value'} AS k, visitors AS v FROM ${tableName(t, 'visitor_rollups')}
+      WHERE ${site(r)} AND dimension = ${sqlString(dimension)} AND ${days(r)} AND (day, ver) IN (${pairs})`);
+  }
+  if (sources.raw.length > 0) {
+    const rawDays = `${site(r)} AND day IN (${sources.raw.map(sqlDate).join(', ')})`;
+    if (dimension === 'page') {
+      parts.push(`SELECT path AS k, uniqExact(visitor_id) AS v FROM ${tableName(t, 'events')}
+        WHERE ${rawDays} AND type = 'pageview' GROUP BY path, day`);
+    } else {
+      const value = dimension === '' ? 'toString(day)' : DIMENSION_VALUE_SQL[dimension];
+      parts.push(`SELECT k, count() AS v FROM (
+          SELECT ${value} AS k, day, visitor_id FROM ${tableName(t, 'sessions')} WHERE ${rawDays}
+          GROUP BY k, day, visitor_id HAVING sum(sign) > 0
+        ) GROUP BY k, day`);
+    }
+  }
+  return `SELECT k, sum(v) AS n FROM (${parts.join(' UNION ALL ')}) GROUP BY k`;
 }
 
 /** Distinct visitors with a pageview at `since < ts <= until` (the caller answers 0 when `until < 0`). */
-export function liveVisitorsSql(t: QueryTarget, siteId: string, sinceMs: number, untilMs: number): string {
+export function liveVisitorsSql(t: SchemaTarget, siteId: string, sinceMs: number, untilMs: number): string {
   const since = Math.max(-1, sinceMs);
   return `SELECT uniqExact(visitor_id) AS live FROM ${tableName(t, 'events')}
     WHERE site_id = ${sqlString(siteId)} AND type = 'pageview'

@@ -1,8 +1,7 @@
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 import { newSalt, type SaltStore, saltExpiresAt } from '@siteline/core';
-import { backendTable } from './backend-schema.js';
 import { sqlString } from './escape.js';
-import type { SchemaTarget } from './schema.js';
+import { tableName, type SchemaTarget } from './schema.js';
 
 /**
  * A day's salt is final once its first candidate has been stored this long (by the storing
@@ -38,7 +37,7 @@ export interface ClickHouseSaltOptions {
  */
 export function createClickHouseSaltStore(client: ClickHouseClient, target: SchemaTarget, options: ClickHouseSaltOptions = {}): SaltStore {
   const now = options.now ?? Date.now;
-  const salts = backendTable(target, 'salts');
+  const salts = tableName(target, 'salts');
   const final = new Map<string, string>();
   /** A winner not yet final, trusted for a second (so a burst of beacons costs one read a second). */
   const tentative = new Map<string, { salt: string; until: number }>();

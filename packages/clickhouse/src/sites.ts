@@ -34,8 +34,17 @@ export function siteRow(site: Site, version: number): SiteRow {
   };
 }
 
-/** `[name, timezone, domain, has_domain, account_id, has_account, created_at]` of the newest version. */
-type SiteTuple = [string, string, string, number, string, number, string];
+/** The newest version of a site, as `sitesSql` reads it (scalar columns: a tuple would arrive as an array or an object, by server setting). */
+export interface SiteRead {
+  id: string;
+  site_name: string;
+  site_timezone: string;
+  site_domain: string;
+  site_has_domain: number | string;
+  site_account: string;
+  site_has_account: number | string;
+  site_created_at: string;
+}
 
 /** Reads sites, newest version of each, optionally one id or one account (`null`: Community). */
 export function sitesSql(t: SchemaTarget, filter: { id?: string; accountId?: string | null } = {}): string {
@@ -44,21 +53,23 @@ export function sitesSql(t: SchemaTarget, filter: { id?: string; accountId?: str
     filter.accountId === undefined
       ? ''
       : filter.accountId === null
-        ? 'HAVING tupleElement(s, 6) = 0'
-        : `HAVING tupleElement(s, 6) = 1 AND tupleElement(s, 5) = ${sqlString(filter.accountId)}`;
-  return `SELECT id, argMax((name, timezone, domain, has_domain, account_id, has_account, created_at), version) AS s
-    FROM ${tableName(t, 'sites')} ${where} GROUP BY id ${account}`;
+        ? 'WHERE site_has_account = 0'
+        : `WHERE site_has_account = 1 AND site_account = ${sqlString(filter.accountId)}`;
+  return `SELECT id, tupleElement(s, 1) AS site_name, tupleElement(s, 2) AS site_timezone, tupleElement(s, 3) AS site_domain,
+      tupleElement(s, 4) AS site_has_domain, tupleElement(s, 5) AS site_account, tupleElement(s, 6) AS site_has_account,
+      tupleElement(s, 7) AS site_created_at
+    FROM (SELECT id, argMax((name, timezone, domain, has_domain, account_id, has_account, created_at), version) AS s
+      FROM ${tableName(t, 'sites')} ${where} GROUP BY id) ${account}`;
 }
 
-export function toSite(row: { id: string; s: SiteTuple }): Site {
-  const [name, timezone, domain, hasDomain, accountId, hasAccount, createdAt] = row.s;
+export function toSite(row: SiteRead): Site {
   return {
     id: row.id,
-    name,
-    timezone,
-    domain: Number(hasDomain) ? domain : null,
-    accountId: Number(hasAccount) ? accountId : null,
-    createdAt,
+    name: row.site_name,
+    timezone: row.site_timezone,
+    domain: Number(row.site_has_domain) ? row.site_domain : null,
+    accountId: Number(row.site_has_account) ? row.site_account : null,
+    createdAt: row.site_created_at,
   };
 }
 

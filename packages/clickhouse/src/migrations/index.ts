@@ -1,0 +1,26 @@
+import { initialSchema } from './001-initial.js';
+import { rollupSchema } from './002-rollups.js';
+import { backendSchema } from './003-backend.js';
+import type { MigrationStep } from './step.js';
+
+/**
+ * Every schema version in order; `MIGRATIONS[i].version === i + 1`. Append a
+ * step to change the schema (a new table is a new step); never edit or
+ * reorder a released one.
+ *
+ * @example
+ * for (const step of MIGRATIONS) console.log(step.version, step.description);
+ */
+export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema];
+
+/**
+ * The schema version this package reads and writes (`migrate()` brings a
+ * database to it; each server records its versions in `schema_migrations`).
+ *
+ * @example
+ * const [row] = await (await client.query({ query: 'SELECT max(version) AS v FROM siteline.schema_migrations', format: 'JSONEachRow' })).json();
+ * if (Number(row.v) < SCHEMA_VERSION) await storage.migrate();
+ */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export type { MigrationContext, MigrationStep } from './step.js';

@@ -1,0 +1,200 @@
+import type { StoredEvent } from '@siteline/core';
+
+/**
+ * What a write does to the sessions it touches, worked out in memory from
+ * the write's events and each session's stored state: the new state of every
+ * session, the old states to cancel, and the changes to time on page. Pure,
+ * so the rules are tested without a server.
+ */
+
+export type EventType = StoredEvent['type'];
+
+/** A session as `session_state` and `sessions` hold it (the column names of migration 2). */
+export interface SessionState {
+  site_id: string;
+  session_id: string;
+  /** 1 for a new session, one more on every write that changes it. */
+  version: number;
+  /** Day, visitor and attributes of the first event by (ts, seq). */
+  day: string;
+  visitor_id: string;
+  start_ts: number;
+  start_seq: number;
+  /** The last event by (ts, seq): where the next event's gap is counted. */
+  end_ts: number;
+  end_seq: number;
+  end_day: string;
+  end_type: EventType;
+  end_path: string;
+  pageview_count: number;
+  event_count: number;
+  entry_path: string;
+  referrer_source: string;
+  channel: string;
+  utm_source: string;
+  utm_medium: string;
+  utm_campaign: string;
+  country_code: string;
+  device_type: string;
+  browser: string;
+  os: string;
+}
+
+/** What time on page needs of an event. */
+export interface Step {
+  ts: number;
+  seq: number;
+  type: EventType;
+  path: string;
+  day: string;
+}
+
+/** Time-on-page changes per (site, day, path): timed views and milliseconds, negative when a gap goes away. */
+export class GapChanges {
+  readonly rows = new Map<string, { site_id: string; day: string; path: string; timed_views: number; time_on_page_ms: number }>();
+
+  add(siteId: string, day: string, path: string, views: number, ms: number): void {
+    const key = `${siteId}\u0000${day}\u0000${path}`;
+    const row = this.rows.get(key);
+    if (row) {
+      row.timed_views += views;
+      row.time_on_page_ms += ms;
+    } else this.rows.set(key, { site_id: siteId, day, path, timed_views: views, time_on_page_ms: ms });
+  }
+
+  /** Gaps of consecutive events of one session (sorted by ts, seq): each pageview followed by an event, times `sign`. */
+  addSequence(siteId: string, steps: readonly Step[], sign: 1 | -1): void {
+    for (let i = 0; i + 1 < steps.length; i++) {
+      const s = steps[i]!;
+      if (s.type === 'pageview') this.add(siteId, s.day, s.path, sign, sign * (steps[i + 1]!.ts - s.ts));
+    }
+  }
+
+  /** The rows whose sums do not cancel out. */
+  changed() {
+    return [...this.rows.values()].filter((r) => r.timed_views !== 0 || r.time_on_page_ms !== 0);
+  }
+}
+
+/** True when `a` comes before `(ts, seq)`. */
+const precedes = (a: { ts: number; seq: number }, ts: number, seq: number) => a.ts < ts || (a.ts === ts && a.seq < seq);
+const byTime = (a: { ts: number; seq: number }, b: { ts: number; seq: number }) => a.ts - b.ts || a.seq - b.seq;
+
+/** Sorts a session's events of one write by (ts, seq), in place, unless they already are. */
+export function sortByTime<T extends { ts: number; seq: number }>(events: T[]): T[] {
+  for (let i = 1; i < events.length; i++) if (byTime(events[i - 1]!, events[i]!) > 0) return events.sort(byTime);
+  return events;
+}
+
+/**
+ * Whether merging `events` into `prior` needs the session's stored events:
+ * only when one of them falls inside the stored span (then a stored gap is
+ * split). Events before the first or after the last are placed from the
+ * state alone.
+ */
+export function needsStoredEvents(events: readonly StoredEvent[], prior: SessionState | undefined): boolean {
+  if (!prior) return false;
+  return events.some((e) => !precedes(e, prior.start_ts, prior.start_seq) && !precedes({ ts: prior.end_ts, seq: prior.end_seq }, e.ts, e.seq));
+}
+
+/** Sets the state's first-event fields from an event (its own day and visitor, its session attributes as stamped). */
+function setStart(s: SessionState, e: StoredEvent): void {
+  s.day = e.day;
+  s.visitor_id = e.visitorId;
+  s.start_ts = e.ts;
+  s.start_seq = e.seq;
+  s.entry_path = e.entryPath;
+  s.referrer_source = e.referrerSource;
+  s.channel = e.channel;
+  s.utm_source = e.utmSource;
+  s.utm_medium = e.utmMedium;
+  s.utm_campaign = e.utmCampaign;
+  s.country_code = e.countryCode;
+  s.device_type = e.deviceType;
+  s.browser = e.browser;
+  s.os = e.os;
+}
+
+/** Sets the state's last-event fields. */
+function setEnd(s: SessionState, e: Step): void {
+  s.end_ts = e.ts;
+  s.end_seq = e.seq;
+  s.end_day = e.day;
+  s.end_type = e.type;
+  s.end_path = e.path;
+}
+
+export interface SessionChange {
+  state: SessionState;
+  /** The stored state this one replaces (its `sessions` row gets a -1 row). */
+  cancel?: SessionState;
+  /** True when day, visitor or attributes changed, so the old start day's visitor counts did too. */
+  moved: boolean;
+}
+
+/**
+ * Merges one session's events of a write (sorted by ts, seq) into its stored
+ * state, recording time-on-page changes in `gaps`. `stored` (the session's
+ * stored events, sorted) is needed only when `needsStoredEvents` says so.
+ *
+ * @example
+ * const gaps = new GapChanges();
+ * const { state } = mergeSession(sortByTime(events), undefined, undefined, gaps);
+ */
+export function mergeSession(events: readonly StoredEvent[], prior: SessionState | undefined, stored: readonly Step[] | undefined, gaps: GapChanges): SessionChange {
+  const first = events[0]!;
+  const last = events[events.length - 1]!;
+  let pageviews = 0;
+  for (const e of events) if (e.type === 'pageview') pageviews++;
+  if (!prior) {
+    gaps.addSequence(first.siteId, events, 1);
+    // Written out field by field: this runs once per session of an import.
+    const state: SessionState = {
+      site_id: first.siteId, session_id: first.sessionId, version: 1,
+      day: first.day, visitor_id: first.visitorId, start_ts: first.ts, start_seq: first.seq,
+      end_ts: last.ts, end_seq: last.seq, end_day: last.day, end_type: last.type, end_path: last.path,
+      pageview_count: pageviews, event_count: events.length - pageviews,
+      entry_path: first.entryPath, referrer_source: first.referrerSource, channel: first.channel, utm_source: first.utmSource,
+      utm_medium: first.utmMedium, utm_campaign: first.utmCampaign, country_code: first.countryCode, device_type: first.deviceType,
+      browser: first.browser, os: first.os,
+    };
+    return { state, moved: false };
+  }
+  const next: SessionState = {
+    ...prior,
+    version: prior.version + 1,
+    pageview_count: prior.pageview_count + pageviews,
+    event_count: prior.event_count + events.length - pageviews,
+  };
+  let moved = false;
+  if (stored) {
+    // An event inside the stored span: the gaps of the whole session are recomputed.
+    gaps.addSequence(first.siteId, stored, -1);
+    const merged = sortByTime<Step>([...stored, ...events]);
+    gaps.addSequence(first.siteId, merged, 1);
+    if (precedes(first, prior.start_ts, prior.start_seq)) {
+      setStart(next, first);
+      moved = true;
+    }
+    setEnd(next, merged[merged.length - 1]!);
+    return { state: next, cancel: prior, moved };
+  }
+  // Events before the stored first one and/or after the stored last one.
+  let split = 0;
+  while (split < events.length && precedes(events[split]!, prior.start_ts, prior.start_seq)) split++;
+  if (split > 0) {
+    const before = events.slice(0, split);
+    const lead = before[split - 1]!;
+    gaps.addSequence(first.siteId, before, 1);
+    if (lead.type === 'pageview') gaps.add(first.siteId, lead.day, lead.path, 1, prior.start_ts - lead.ts);
+    setStart(next, first);
+    moved = true;
+  }
+  if (split < events.length) {
+    const after = split === 0 ? events : events.slice(split);
+    if (prior.end_type === 'pageview') gaps.add(first.siteId, prior.end_day, prior.end_path, 1, after[0]!.ts - prior.end_ts);
+    gaps.addSequence(first.siteId, after, 1);
+    setEnd(next, last);
+  }
+  return { state: next, cancel: prior, moved };
+}

@@ -1,0 +1,37 @@
+/**
+ * The floor of each endpoint on ClickHouse: one plain aggregate query over
+ * the same raw `events` rows, on the same engine, through the same client:
+ * the endpoint's grouping with `count()` and daily distinct visitors, without
+ * any session rule. An endpoint that answers in a small multiple of its floor
+ * costs what a hand-written query over the range would; one far above it
+ * pays for work the answer does not need.
+ */
+import { sqlDate, sqlInt, sqlString } from '../../packages/clickhouse/src/escape.js';
+import type { EndpointName } from '../../packages/core/src/types.js';
+
+const GROUPS: Partial<Record<EndpointName, string>> = {
+  stats: 'day',
+  timeseries: 'day',
+  pages: 'path, day',
+  referrers: 'referrer_source, day',
+  channels: 'channel, day',
+  locations: 'country_code, day',
+  devices: 'device_type, day',
+  campaigns: 'utm_source, utm_medium, utm_campaign, day',
+};
+
+/** The floor query of `endpoint` over the local days `[from, to]` of a site (`/live`: its 5-minute window ending at `now`). */
+export function floorSql(database: string, endpoint: EndpointName, siteId: string, from: string, to: string, now: number): string {
+  const events = `${database}.events`;
+  const site = `site_id = ${sqlString(siteId)}`;
+  const days = `day >= ${sqlDate(from)} AND day <= ${sqlDate(to)}`;
+  if (endpoint === 'live') {
+    return `SELECT uniqExact(visitor_id) AS live FROM ${events} WHERE ${site} AND type = 'pageview'
+      AND day >= ${sqlDate(from)} AND ts > ${sqlInt(now - 300_000)} AND ts <= ${sqlInt(now)}`;
+  }
+  if (endpoint === 'events') return `SELECT name, count() AS n FROM ${events} WHERE ${site} AND ${days} AND type = 'event' GROUP BY name`;
+  const group = GROUPS[endpoint];
+  if (!group) throw new Error(`no floor for ${endpoint}`);
+  return `SELECT ${group}, count() AS n, uniqExact(visitor_id) AS v FROM ${events}
+    WHERE ${site} AND ${days} AND type = 'pageview' GROUP BY ${group}`;
+}

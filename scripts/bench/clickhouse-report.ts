@@ -1,0 +1,50 @@
+/** The ClickHouse part of the bench's printout: one table per engine, the import/size/collect figures, the targets. */
+import type { EndpointName } from '../../packages/core/src/types.js';
+import type { ClickHouseResult } from './clickhouse.js';
+import { int, ms, table } from './measure.js';
+
+const ENGINE_NAMES = { server: 'clickhouse-server', chdb: 'chdb (in-process)' } as const;
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+
+export interface SqliteFigures {
+  importPerSecond?: number;
+  bytesPerMillion: number;
+  /** Each endpoint's JSON from the SQLite store. */
+  json: Map<EndpointName, string>;
+}
+
+/** Markdown for every engine that ran (`skipped` says why the others did not). */
+export function clickhouseReport(results: ClickHouseResult[], skipped: string[], sqlite: SqliteFigures, pageviews: number): string {
+  const out: string[] = [];
+  const limit = pageviews >= 10_000_000 ? 150 : 50;
+  for (const r of results) {
+    const rows = Object.entries(r.endpoints).map(([endpoint, t]) => [
+      endpoint, ms(t.core.p50), ms(t.core.p95), ms(t.http.p50), ms(t.http.p95), ms(t.floor.p50),
+      ratio(t.core.p50, t.floor.p50), ratio(t.http.p50, t.floor.p50), sqlite.json.get(endpoint as EndpointName) === t.json ? 'yes' : '**NO**',
+    ]);
+    out.push(`### ${ENGINE_NAMES[r.engine]} ${r.version} (times in ms; floor = a plain aggregate query on the same rows and engine, scripts/bench/clickhouse-floors.ts)\n`);
+    out.push(table(['endpoint', 'core p50', 'core p95', 'HTTPS p50', 'HTTPS p95', 'floor p50', 'core / floor', 'HTTPS / floor', 'same JSON as SQLite'], rows));
+    const c = typeof r.collect === 'string' ? undefined : r.collect;
+    const times = Object.values(r.endpoints).flatMap((t) => [t.core.p50, t.http.p50]);
+    const worst = Math.max(...times);
+    const scans = Object.entries(r.endpoints).filter(([e]) => e !== 'live');
+    const worstRatio = Math.max(...scans.map(([, t]) => t.core.p50 / t.floor.p50));
+    out.push('');
+    out.push(table(['measure', 'value'], [
+      ['events imported', int(r.events)],
+      ['import, events/s (importEvents incl. visitor builds)', int(r.importPerSecond)],
+      ['import vs SQLite in this run', sqlite.importPerSecond ? ratio(r.importPerSecond, sqlite.importPerSecond) : 'n/a (--reuse)'],
+      ['database bytes per million events', `${int((r.bytes / r.events) * 1e6)} (SQLite: ${int(sqlite.bytesPerMillion)})`],
+      ['collect into ClickHouse: stored events/s, p50 / p99 ms', c ? `${int(c.storedPerSecond)}/s, ${ms(c.p50Ms)} / ${ms(c.p99Ms)}` : String(r.collect)],
+    ]));
+    out.push('');
+    out.push(table(['target', 'measured', 'met'], [
+      [`every endpoint p50 <= ${limit} ms (core and HTTPS)`, `${ms(worst)} ms`, worst <= limit ? 'yes' : 'no'],
+      ['every scanning endpoint under 3x its floor (core p50)', `${worstRatio.toFixed(2)}x`, worstRatio < 3 ? 'yes' : 'no'],
+      ['import at least as fast as SQLite', sqlite.importPerSecond ? ratio(r.importPerSecond, sqlite.importPerSecond) : 'n/a', sqlite.importPerSecond && r.importPerSecond >= sqlite.importPerSecond ? 'yes' : 'no'],
+    ]));
+    out.push('');
+  }
+  for (const reason of skipped) out.push(`ClickHouse column skipped: ${reason}\n`);
+  return out.join('\n');
+}
