@@ -7,6 +7,7 @@ import { sqlIdent } from './escape.js';
 import { migrateSchema } from './migrate.js';
 import * as q from './queries.js';
 import { createRollups } from './rollups.js';
+import { createSelectionReads } from './selection.js';
 import type { SchemaTarget } from './schema.js';
 import { bySiteOrder, siteRow, sitesSql, toSite, type SiteRead } from './sites.js';
 import { createVisitorReads } from './visitors.js';
@@ -116,6 +117,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const timezones = new Map<string, string>();
   const storage: ClickHouseStorage = {
     kind: 'clickhouse',
+    capabilities: { selection: true },
     client,
     async migrate() {
       await rollups.idle(); // a step may rebuild the tables a background build writes to
@@ -153,7 +155,8 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
       await run;
     },
 
-    async summary(range) {
+    async summary(range, selection) {
+      if (selection) return selected.summary(range, selection);
       const totals = { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
       if (outsideDateType(range)) return totals;
       const [sums, visitors] = await Promise.all([rows<DaySums>(q.daySumsSql(target, range)), visitorsBy(range, '')]);
@@ -167,7 +170,8 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
       return totals;
     },
 
-    async timeseries(range) {
+    async timeseries(range, selection) {
+      if (selection) return selected.timeseries(range, selection);
       if (outsideDateType(range)) return [];
       const [sums, visitors] = await Promise.all([rows<DaySums>(q.daySumsSql(target, range)), visitorsBy(range, '')]);
       const out: DayTotals[] = [];
@@ -179,7 +183,8 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
       return out;
     },
 
-    async sessionBreakdown(range, dimension): Promise<BreakdownTotals[]> {
+    async sessionBreakdown(range, dimension, selection): Promise<BreakdownTotals[]> {
+      if (selection) return selected.sessionBreakdown(range, dimension, selection);
       if (outsideDateType(range)) return [];
       const [sums, visitors] = await Promise.all([
         rows<{ val: string; n: string }>(q.dimensionSumsSql(target, range, dimension)),
@@ -192,7 +197,8 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
       }));
     },
 
-    async pages(range) {
+    async pages(range, selection) {
+      if (selection) return selected.pages(range, selection);
       if (outsideDateType(range)) return [];
       const [views, entries, visitors] = await Promise.all([
         rows<{ p: string; pv: string; tv: string; tm: string }>(q.pageSumsSql(target, range)),
@@ -211,11 +217,14 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
       }));
     },
 
-    async customEvents(range, name) {
+    async customEvents(range, name, selection) {
+      if (selection) return selected.customEvents(range, name, selection);
       if (outsideDateType(range)) return [];
       const found = await rows<{ nm: string; n: string }>(q.eventSumsSql(target, range, name));
       return found.map((r) => ({ name: r.nm, count: num(r.n) }));
     },
+
+    hourBuckets: (range, starts, selection) => selected.hourBuckets(range, starts, selection),
 
     async liveVisitors(siteId, sinceMs, untilMs) {
       if (untilMs < 0 || untilMs <= sinceMs) return 0;
@@ -244,6 +253,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     command,
   });
   const visitorsBy = createVisitorReads(io, target, rollups);
+  const selected = createSelectionReads(io, target, options.cluster !== undefined);
 
   return storage;
 }

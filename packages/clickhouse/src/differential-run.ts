@@ -11,6 +11,15 @@ const SALT = (day: string) => `differential-salt-${day}`;
 
 export type ReportCase = [EndpointName, Record<string, string>, string?];
 
+/** Filters of the differential: each kind of condition, alone and combined. */
+const FILTERS = [
+  [['is', 'country', ['DE', 'GB']]],
+  [['contains', 'page', ['/blog']]],
+  [['is_not', 'page', ['/']], ['is', 'device_type', ['Desktop']]],
+  [['is', 'event', ['signup', 'download']]],
+  [['contains_not', 'entry_page', ['/docs']], ['is', 'utm_source', ['']], ['contains', 'event', ['a']]],
+];
+
 /** Reports to compare: [endpoint, params, now]. */
 export function differentialCases(): ReportCase[] {
   const out: ReportCase[] = [];
@@ -29,6 +38,17 @@ export function differentialCases(): ReportCase[] {
       out.push(['events', p], ['events', { ...p, name: 'signup' }], ['campaigns', p]);
     }
     out.push(['stats', { site_id: site.id, period: '7d' }, '2026-11-10T06:00:00Z'], ['pages', { site_id: site.id, period: '1d' }, '2026-11-10T23:30:00Z']);
+    // The query extensions over sessions that cross midnight and import batches (explicit ids run for hours).
+    for (const range of [ranges[1]!, ranges[2]!]) {
+      const p = { site_id: site.id, ...range };
+      for (const filters of FILTERS) {
+        const f = { ...p, filters: JSON.stringify(filters) };
+        out.push(['stats', f], ['timeseries', f], ['pages', { ...f, limit: '100' }], ['channels', f], ['devices', f], ['events', f], ['campaigns', f]);
+      }
+      out.push(['stats', { ...p, compare: 'previous_period', filters: JSON.stringify(FILTERS[0]) }], ['pages', { ...p, compare: 'previous_period', limit: '100' }]);
+    }
+    const hours = { site_id: site.id, ...ranges[2]!, interval: 'hour' };
+    out.push(['timeseries', hours], ['timeseries', { ...hours, filters: JSON.stringify(FILTERS[2]) }]);
     for (const now of ['2026-11-05T12:00:00Z', '2026-11-10T18:03:00Z', '2026-11-20T09:30:00Z', '2026-11-25T00:01:00Z']) {
       out.push(['live', { site_id: site.id }, now]);
     }

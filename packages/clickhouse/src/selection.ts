@@ -1,0 +1,320 @@
+import type { ClickHouseSettings } from '@clickhouse/client';
+import type {
+  BreakdownTotals, BucketTotals, Condition, DayRange, DayTotals, EventTotals, PageTotals, Selection, SessionAttribute, SessionDimension, SummaryTotals,
+} from '@siteline/core';
+import { clampDay, outsideDateType, readDay } from './days.js';
+import { sqlDate, sqlInt, sqlString } from './escape.js';
+import { DIMENSION_VALUE_SQL } from './migrations/002-rollups.js';
+import { tableName, type SchemaTarget } from './schema.js';
+import type { WriterIO } from './writer.js';
+
+/**
+ * Filtered reads (`Selection`, storage/types.ts in the core) and hour buckets,
+ * from the raw `sessions` and `events` rows of the range. The rollups hold
+ * sums per day and value, which no filter on another attribute or on a page
+ * can split, so a filtered read is a scan of the range (a few columns of
+ * it): ClickHouse's strength. SQL only: no CTEs, window functions or query
+ * parameters (18.16), values through escape.ts, aliases never a column name.
+ *
+ * A session's rows are its signed states by start day (`sessions`); its
+ * current state is the `(session_id, version)` whose signs sum above zero.
+ * Its events lie between its start day and its `end_day`. So a read first
+ * asks the range's **bounds** (one read of two date columns): the earliest
+ * start day `lo` of a session that reaches into the range and the latest
+ * `end_day` `hi` of one that touches it. Sessions starting in `[lo, to]` are
+ * every session an event of the range can belong to, and `[lo, hi]` holds
+ * every event of those sessions (a page or event condition is "some event of
+ * the session, whatever its day").
+ *
+ * On a cluster every `IN (subquery)` runs shard-locally
+ * (`distributed_product_mode = 'local'`): a session's events and states live
+ * on one shard (both sharded by `session_id`).
+ */
+
+/** `sessions` column of each attribute a session condition reads: a fixed map, never user input. */
+const ATTRIBUTE_COLUMN: Record<SessionAttribute, string> = {
+  entryPath: 'entry_path',
+  referrerSource: 'referrer_source',
+  channel: 'channel',
+  countryCode: 'country_code',
+  deviceType: 'device_type',
+  browser: 'browser',
+  os: 'os',
+  utmSource: 'utm_source',
+  utmMedium: 'utm_medium',
+  utmCampaign: 'utm_campaign',
+};
+
+/**
+ * A condition on a string column as ClickHouse SQL, exactly `conditionHolds`
+ * of the core: `IN` / `NOT IN` compare bytes, `position(...) > 0` is a byte
+ * substring (`''` is in every string, as in JavaScript).
+ *
+ * @example
+ * conditionSql('path', { operator: 'contains', values: ['/blog/'] }) // "(position(path, '/blog/') > 0)"
+ */
+export function conditionSql(column: string, condition: Condition): string {
+  const list = condition.values.map(sqlString).join(', ');
+  const found = () => `(${condition.values.map((v) => (v === '' ? '1' : `position(${column}, ${sqlString(v)}) > 0`)).join(' OR ')})`;
+  switch (condition.operator) {
+    case 'is':
+      return `${column} IN (${list})`;
+    case 'is_not':
+      return `${column} NOT IN (${list})`;
+    case 'contains':
+      return found();
+    case 'contains_not':
+      return `NOT ${found()}`;
+  }
+}
+
+const allSql = (column: string, conditions: readonly Condition[]): string[] => conditions.map((c) => conditionSql(column, c));
+
+const NONE: Selection = { session: [], page: [], event: [] };
+
+/** The days a filtered read looks at (see the module comment). */
+export interface Bounds {
+  /** Earliest start day of a session with events in the range (`from` when none started earlier). */
+  lo: string;
+  /** Latest last-event day of a session touching the range (at least `to`). */
+  hi: string;
+}
+
+/** `lo` and `hi` of the range: sessions starting by `to` and ending on or after `from` (superseded states only widen them). */
+export function boundsSql(t: SchemaTarget, r: DayRange): string {
+  const from = sqlDate(clampDay(r.from));
+  return `SELECT countIf(day < ${from}) AS early, toString(minIf(day, day < ${from})) AS lo_day, toString(max(end_day)) AS hi_day
+    FROM ${tableName(t, 'sessions')}
+    WHERE site_id = ${sqlString(r.siteId)} AND day <= ${sqlDate(clampDay(r.to))} AND end_day >= ${from}`;
+}
+
+/** Session ids with an event of `type` in `[from, to]` whose `column` satisfies every condition. */
+function sessionsWithSql(t: SchemaTarget, siteId: string, from: string, to: string, type: 'pageview' | 'event', conditions: readonly Condition[]): string {
+  const column = type === 'pageview' ? 'path' : 'name';
+  return `SELECT session_id FROM ${tableName(t, 'events')}
+    WHERE site_id = ${sqlString(siteId)} AND day >= ${sqlDate(clampDay(from))} AND day <= ${sqlDate(clampDay(to))} AND type = '${type}'
+      AND ${[...allSql(column, conditions), '1'].join(' AND ')}`;
+}
+
+/**
+ * The current states of the matching sessions that start in `[startFrom, to]`,
+ * as plain `sessions` columns (`session_id` and `columns`): grouped by
+ * `(session_id, version)` plus those columns, which one state holds once.
+ * Page and event conditions look at the sessions' events in `[startFrom, hi]`.
+ */
+export function matchingSessionsSql(t: SchemaTarget, r: DayRange, startFrom: string, hi: string, selection: Selection, columns: readonly string[]): string {
+  const where = [
+    `site_id = ${sqlString(r.siteId)}`,
+    `day >= ${sqlDate(clampDay(startFrom))}`,
+    `day <= ${sqlDate(clampDay(r.to))}`,
+    ...selection.session.map((c) => conditionSql(ATTRIBUTE_COLUMN[c.attribute], c)),
+  ];
+  if (selection.page.length > 0) where.push(`session_id IN (${sessionsWithSql(t, r.siteId, startFrom, hi, 'pageview', selection.page)})`);
+  if (selection.event.length > 0) where.push(`session_id IN (${sessionsWithSql(t, r.siteId, startFrom, hi, 'event', selection.event)})`);
+  const group = ['session_id', 'version', ...columns].join(', ');
+  return `SELECT ${['session_id', ...columns].join(', ')} FROM ${tableName(t, 'sessions')}
+    WHERE ${where.join(' AND ')} GROUP BY ${group} HAVING sum(sign) > 0`;
+}
+
+/** Whether a selected event of `type` needs its session looked up (a condition the event itself cannot satisfy). */
+const needsSession = (selection: Selection, type: 'pageview' | 'event'): boolean =>
+  selection.session.length > 0 || (type === 'pageview' ? selection.event.length > 0 : selection.page.length > 0);
+
+/** `WHERE` of the selected events of `type` whose own day is in the range. */
+function selectedEventsWhere(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection, type: 'pageview' | 'event'): string {
+  const own = type === 'pageview' ? allSql('path', selection.page) : allSql('name', selection.event);
+  const where = [
+    `site_id = ${sqlString(r.siteId)}`,
+    `day >= ${sqlDate(clampDay(r.from))}`,
+    `day <= ${sqlDate(clampDay(r.to))}`,
+    `type = '${type}'`,
+    ...own,
+  ];
+  if (needsSession(selection, type)) where.push(`session_id IN (${matchingSessionsSql(t, r, b.lo, b.hi, selection, [])})`);
+  return where.join(' AND ');
+}
+
+/** Sessions, bounces, duration and daily visitors of the matching sessions starting in the range, per `day` (`d`). */
+export function sessionDaysSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection): string {
+  const m = matchingSessionsSql(t, r, r.from, b.hi, selection, ['day', 'visitor_id', 'start_ts', 'end_ts', 'pageview_count', 'event_count']);
+  return `SELECT toString(day) AS d, count() AS n, sum(pageview_count = 1 AND event_count = 0) AS b, sum(end_ts - start_ts) AS dur,
+      uniqExact(visitor_id) AS v FROM (${m}) GROUP BY day`;
+}
+
+/** Selected pageviews per own day (`d`). */
+export function pageviewDaysSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection): string {
+  return `SELECT toString(day) AS d, count() AS pv FROM ${tableName(t, 'events')} WHERE ${selectedEventsWhere(t, r, b, selection, 'pageview')} GROUP BY day`;
+}
+
+/** Matching sessions starting in the range by the dimension's value (`val`): sessions and daily visitors. */
+export function breakdownSql(t: SchemaTarget, r: DayRange, b: Bounds, dimension: SessionDimension, selection: Selection): string {
+  const columns = dimension === 'utm' ? ['utm_source', 'utm_medium', 'utm_campaign'] : [DIMENSION_VALUE_SQL[dimension]];
+  const m = matchingSessionsSql(t, r, r.from, b.hi, selection, ['day', 'visitor_id', ...columns]);
+  return `SELECT ${DIMENSION_VALUE_SQL[dimension]} AS val, count() AS n, uniqExact(day, visitor_id) AS v FROM (${m}) GROUP BY val`;
+}
+
+/** Matching sessions starting in the range by entry page (`p`): sessions and bounces. */
+export function entriesSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection): string {
+  const m = matchingSessionsSql(t, r, r.from, b.hi, selection, ['entry_path', 'pageview_count', 'event_count']);
+  return `SELECT entry_path AS p, count() AS n, sum(pageview_count = 1 AND event_count = 0) AS b FROM (${m}) GROUP BY entry_path`;
+}
+
+/**
+ * Selected pageviews by path (`p`): pageviews, daily visitors, and those
+ * followed by another event of their session with the summed gaps. The next
+ * event of a pageview on a day `>= from` lies in `[from, hi]`: each session's
+ * events there are sorted by `(ts, seq)` and each selected pageview looks at
+ * the one after it (no window functions on 18.16).
+ */
+export function pageRowsSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection): string {
+  const selected = [
+    "type = 'pageview'",
+    `day >= ${sqlDate(clampDay(r.from))}`,
+    `day <= ${sqlDate(clampDay(r.to))}`,
+    ...allSql('path', selection.page),
+  ].join(' AND ');
+  const sessions = `SELECT session_id FROM ${tableName(t, 'events')} WHERE ${selectedEventsWhere(t, r, b, selection, 'pageview')}`;
+  return `SELECT p, count() AS pv, uniqExact(pday, vid) AS vis, countIf(gap >= 0) AS tv, sumIf(gap, gap >= 0) AS tm FROM (
+      SELECT tupleElement(ev, 4) AS p, tupleElement(ev, 5) AS pday, tupleElement(ev, 6) AS vid,
+        if(i < length(evs), toInt64(tupleElement(evs[i + 1], 1)) - toInt64(tupleElement(ev, 1)), toInt64(-1)) AS gap
+      FROM (
+        SELECT arraySort(x -> (tupleElement(x, 1), tupleElement(x, 2)), groupArray((ts, seq, toUInt8(${selected}), path, day, visitor_id))) AS evs
+        FROM ${tableName(t, 'events')}
+        WHERE site_id = ${sqlString(r.siteId)} AND day >= ${sqlDate(clampDay(r.from))} AND day <= ${sqlDate(clampDay(b.hi))}
+          AND session_id IN (${sessions})
+        GROUP BY session_id
+      ) ARRAY JOIN evs AS ev, arrayEnumerate(evs) AS i
+      WHERE tupleElement(ev, 3) = 1
+    ) GROUP BY p`;
+}
+
+/** Selected custom events by name (`nm`), optionally one name. */
+export function eventRowsSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection, name?: string): string {
+  const only = name === undefined ? '' : ` AND name = ${sqlString(name)}`;
+  return `SELECT name AS nm, count() AS n FROM ${tableName(t, 'events')} WHERE ${selectedEventsWhere(t, r, b, selection, 'event')}${only} GROUP BY name`;
+}
+
+/**
+ * Bucket of the instant column `column`: how many of the ascending `starts`
+ * are at or before it (1-based). The lambda takes the instant as a second
+ * array (`replicate`) instead of reading the column: 18.16 loses a lambda's
+ * outer column when the table read has no rows ("Unknown identifier").
+ */
+const bucketSql = (column: string, starts: readonly number[]) => {
+  const list = `[${starts.map(sqlInt).join(', ')}]`;
+  return `arrayCount((x, y) -> x <= y, ${list}, replicate(${column}, ${list}))`;
+};
+
+/** Matching sessions starting in the range per bucket (`k`, 1-based): sessions and distinct visitors. */
+export function sessionBucketsSql(t: SchemaTarget, r: DayRange, b: Bounds, starts: readonly number[], selection: Selection): string {
+  const m = matchingSessionsSql(t, r, r.from, b.hi, selection, ['visitor_id', 'start_ts']);
+  return `SELECT ${bucketSql('start_ts', starts)} AS k, count() AS n, uniqExact(visitor_id) AS v FROM (${m}) GROUP BY k`;
+}
+
+/** Selected pageviews per bucket (`k`, 1-based). */
+export function pageviewBucketsSql(t: SchemaTarget, r: DayRange, b: Bounds, starts: readonly number[], selection: Selection): string {
+  return `SELECT ${bucketSql('ts', starts)} AS k, count() AS pv FROM ${tableName(t, 'events')} WHERE ${selectedEventsWhere(t, r, b, selection, 'pageview')} GROUP BY k`;
+}
+
+const num = (value: unknown): number => Number(value);
+
+/**
+ * The filtered reads and `hourBuckets` of the ClickHouse store. `clustered`:
+ * the tables are `Distributed` (subqueries then run shard-locally).
+ */
+export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaTarget, clustered: boolean) {
+  const settings: ClickHouseSettings = clustered ? { distributed_product_mode: 'local' } : {};
+  const rows = <T>(sql: string) => io.rows<T>(sql, settings);
+  const bounds = async (r: DayRange): Promise<Bounds> => {
+    const [row] = await rows<{ early: string; lo_day: string; hi_day: string }>(boundsSql(target, r));
+    const hi = row ? readDay(row.hi_day) : r.to;
+    return { lo: row && num(row.early) > 0 ? readDay(row.lo_day) : r.from, hi: hi > r.to ? hi : r.to };
+  };
+
+  return {
+    async summary(r: DayRange, selection: Selection): Promise<SummaryTotals> {
+      const totals = { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
+      if (outsideDateType(r)) return totals;
+      const b = await bounds(r);
+      const [days, views] = await Promise.all([
+        rows<{ n: string; b: string; dur: string; v: string }>(sessionDaysSql(target, r, b, selection)),
+        rows<{ pv: string }>(pageviewDaysSql(target, r, b, selection)),
+      ]);
+      for (const d of days) {
+        totals.sessions += num(d.n);
+        totals.bounces += num(d.b);
+        totals.durationMs += num(d.dur);
+        totals.visitors += num(d.v);
+      }
+      for (const v of views) totals.pageviews += num(v.pv);
+      return totals;
+    },
+
+    async timeseries(r: DayRange, selection: Selection): Promise<DayTotals[]> {
+      if (outsideDateType(r)) return [];
+      const b = await bounds(r);
+      const [days, views] = await Promise.all([
+        rows<{ d: string; n: string; v: string }>(sessionDaysSql(target, r, b, selection)),
+        rows<{ d: string; pv: string }>(pageviewDaysSql(target, r, b, selection)),
+      ]);
+      const out = new Map<string, DayTotals>();
+      for (const d of days) out.set(readDay(d.d), { day: readDay(d.d), visitors: num(d.v), sessions: num(d.n), pageviews: 0 });
+      for (const v of views) {
+        const day = readDay(v.d);
+        out.set(day, { day, visitors: 0, sessions: 0, ...out.get(day), pageviews: num(v.pv) });
+      }
+      return [...out.values()];
+    },
+
+    async sessionBreakdown(r: DayRange, dimension: SessionDimension, selection: Selection): Promise<BreakdownTotals[]> {
+      if (outsideDateType(r)) return [];
+      const found = await rows<{ val: string; n: string; v: string }>(breakdownSql(target, r, await bounds(r), dimension, selection));
+      return found.map((x) => ({ key: dimension === 'utm' ? x.val.split('\u0000') : [x.val], visitors: num(x.v), sessions: num(x.n) }));
+    },
+
+    async pages(r: DayRange, selection: Selection): Promise<PageTotals[]> {
+      if (outsideDateType(r)) return [];
+      const b = await bounds(r);
+      const [views, entries] = await Promise.all([
+        rows<{ p: string; pv: string; vis: string; tv: string; tm: string }>(pageRowsSql(target, r, b, selection)),
+        rows<{ p: string; n: string; b: string }>(entriesSql(target, r, b, selection)),
+      ]);
+      const pages = new Map<string, PageTotals>();
+      for (const v of views) {
+        pages.set(v.p, { path: v.p, pageviews: num(v.pv), visitors: num(v.vis), entrySessions: 0, entryBounces: 0, timedViews: num(v.tv), timeOnPageMs: num(v.tm) });
+      }
+      for (const e of entries) {
+        const entry = { entrySessions: num(e.n), entryBounces: num(e.b) };
+        const page = pages.get(e.p);
+        if (page) Object.assign(page, entry);
+        else pages.set(e.p, { path: e.p, pageviews: 0, visitors: 0, timedViews: 0, timeOnPageMs: 0, ...entry });
+      }
+      return [...pages.values()];
+    },
+
+    async customEvents(r: DayRange, name: string | undefined, selection: Selection): Promise<EventTotals[]> {
+      if (outsideDateType(r)) return [];
+      const found = await rows<{ nm: string; n: string }>(eventRowsSql(target, r, await bounds(r), selection, name));
+      return found.map((x) => ({ name: x.nm, count: num(x.n) }));
+    },
+
+    async hourBuckets(r: DayRange, starts: readonly number[], selection: Selection = NONE): Promise<BucketTotals[]> {
+      if (outsideDateType(r) || starts.length === 0) return [];
+      const b = await bounds(r);
+      const [sessions, views] = await Promise.all([
+        rows<{ k: string; n: string; v: string }>(sessionBucketsSql(target, r, b, starts, selection)),
+        rows<{ k: string; pv: string }>(pageviewBucketsSql(target, r, b, starts, selection)),
+      ]);
+      const out = new Map<number, BucketTotals>();
+      const at = (k: string) => {
+        const start = starts[num(k) - 1]!;
+        let row = out.get(start);
+        if (!row) out.set(start, (row = { start, visitors: 0, sessions: 0, pageviews: 0 }));
+        return row;
+      };
+      for (const s of sessions) Object.assign(at(s.k), { sessions: num(s.n), visitors: num(s.v) });
+      for (const v of views) at(v.k).pageviews = num(v.pv);
+      return [...out.values()];
+    },
+  };
+}
