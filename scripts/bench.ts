@@ -45,6 +45,8 @@ const { values: args } = parseArgs({
     'extension-naive-runs': { type: 'string', default: '1' },
     /** Runs of each ClickHouse floor query (a plain aggregate over the raw rows, a reference like the naive scans). */
     'floor-runs': { type: 'string', default: '10' },
+    /** Runs of each query-extension case on each ClickHouse engine (the SQLite rows take --runs). */
+    'clickhouse-extension-runs': { type: 'string', default: '10' },
     chunk: { type: 'string', default: '500000' },
     'collect-seconds': { type: 'string', default: '10' },
     connections: { type: 'string', default: '16' },
@@ -144,11 +146,14 @@ async function main() {
     log(`clickhouse (${engine}): importing the same lines`);
     clickhouse.push(await benchClickHouse(engine, {
       sites, lines: datasetOptions, siteId: BIG.id, endpoints, params: Object.fromEntries(endpoints.map((e) => [e, paramsOf(e)])),
-      runs: num('runs'), floorRuns: num('floor-runs'), readNow, dir, collect: { seconds: num('collect-seconds'), connections: num('connections') },
+      runs: num('runs'), floorRuns: num('floor-runs'), extensionRuns: args.extensions === 'no' ? 0 : num('clickhouse-extension-runs'), readNow, dir, collect: { seconds: num('collect-seconds'), connections: num('connections') },
     }));
   }
   if (args.clickhouse === 'no') noClickHouse.push('--clickhouse no');
   for (const r of results) for (const ch of clickhouse) r.same &&= ch.endpoints[r.endpoint]?.json === r.json;
+  for (const x of extensions) {
+    for (const ch of clickhouse) x.same &&= ch.extensions.every((c) => c.case !== x.case || c.endpoint !== x.endpoint || c.json === x.json);
+  }
 
   await server.close();
   let collect: CollectResult | string = 'n/a (wrk not installed)';
@@ -241,6 +246,7 @@ async function main() {
     importPerSecond: loaded && loaded.events / loaded.seconds,
     bytesPerMillion: (bytes / events) * 1e6,
     json: new Map(results.map((r) => [r.endpoint, r.json])),
+    extensions,
   };
   console.log(`\n## ClickHouse, the same lines and reads\n\n${clickhouseReport(clickhouse, noClickHouse, sqliteFigures, num('pageviews'))}`);
   if (stages.length > 0) {

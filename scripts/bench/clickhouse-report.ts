@@ -1,6 +1,7 @@
 /** The ClickHouse part of the bench's printout: one table per engine, the import/size/collect figures, the targets. */
 import type { EndpointName } from '../../packages/core/src/types.js';
 import type { ClickHouseResult } from './clickhouse.js';
+import type { ExtensionResult } from './extensions.js';
 import { int, ms, table } from './measure.js';
 
 const ENGINE_NAMES = { server: 'clickhouse-server', chdb: 'chdb (in-process)' } as const;
@@ -11,6 +12,8 @@ export interface SqliteFigures {
   bytesPerMillion: number;
   /** Each endpoint's JSON from the SQLite store. */
   json: Map<EndpointName, string>;
+  /** SQLite's query-extension rows (with the naive scan of the same query). */
+  extensions: ExtensionResult[];
 }
 
 /** Markdown for every engine that ran (`skipped` says why the others did not). */
@@ -44,7 +47,24 @@ export function clickhouseReport(results: ClickHouseResult[], skipped: string[],
       ['import at least as fast as SQLite', sqlite.importPerSecond ? ratio(r.importPerSecond, sqlite.importPerSecond) : 'n/a', sqlite.importPerSecond && r.importPerSecond >= sqlite.importPerSecond ? 'yes' : 'no'],
     ]));
     out.push('');
+    if (r.extensions.length > 0) out.push(extensionReport(r, sqlite.extensions), '');
   }
   for (const reason of skipped) out.push(`ClickHouse column skipped: ${reason}\n`);
   return out.join('\n');
+}
+
+/** The query extensions on one engine beside SQLite's core and naive times of the same query, with issue 13's target (at 10M events). */
+function extensionReport(r: ClickHouseResult, sqlite: ExtensionResult[]): string {
+  const mine = new Map(sqlite.map((x) => [`${x.case}|${x.endpoint}`, x]));
+  const rows = r.extensions.map((x) => {
+    const s = mine.get(`${x.case}|${x.endpoint}`);
+    return [x.case, x.endpoint, ms(x.core.p50), ms(x.core.p95), s ? ms(s.core.p50) : 'n/a', s ? ms(s.naive.p50) : 'n/a', s ? (s.json === x.json ? 'yes' : '**NO**') : 'n/a'];
+  });
+  const worst = Math.max(...r.extensions.map((x) => x.core.p50));
+  return [
+    `Query extensions on ${ENGINE_NAMES[r.engine]} (period 30d, core; ${r.extensions[0]?.core.runs ?? 0} runs each; SQLite's times and naive raw scan of the same query from this run):\n`,
+    table(['case', 'endpoint', 'core p50', 'core p95', 'SQLite core p50', 'SQLite naive p50', 'same JSON as SQLite'], rows),
+    '',
+    table(['target', 'measured', 'met'], [['every filtered or compared endpoint p50 <= 300 ms (issue 13, at 10M events)', `${ms(worst)} ms`, worst <= 300 ? 'yes' : 'no']]),
+  ].join('\n');
 }

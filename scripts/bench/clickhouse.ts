@@ -25,6 +25,7 @@ import { localDay, shiftDay } from '../../packages/core/src/time/zone.js';
 import { ENDPOINT_PATHS, type EndpointName } from '../../packages/core/src/types.js';
 import { floorSql } from './clickhouse-floors.js';
 import { measureCollect, wrkInstalled, type CollectResult } from './collect.js';
+import { EXTENSION_CASES, type ExtensionCase } from './extensions.js';
 import { chunks, type BenchSite, type DatasetOptions } from './dataset.js';
 import { time, type Timing } from './measure.js';
 import { startServer } from './server.js';
@@ -47,6 +48,8 @@ export interface ClickHouseResult {
   importPerSecond: number;
   bytes: number;
   endpoints: Partial<Record<EndpointName, EndpointTimes>>;
+  /** The query extensions' cases (extensions.ts), core only: p50 and the answer. */
+  extensions: { case: ExtensionCase; endpoint: EndpointName; core: Timing; json: string }[];
   collect: CollectResult | string;
 }
 
@@ -61,6 +64,8 @@ export interface ClickHouseBenchOptions {
   runs: number;
   /** Runs of each floor query. */
   floorRuns: number;
+  /** Runs of each query-extension case (0: none). */
+  extensionRuns: number;
   /** The instant every read is made at (the same for both stores, so `/live` looks at the same 5 minutes). */
   readNow: number;
   /** Scratch directory (TLS certificate, wrk script). */
@@ -130,10 +135,21 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
   } finally {
     await http.close();
   }
+  const extensions: ClickHouseResult['extensions'] = [];
+  for (const [name, extra] of options.extensionRuns > 0 ? (Object.entries(EXTENSION_CASES) as [ExtensionCase, Record<string, string>][]) : []) {
+    for (const endpoint of options.endpoints.filter((e) => e !== 'live')) {
+      const params = { site_id: site.id, period: '30d', ...extra };
+      const call = (): Promise<unknown> => REPORTS[endpoint](storage, parseQuery(endpoint, params), { now: options.readNow });
+      await call();
+      const core = await time(options.extensionRuns, call);
+      extensions.push({ case: name, endpoint, core: core.timing, json: JSON.stringify(core.result) });
+      log(`${engine} ${name} ${endpoint}: core p50 ${core.timing.p50.toFixed(1)} ms`);
+    }
+  }
   const [parts] = await rows<{ b: string }>("SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = 'bench' AND active");
   const collect = await collectInto(storage, options, engine, server);
   await storage.close();
-  return { engine, version, events, importPerSecond: (events / importMs) * 1000, bytes: Number(parts?.b ?? 0), endpoints, collect };
+  return { engine, version, events, importPerSecond: (events / importMs) * 1000, bytes: Number(parts?.b ?? 0), endpoints, extensions, collect };
 }
 
 /** `POST /collect` under wrk with the collector writing into ClickHouse (in the request thread: the worker thread is SQLite's). */

@@ -36,6 +36,8 @@ export interface ExtensionResult {
   http: Timing;
   naive: Timing;
   same: boolean;
+  /** The core's answer (JSON), for the ClickHouse columns' check. */
+  json: string;
 }
 
 export interface ExtensionBenchOptions {
@@ -73,7 +75,7 @@ export async function benchExtensions(o: ExtensionBenchOptions): Promise<Extensi
       const slow = await time(o.naiveRuns, run(o.naive));
       const json = JSON.stringify(core.result);
       const same = json === JSON.stringify(slow.result) && json === JSON.stringify(JSON.parse(http.result));
-      results.push({ case: name, endpoint, first, core: core.timing, ...(uncompared ? { uncompared } : {}), http: http.timing, naive: slow.timing, same });
+      results.push({ case: name, endpoint, first, core: core.timing, ...(uncompared ? { uncompared } : {}), http: http.timing, naive: slow.timing, same, json });
       o.log(`${name} ${endpoint}: core p50 ${ms(core.timing.p50)} ms (first ${ms(first)}), naive ${ms(slow.timing.p50)} ms${same ? '' : ' RESULTS DIFFER'}`);
     }
   }
