@@ -46,7 +46,7 @@ const { values: args } = parseArgs({
     /** Runs of each ClickHouse floor query (a plain aggregate over the raw rows, a reference like the naive scans). */
     'floor-runs': { type: 'string', default: '10' },
     /** Runs of each query-extension case on each ClickHouse engine (the SQLite rows take --runs). */
-    'clickhouse-extension-runs': { type: 'string', default: '10' },
+    'clickhouse-extension-runs': { type: 'string', default: '5' },
     chunk: { type: 'string', default: '500000' },
     'collect-seconds': { type: 'string', default: '10' },
     connections: { type: 'string', default: '16' },

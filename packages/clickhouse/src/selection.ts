@@ -97,12 +97,14 @@ function sessionsWithSql(t: SchemaTarget, siteId: string, from: string, to: stri
 }
 
 /**
- * The current states of the matching sessions that start in `[startFrom, to]`,
- * as plain `sessions` columns (`session_id` and `columns`): grouped by
- * `(session_id, version)` plus those columns, which one state holds once.
- * Page and event conditions look at the sessions' events in `[startFrom, hi]`.
+ * `WHERE` of the `sessions` rows of the matching sessions starting in
+ * `[startFrom, to]`: their attributes hold and, for page and event
+ * conditions, the session has such an event in `[startFrom, hi]`. Every row
+ * of a state (its `+1` and, once superseded, its `-1`) carries the same
+ * session and attributes, so the rows kept are whole states: signed sums over
+ * them are the sums over the current states of the matching sessions.
  */
-export function matchingSessionsSql(t: SchemaTarget, r: DayRange, startFrom: string, hi: string, selection: Selection, columns: readonly string[]): string {
+export function matchingRowsWhere(t: SchemaTarget, r: DayRange, startFrom: string, hi: string, selection: Selection): string {
   const where = [
     `site_id = ${sqlString(r.siteId)}`,
     `day >= ${sqlDate(clampDay(startFrom))}`,
@@ -111,9 +113,33 @@ export function matchingSessionsSql(t: SchemaTarget, r: DayRange, startFrom: str
   ];
   if (selection.page.length > 0) where.push(`session_id IN (${sessionsWithSql(t, r.siteId, startFrom, hi, 'pageview', selection.page)})`);
   if (selection.event.length > 0) where.push(`session_id IN (${sessionsWithSql(t, r.siteId, startFrom, hi, 'event', selection.event)})`);
-  const group = ['session_id', 'version', ...columns].join(', ');
-  return `SELECT ${['session_id', ...columns].join(', ')} FROM ${tableName(t, 'sessions')}
-    WHERE ${where.join(' AND ')} GROUP BY ${group} HAVING sum(sign) > 0`;
+  return where.join(' AND ');
+}
+
+/** Ids of the matching sessions starting in `[startFrom, to]`: those whose kept rows' signs sum above zero (a current state matched). */
+export function matchingSessionsSql(t: SchemaTarget, r: DayRange, startFrom: string, hi: string, selection: Selection): string {
+  return `SELECT session_id FROM ${tableName(t, 'sessions')} WHERE ${matchingRowsWhere(t, r, startFrom, hi, selection)}
+    GROUP BY session_id HAVING sum(sign) > 0`;
+}
+
+/** Signed sums of a `sessions` row: session, bounce, duration. */
+const LIVE = 'toInt64(sign)';
+const BOUNCE = `${LIVE} * (pageview_count = 1 AND event_count = 0)`;
+const DURATION = `${LIVE} * toInt64(end_ts - start_ts)`;
+
+/**
+ * Per `key` (SQL over a `sessions` row, output as `k`): the matching
+ * sessions starting in the range (`n`), bounces (`b`), summed duration
+ * (`dur`), and the visitors (`v`) counted per `k` (and `perDay`: per day of it; a visitor
+ * counts in a group when the signs of their kept rows there sum above zero,
+ * i.e. one of their sessions there is current).
+ */
+function sessionSumsSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection, key: string, perDay = false): string {
+  return `SELECT k, sum(live) AS n, sum(bounced) AS b, sum(dur) AS dur, countIf(live > 0) AS v FROM (
+      SELECT ${key} AS k, sum(${LIVE}) AS live, sum(${BOUNCE}) AS bounced, sum(${DURATION}) AS dur
+      FROM ${tableName(t, 'sessions')} WHERE ${matchingRowsWhere(t, r, r.from, b.hi, selection)}
+      GROUP BY k, ${perDay ? 'day, ' : ''}visitor_id
+    ) GROUP BY k HAVING n > 0`;
 }
 
 /** Whether a selected event of `type` needs its session looked up (a condition the event itself cannot satisfy). */
@@ -130,15 +156,13 @@ function selectedEventsWhere(t: SchemaTarget, r: DayRange, b: Bounds, selection:
     `type = '${type}'`,
     ...own,
   ];
-  if (needsSession(selection, type)) where.push(`session_id IN (${matchingSessionsSql(t, r, b.lo, b.hi, selection, [])})`);
+  if (needsSession(selection, type)) where.push(`session_id IN (${matchingSessionsSql(t, r, b.lo, b.hi, selection)})`);
   return where.join(' AND ');
 }
 
-/** Sessions, bounces, duration and daily visitors of the matching sessions starting in the range, per `day` (`d`). */
+/** Sessions, bounces, duration and daily visitors of the matching sessions starting in the range, per day (`k`). */
 export function sessionDaysSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection): string {
-  const m = matchingSessionsSql(t, r, r.from, b.hi, selection, ['day', 'visitor_id', 'start_ts', 'end_ts', 'pageview_count', 'event_count']);
-  return `SELECT toString(day) AS d, count() AS n, sum(pageview_count = 1 AND event_count = 0) AS b, sum(end_ts - start_ts) AS dur,
-      uniqExact(visitor_id) AS v FROM (${m}) GROUP BY day`;
+  return sessionSumsSql(t, r, b, selection, 'toString(day)');
 }
 
 /** Selected pageviews per own day (`d`). */
@@ -146,17 +170,15 @@ export function pageviewDaysSql(t: SchemaTarget, r: DayRange, b: Bounds, selecti
   return `SELECT toString(day) AS d, count() AS pv FROM ${tableName(t, 'events')} WHERE ${selectedEventsWhere(t, r, b, selection, 'pageview')} GROUP BY day`;
 }
 
-/** Matching sessions starting in the range by the dimension's value (`val`): sessions and daily visitors. */
+/** Matching sessions starting in the range by the dimension's value (`k`): sessions and daily visitors. */
 export function breakdownSql(t: SchemaTarget, r: DayRange, b: Bounds, dimension: SessionDimension, selection: Selection): string {
-  const columns = dimension === 'utm' ? ['utm_source', 'utm_medium', 'utm_campaign'] : [DIMENSION_VALUE_SQL[dimension]];
-  const m = matchingSessionsSql(t, r, r.from, b.hi, selection, ['day', 'visitor_id', ...columns]);
-  return `SELECT ${DIMENSION_VALUE_SQL[dimension]} AS val, count() AS n, uniqExact(day, visitor_id) AS v FROM (${m}) GROUP BY val`;
+  return sessionSumsSql(t, r, b, selection, DIMENSION_VALUE_SQL[dimension], true);
 }
 
-/** Matching sessions starting in the range by entry page (`p`): sessions and bounces. */
+/** Matching sessions starting in the range by entry page (`k`): sessions and bounces. */
 export function entriesSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection): string {
-  const m = matchingSessionsSql(t, r, r.from, b.hi, selection, ['entry_path', 'pageview_count', 'event_count']);
-  return `SELECT entry_path AS p, count() AS n, sum(pageview_count = 1 AND event_count = 0) AS b FROM (${m}) GROUP BY entry_path`;
+  return `SELECT entry_path AS k, sum(${LIVE}) AS n, sum(${BOUNCE}) AS b FROM ${tableName(t, 'sessions')}
+    WHERE ${matchingRowsWhere(t, r, r.from, b.hi, selection)} GROUP BY entry_path HAVING n > 0`;
 }
 
 /**
@@ -207,8 +229,7 @@ const bucketSql = (column: string, starts: readonly number[]) => {
 
 /** Matching sessions starting in the range per bucket (`k`, 1-based): sessions and distinct visitors. */
 export function sessionBucketsSql(t: SchemaTarget, r: DayRange, b: Bounds, starts: readonly number[], selection: Selection): string {
-  const m = matchingSessionsSql(t, r, r.from, b.hi, selection, ['visitor_id', 'start_ts']);
-  return `SELECT ${bucketSql('start_ts', starts)} AS k, count() AS n, uniqExact(visitor_id) AS v FROM (${m}) GROUP BY k`;
+  return sessionSumsSql(t, r, b, selection, bucketSql('start_ts', starts));
 }
 
 /** Selected pageviews per bucket (`k`, 1-based). */
@@ -254,11 +275,11 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
       if (outsideDateType(r)) return [];
       const b = await bounds(r);
       const [days, views] = await Promise.all([
-        rows<{ d: string; n: string; v: string }>(sessionDaysSql(target, r, b, selection)),
+        rows<{ k: string; n: string; v: string }>(sessionDaysSql(target, r, b, selection)),
         rows<{ d: string; pv: string }>(pageviewDaysSql(target, r, b, selection)),
       ]);
       const out = new Map<string, DayTotals>();
-      for (const d of days) out.set(readDay(d.d), { day: readDay(d.d), visitors: num(d.v), sessions: num(d.n), pageviews: 0 });
+      for (const d of days) out.set(readDay(d.k), { day: readDay(d.k), visitors: num(d.v), sessions: num(d.n), pageviews: 0 });
       for (const v of views) {
         const day = readDay(v.d);
         out.set(day, { day, visitors: 0, sessions: 0, ...out.get(day), pageviews: num(v.pv) });
@@ -268,8 +289,8 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
 
     async sessionBreakdown(r: DayRange, dimension: SessionDimension, selection: Selection): Promise<BreakdownTotals[]> {
       if (outsideDateType(r)) return [];
-      const found = await rows<{ val: string; n: string; v: string }>(breakdownSql(target, r, await bounds(r), dimension, selection));
-      return found.map((x) => ({ key: dimension === 'utm' ? x.val.split('\u0000') : [x.val], visitors: num(x.v), sessions: num(x.n) }));
+      const found = await rows<{ k: string; n: string; v: string }>(breakdownSql(target, r, await bounds(r), dimension, selection));
+      return found.map((x) => ({ key: dimension === 'utm' ? x.k.split('\u0000') : [x.k], visitors: num(x.v), sessions: num(x.n) }));
     },
 
     async pages(r: DayRange, selection: Selection): Promise<PageTotals[]> {
@@ -277,7 +298,7 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
       const b = await bounds(r);
       const [views, entries] = await Promise.all([
         rows<{ p: string; pv: string; vis: string; tv: string; tm: string }>(pageRowsSql(target, r, b, selection)),
-        rows<{ p: string; n: string; b: string }>(entriesSql(target, r, b, selection)),
+        rows<{ k: string; n: string; b: string }>(entriesSql(target, r, b, selection)),
       ]);
       const pages = new Map<string, PageTotals>();
       for (const v of views) {
@@ -285,9 +306,9 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
       }
       for (const e of entries) {
         const entry = { entrySessions: num(e.n), entryBounces: num(e.b) };
-        const page = pages.get(e.p);
+        const page = pages.get(e.k);
         if (page) Object.assign(page, entry);
-        else pages.set(e.p, { path: e.p, pageviews: 0, visitors: 0, timedViews: 0, timeOnPageMs: 0, ...entry });
+        else pages.set(e.k, { path: e.k, pageviews: 0, visitors: 0, timedViews: 0, timeOnPageMs: 0, ...entry });
       }
       return [...pages.values()];
     },
