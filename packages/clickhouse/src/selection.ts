@@ -1,6 +1,7 @@
 import type { ClickHouseSettings } from '@clickhouse/client';
-import type {
-  BreakdownTotals, BucketTotals, Condition, DayRange, DayTotals, EventTotals, PageTotals, Selection, SessionAttribute, SessionDimension, SummaryTotals,
+import {
+  type BreakdownTotals, type BucketTotals, type Condition, type DayRange, type DayTotals, type EventTotals, type PageTotals, type Selection,
+  SESSION_ATTRIBUTE_COLUMN, type SessionDimension, type SummaryTotals,
 } from '@siteline/core';
 import { clampDay, outsideDateType, readDay } from './days.js';
 import { sqlDate, sqlInt, sqlString } from './escape.js';
@@ -30,20 +31,6 @@ import type { WriterIO } from './writer.js';
  * (`distributed_product_mode = 'local'`): a session's events and states live
  * on one shard (both sharded by `session_id`).
  */
-
-/** `sessions` column of each attribute a session condition reads: a fixed map, never user input. */
-const ATTRIBUTE_COLUMN: Record<SessionAttribute, string> = {
-  entryPath: 'entry_path',
-  referrerSource: 'referrer_source',
-  channel: 'channel',
-  countryCode: 'country_code',
-  deviceType: 'device_type',
-  browser: 'browser',
-  os: 'os',
-  utmSource: 'utm_source',
-  utmMedium: 'utm_medium',
-  utmCampaign: 'utm_campaign',
-};
 
 /**
  * A condition on a string column as ClickHouse SQL, exactly `conditionHolds`
@@ -109,7 +96,7 @@ export function matchingRowsWhere(t: SchemaTarget, r: DayRange, startFrom: strin
     `site_id = ${sqlString(r.siteId)}`,
     `day >= ${sqlDate(clampDay(startFrom))}`,
     `day <= ${sqlDate(clampDay(r.to))}`,
-    ...selection.session.map((c) => conditionSql(ATTRIBUTE_COLUMN[c.attribute], c)),
+    ...selection.session.map((c) => conditionSql(SESSION_ATTRIBUTE_COLUMN[c.attribute], c)),
   ];
   if (selection.page.length > 0) where.push(`session_id IN (${sessionsWithSql(t, r.siteId, startFrom, hi, 'pageview', selection.page)})`);
   if (selection.event.length > 0) where.push(`session_id IN (${sessionsWithSql(t, r.siteId, startFrom, hi, 'event', selection.event)})`);

@@ -22,6 +22,24 @@ export const FILTER_ATTRIBUTES = {
 } as const satisfies Record<Exclude<FilterDimension, 'page' | 'event'>, SessionAttribute>;
 
 /**
+ * The column each session attribute is stored in by the built-in stores (SQLite's and
+ * ClickHouse's `sessions` tables): the attribute's name in snake case. A fixed map,
+ * never user input, so an adapter may splice it into SQL.
+ */
+export const SESSION_ATTRIBUTE_COLUMN = {
+  entryPath: 'entry_path',
+  referrerSource: 'referrer_source',
+  channel: 'channel',
+  countryCode: 'country_code',
+  deviceType: 'device_type',
+  browser: 'browser',
+  os: 'os',
+  utmSource: 'utm_source',
+  utmMedium: 'utm_medium',
+  utmCampaign: 'utm_campaign',
+} as const satisfies Record<SessionAttribute, string>;
+
+/**
  * Whether `value` satisfies `condition`: `is` equals one of the values, `is_not`
  * equals none, `contains` has one as a substring, `contains_not` has none.
  * Exact and case-sensitive (string equality and substring on the stored text,

@@ -7,24 +7,13 @@
  * naive column hold that cache to. Values reach SQL only as bound parameters.
  */
 import type Database from 'better-sqlite3';
-import { allHold, bucketIndex } from '../selection.js';
+import { allHold, bucketIndex, SESSION_ATTRIBUTE_COLUMN } from '../selection.js';
 import type {
   BreakdownTotals, BucketTotals, Condition, DayRange, DayTotals, EventTotals, PageTotals, Selection, SessionAttribute, SessionDimension, SummaryTotals,
 } from '../types.js';
 
-/** `sessions` column of each attribute a condition reads: a fixed map, never user input. */
-export const ATTRIBUTE_COLUMN: Record<SessionAttribute, string> = {
-  entryPath: 'entry_path',
-  referrerSource: 'referrer_source',
-  channel: 'channel',
-  countryCode: 'country_code',
-  deviceType: 'device_type',
-  browser: 'browser',
-  os: 'os',
-  utmSource: 'utm_source',
-  utmMedium: 'utm_medium',
-  utmCampaign: 'utm_campaign',
-};
+/** `sessions` column of each attribute a condition reads (the built-in stores' names). */
+export const ATTRIBUTE_COLUMN: Record<SessionAttribute, string> = SESSION_ATTRIBUTE_COLUMN;
 
 /** What each breakdown groups by, on alias `s`. */
 const GROUP_COLUMNS: Record<SessionDimension, string> = {
