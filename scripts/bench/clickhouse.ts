@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { chdbConnection, chdbUnavailable } from '../../packages/clickhouse/src/chdb-harness.js';
 import { createClickHouseStorage, type ClickHouseStorage } from '../../packages/clickhouse/src/clickhouse-storage.js';
 import { createClickHouseSaltStore } from '../../packages/clickhouse/src/salts.js';
+import type { SaltStore } from '../../packages/core/src/salts/salts.js';
 import { clickhouseAvailable, serverBinary, startClickHouse, type TestServer } from '../../packages/clickhouse/src/test-server.js';
 import { importEvents } from '../../packages/core/src/import/import.js';
 import { parseQuery } from '../../packages/core/src/query/parse.js';
@@ -116,8 +117,9 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
   const to = localDay(options.readNow, site.timezone);
   const from = shiftDay(to, -29);
   const report = (endpoint: EndpointName) => (): Promise<unknown> => REPORTS[endpoint](storage, parseQuery(endpoint, options.params[endpoint]!), { now: options.readNow });
-  const salts = createClickHouseSaltStore(storage.client, { database: 'bench' });
-  const http = await startServer({ storage, salts }, () => options.readNow, join(options.dir, 'tls'));
+  // One backend for the read server and the collector, as a deployment has.
+  const backend = { storage, salts: createClickHouseSaltStore(storage.client, { database: 'bench' }) };
+  const http = await startServer(backend, () => options.readNow, join(options.dir, 'tls'));
   const endpoints: Partial<Record<EndpointName, EndpointTimes>> = {};
   try {
     for (const endpoint of options.endpoints) {
@@ -147,20 +149,21 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
     }
   }
   const [parts] = await rows<{ b: string }>("SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = 'bench' AND active");
-  const collect = await collectInto(storage, options, engine, server);
+  const collect = await collectInto(backend, options, engine, server);
   await storage.close();
   return { engine, version, events, importPerSecond: (events / importMs) * 1000, bytes: Number(parts?.b ?? 0), endpoints, extensions, collect };
 }
 
 /** `POST /collect` under wrk with the collector writing into ClickHouse (in the request thread: the worker thread is SQLite's). */
-async function collectInto(storage: ClickHouseStorage, options: ClickHouseBenchOptions, engine: Engine, server?: TestServer): Promise<CollectResult | string> {
+async function collectInto(backend: { storage: ClickHouseStorage; salts: SaltStore }, options: ClickHouseBenchOptions, engine: Engine, server?: TestServer): Promise<CollectResult | string> {
+  const { storage } = backend;
   if (options.collect.seconds <= 0) return 'skipped (--collect-seconds 0)';
   if (!wrkInstalled()) return 'n/a (wrk not installed)';
   log(`${engine === 'server' ? 'clickhouse-server' : 'chdb'}: wrk on POST /collect`);
   const site = options.sites.find((s) => s.id === options.siteId)!;
   const started = Date.now();
   // Beacons are stamped "now": run the clock on from the data's end, as the SQLite collector's does.
-  const collector = await startServer({ storage, salts: createClickHouseSaltStore(storage.client, { database: 'bench' }) }, () => options.lines.endMs + (Date.now() - started), join(options.dir, 'tls'));
+  const collector = await startServer(backend, () => options.lines.endMs + (Date.now() - started), join(options.dir, 'tls'));
   const count = async () => Number((await (await storage.client.query({ query: `SELECT count() AS n FROM bench.events WHERE site_id = '${site.id}'`, format: 'JSONEachRow' })).json<{ n: string }>())[0]!.n);
   let stored = await count();
   try {

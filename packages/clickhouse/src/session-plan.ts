@@ -1,4 +1,4 @@
-import type { StoredEvent } from '@siteline/core';
+import type { SessionAttributeColumns, StoredEvent } from '@siteline/core';
 
 /**
  * What a write does to the sessions it touches, worked out in memory from
@@ -9,8 +9,8 @@ import type { StoredEvent } from '@siteline/core';
 
 export type EventType = StoredEvent['type'];
 
-/** A session as `session_state` and `sessions` hold it (the column names of migration 2). */
-export interface SessionState {
+/** A session as `session_state` and `sessions` hold it (the column names of migration 2; attributes of the first event by (ts, seq)). */
+export interface SessionState extends SessionAttributeColumns {
   site_id: string;
   session_id: string;
   /** 1 for a new session, one more on every write that changes it. */
@@ -28,16 +28,6 @@ export interface SessionState {
   end_path: string;
   pageview_count: number;
   event_count: number;
-  entry_path: string;
-  referrer_source: string;
-  channel: string;
-  utm_source: string;
-  utm_medium: string;
-  utm_campaign: string;
-  country_code: string;
-  device_type: string;
-  browser: string;
-  os: string;
 }
 
 /** What time on page needs of an event. */

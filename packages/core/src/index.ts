@@ -30,7 +30,7 @@ export { type ReportOptions, readableSite } from './reports/resolve.js';
 export { comparedDays } from './reports/compare.js';
 export { hourBuckets, isoWeekMonday } from './reports/buckets.js';
 export { parseFilters } from './query/filters.js';
-export { conditionHolds, allHold, compileSelection, bucketIndex, FILTER_ATTRIBUTES, SESSION_ATTRIBUTE_COLUMN } from './storage/selection.js';
+export { conditionHolds, allHold, compileSelection, bucketIndex, FILTER_ATTRIBUTES, SESSION_ATTRIBUTE_COLUMN, type SessionAttributeColumns } from './storage/selection.js';
 export type * from './storage/types.js';
 export { createSqliteStorage, type SqliteStorageOptions } from './storage/sqlite/sqlite-storage.js';
 export { openSqliteBackend, type SqliteBackendOptions } from './storage/sqlite/sqlite-backend.js';

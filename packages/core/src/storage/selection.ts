@@ -39,6 +39,9 @@ export const SESSION_ATTRIBUTE_COLUMN = {
   utmCampaign: 'utm_campaign',
 } as const satisfies Record<SessionAttribute, string>;
 
+/** A session's attributes keyed by those columns, as a built-in store's `sessions` row holds them. */
+export type SessionAttributeColumns = { [A in SessionAttribute as (typeof SESSION_ATTRIBUTE_COLUMN)[A]]: string };
+
 /**
  * Whether `value` satisfies `condition`: `is` equals one of the values, `is_not`
  * equals none, `contains` has one as a substring, `contains_not` has none.

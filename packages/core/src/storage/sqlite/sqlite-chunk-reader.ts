@@ -13,7 +13,7 @@
 import type Database from 'better-sqlite3';
 import { dayStart, shiftDay } from '../../time/zone.js';
 import { ATTRIBUTES } from './sqlite-columns.js';
-import { ATTRIBUTE_COLUMN } from './sqlite-selection-raw.js';
+import { SESSION_ATTRIBUTE_COLUMN } from '../selection.js';
 
 /** Rows per query: a pause point of an incremental load (a few milliseconds of work), and one JSON text far under SQLite's and V8's string limits. */
 const BATCH = 5_000;
@@ -43,7 +43,7 @@ export interface DayRows {
  * every pause must lie inside one read transaction for the rows to be one snapshot.
  */
 export function createChunkReader(db: Database.Database, batch = BATCH) {
-  const attributeColumns = ATTRIBUTES.map((a) => ATTRIBUTE_COLUMN[a]).join(', ');
+  const attributeColumns = ATTRIBUTES.map((a) => SESSION_ATTRIBUTE_COLUMN[a]).join(', ');
   const sessionsJson = (after: string) =>
     db.prepare(
       `SELECT json_group_array(json_array(session_id, visitor_id, start_ts, end_ts, pageviews = 1 AND custom_events = 0, ${attributeColumns})
@@ -63,7 +63,7 @@ export function createChunkReader(db: Database.Database, batch = BATCH) {
   const eventsNext = eventsJson('(ts, id) > (?, ?)');
   // json_each first, then one index lookup per id (with `session_id IN (SELECT value FROM json_each(?))`, SQLite walked all of the site's sessions).
   const foreignSessions = db.prepare(
-    `SELECT s.session_id, s.day, s.start_ts, s.end_ts, ${ATTRIBUTES.map((a) => `s.${ATTRIBUTE_COLUMN[a]}`).join(', ')}
+    `SELECT s.session_id, s.day, s.start_ts, s.end_ts, ${ATTRIBUTES.map((a) => `s.${SESSION_ATTRIBUTE_COLUMN[a]}`).join(', ')}
      FROM json_each(?) AS j CROSS JOIN sessions AS s ON s.site_id = ? AND s.session_id = j.value`,
   ).raw();
   // Events are keyed by time, not session: a session's events lie within [start_ts, end_ts] of its row.

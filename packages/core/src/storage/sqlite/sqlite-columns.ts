@@ -16,10 +16,10 @@
  */
 import type { SessionAttribute } from '../types.js';
 import type { DayRows } from './sqlite-chunk-reader.js';
-import { ATTRIBUTE_COLUMN } from './sqlite-selection-raw.js';
+import { SESSION_ATTRIBUTE_COLUMN } from '../selection.js';
 
 /** The session attributes in chunk order; `entryPath` shares the path dictionary with pageviews. */
-export const ATTRIBUTES: readonly SessionAttribute[] = Object.keys(ATTRIBUTE_COLUMN) as SessionAttribute[];
+export const ATTRIBUTES: readonly SessionAttribute[] = Object.keys(SESSION_ATTRIBUTE_COLUMN) as SessionAttribute[];
 
 /** Strings of one kind, each with a small integer code. */
 export class Dictionary {

@@ -1,22 +1,11 @@
 import type Database from 'better-sqlite3';
+import { SESSION_ATTRIBUTE_COLUMN, type SessionAttributeColumns } from '../selection.js';
 
 /** The attributes of a session that rollups group by, as `sessions` stores them. */
-export interface SessionAttributes {
-  entry_path: string;
-  referrer_source: string;
-  channel: string;
-  utm_source: string;
-  utm_medium: string;
-  utm_campaign: string;
-  country_code: string;
-  device_type: string;
-  browser: string;
-  os: string;
-}
+export type SessionAttributes = SessionAttributeColumns;
 
 /** The `sessions` columns of `SessionAttributes`, for SELECTs. */
-export const ATTRIBUTE_COLUMNS =
-  'entry_path, referrer_source, channel, utm_source, utm_medium, utm_campaign, country_code, device_type, browser, os';
+export const ATTRIBUTE_COLUMNS = Object.values(SESSION_ATTRIBUTE_COLUMN).join(', ');
 
 /** Each `rollup_sessions` dimension's value from a session's attributes (the same for rebuilds and deltas). */
 export const DIMENSION_VALUES = {

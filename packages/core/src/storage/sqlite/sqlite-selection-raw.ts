@@ -9,11 +9,8 @@
 import type Database from 'better-sqlite3';
 import { allHold, bucketIndex, SESSION_ATTRIBUTE_COLUMN } from '../selection.js';
 import type {
-  BreakdownTotals, BucketTotals, Condition, DayRange, DayTotals, EventTotals, PageTotals, Selection, SessionAttribute, SessionDimension, SummaryTotals,
+  BreakdownTotals, BucketTotals, Condition, DayRange, DayTotals, EventTotals, PageTotals, Selection, SessionDimension, SummaryTotals,
 } from '../types.js';
-
-/** `sessions` column of each attribute a condition reads (the built-in stores' names). */
-export const ATTRIBUTE_COLUMN: Record<SessionAttribute, string> = SESSION_ATTRIBUTE_COLUMN;
 
 /** What each breakdown groups by, on alias `s`. */
 const GROUP_COLUMNS: Record<SessionDimension, string> = {
@@ -40,7 +37,7 @@ const holds = (column: string, conditions: readonly Condition[]): Clause =>
 
 /** "Session `s` matches" (storage/types.ts `Selection`), as SQL on the alias `s`. */
 function matching(selection: Selection): Clause {
-  const parts: Clause[] = selection.session.map((c) => holds(`s.${ATTRIBUTE_COLUMN[c.attribute]}`, [c]));
+  const parts: Clause[] = selection.session.map((c) => holds(`s.${SESSION_ATTRIBUTE_COLUMN[c.attribute]}`, [c]));
   const exists = (type: number, column: string, conditions: readonly Condition[]) => {
     const inner = holds(`x.${column}`, conditions);
     parts.push({
