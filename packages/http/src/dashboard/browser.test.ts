@@ -380,7 +380,7 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
   });
 });
 
-describe('the dashboard on a storage without filters or hour buckets (ClickHouse today)', () => {
+describe('the dashboard on a storage without filters or hour buckets (a third-party adapter declaring neither)', () => {
   let t: TestDashboard;
   beforeAll(async () => {
     // The SQLite storage declaring neither: the API then refuses filtered and hourly queries (500).
