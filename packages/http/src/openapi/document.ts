@@ -98,15 +98,12 @@ const RESPONSES = {
   Unauthorized: errorResponse(401, 'Key missing, invalid or revoked.', { 'WWW-Authenticate': header('`Bearer`.') }),
   HttpsRequired: errorResponse(403, 'The request did not arrive over HTTPS.'),
   NotFound: errorResponse(404, 'The site does not exist or this key may not read it (`Site not found.`); or no such path (`Not Found`).', RATE_HEADERS),
-  MethodNotAllowed: errorResponse(405, 'Only GET and HEAD are allowed.', { Allow: header('`GET, HEAD`.') }),
   UriTooLong: errorResponse(414, 'The request target is longer than 8,192 characters.'),
   ValidationError: errorResponse(422, 'A parameter is missing or invalid: the first failing rule.', RATE_HEADERS),
   TooManyRequests: errorResponse(429, 'The key spent its request budget.', { ...RATE_HEADERS, 'Retry-After': header('Seconds to wait.', { type: 'integer' }) }),
   ServerError: errorResponse(500, 'The server failed; the detail is in its log under the request id.'),
 };
 const use = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });
-const OTHER_METHODS = ['put', 'post', 'delete', 'options', 'patch'] as const;
-const notAllowed = { summary: 'Not allowed: the API is read-only', security: [], responses: { 405: use('MethodNotAllowed') } };
 
 function operation(endpoint: EndpointName): Json {
   return {
@@ -148,7 +145,7 @@ export function openApiDocument(basePath: string): Json {
   if (doc) return doc;
   const paths: Json = {};
   for (const [endpoint, path] of Object.entries(ENDPOINT_PATHS) as [EndpointName, string][]) {
-    paths[path] = { get: operation(endpoint), ...Object.fromEntries(OTHER_METHODS.map((m) => [m, notAllowed])) };
+    paths[path] = { get: operation(endpoint) };
   }
   paths[OPENAPI_PATH] = {
     get: {
@@ -162,7 +159,6 @@ export function openApiDocument(basePath: string): Json {
         500: use('ServerError'),
       },
     },
-    ...Object.fromEntries(OTHER_METHODS.map((m) => [m, notAllowed])),
   };
   doc = {
     openapi: '3.1.0',
@@ -171,7 +167,9 @@ export function openApiDocument(basePath: string): Json {
       version: '1.0.0',
       description:
         'Read-only web analytics. HTTPS only; every endpoint but this document needs a key (`Authorization: Bearer <key>` or `api_key=`). ' +
-        'Any other method than GET or HEAD gets 405; an unknown path gets 404 `Not Found` (components.responses.NotFound).',
+        'The API is read-only: every path answers GET and HEAD (HEAD: the same status and headers, no body). ' +
+        'Any other method on these paths gets 405 with `Allow: GET, HEAD` and the body `{"error":"Method Not Allowed"}`, before the key is checked. ' +
+        'An unknown path gets 404 `Not Found` (components.responses.NotFound).',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: basePath }],

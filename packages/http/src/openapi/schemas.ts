@@ -117,7 +117,6 @@ export const errors = {
   401: named(z.object({ error: z.literal(HTTP_MESSAGES.unauthorized) }).strict(), 'Unauthorized', 'Key missing, invalid or revoked.'),
   403: named(z.object({ error: z.literal(HTTP_MESSAGES.https) }).strict(), 'HttpsRequired', 'The request did not arrive over HTTPS.'),
   404: named(z.object({ error: z.enum(['Site not found.', HTTP_MESSAGES.notFound]) }).strict(), 'NotFound', 'No such site for this key, or no such path.'),
-  405: named(z.object({ error: z.literal(HTTP_MESSAGES.methodNotAllowed) }).strict(), 'MethodNotAllowed', 'Only GET and HEAD are allowed.'),
   414: named(z.object({ error: z.literal(HTTP_MESSAGES.uriTooLong) }).strict(), 'UriTooLong', 'The request target is longer than 8,192 characters.'),
   422: named(z.object({ error: z.enum(VALIDATION_MESSAGES as [string, ...string[]]) }).strict(), 'ValidationError', 'The first failing validation rule.'),
   429: named(z.object({ error: z.literal(HTTP_MESSAGES.tooManyRequests) }).strict(), 'TooManyRequests', 'The key spent its request budget.'),
