@@ -5,7 +5,7 @@
  * Unassigned; we read it as the paid traffic it is (channel.ts).
  */
 import { AD_PLATFORM_NAMES } from './source-supplement.js';
-import { nameCategory } from './sources.js';
+import { nameCategory, NOT_ALPHANUMERIC } from './sources.js';
 
 /** The networks ads are placed on, by the source category of the network's name. */
 export type AdNetwork = 'search' | 'social' | 'video';
@@ -14,7 +14,6 @@ export type AdNetwork = 'search' | 'social' | 'video';
 const AD_WORDS = new Set(['ad', 'ads', 'advert', 'adverts', 'advertising', 'sponsored', 'promoted', 'paid', 'cpc', 'ppc']);
 /** `<network>ads` written as one word (`bingads`, `facebookads`). */
 const ADS_SUFFIX = 'ads';
-const NOT_ALPHANUMERIC = /[^a-z0-9]+/g;
 
 /**
  * The network of an ad platform named by a `utm_source`: a platform listed by name

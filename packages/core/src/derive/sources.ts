@@ -56,8 +56,8 @@ const HOSTS = new Map<string, SourceCategory | null>();
 /** Lower-cased source name (`google`, `hacker news`, `hackernews`) -> category. */
 const NAMES = new Map<string, SourceCategory>();
 
-/** Name variants for `utm_source`: as written, and letters/digits only (`Yahoo!` -> `yahoo`). */
-const NOT_ALPHANUMERIC = /[^a-z0-9]/g;
+/** Runs of what is not a lower-case letter or digit: name variants for `utm_source` drop them (`Yahoo!` -> `yahoo`). */
+export const NOT_ALPHANUMERIC = /[^a-z0-9]+/g;
 
 addPackageEntries();
 for (const [source, category] of GA4_SOURCES) {
