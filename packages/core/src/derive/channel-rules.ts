@@ -14,7 +14,7 @@
 import type { Channel } from '../types.js';
 import type { SourceCategory } from './sources.js';
 
-/** The facts the rules test, derived once per session by channel.ts. */
+/** The facts the rules test, derived once per call of `classifyChannel` (channel.ts). */
 export interface ChannelSignals {
   /**
    * Category of the `utm_source`; else of the ad platform it names, when paid; else, when
