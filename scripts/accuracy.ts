@@ -7,7 +7,7 @@
  * `Tests/fixtures/*.yml`, read from `--device-fixtures` (or $SITELINE_DEVICE_FIXTURES) and
  * from the shared fixtures if they appear there. Prints agreement per category, every
  * disagreement, and every case left out as not comparable with the reason. Exits 1 when a
- * target of issue 14 is missed, 2 when the fixtures cannot be read.
+ * target of issue 14 or 27 is missed, 2 when the fixtures cannot be read.
  * Not part of `npm test`. The figures and the naming mapping are in docs/derivations.md.
  */
 import { parseArgs } from 'node:util';
@@ -49,7 +49,7 @@ try {
   process.exit(2);
 }
 
-/** Both channel sets together: the figure issue 14 sets its channel target on. */
+/** Both channel sets together (issue 14's channel figure); issue 27 sets the target on each set too. */
 function combined(name: string, parts: Tally[]): Tally {
   const all: Tally = { ...parts[0]!, name, source: parts.map((t) => t.name).join(' + '), compared: 0, agreed: 0, misses: [], excluded: new Map() };
   for (const t of parts) {

@@ -24,8 +24,8 @@ export const CHANNEL_NAMES: Readonly<Record<string, Channel | null>> = {
   // folded into Display by our rules; PostHog calls the same thing "Paid Unknown".
   'Paid Other': 'Display',
   'Paid Unknown': 'Display',
-  // Video platforms are social networks in our source list (YouTube, Vimeo, Twitch), so
-  // GA4's video channels are our social ones.
+  // The contract has no video channels: our rules (derive/channel-rules.ts) file video
+  // sources and a medium containing `video` under Social and Paid Social.
   'Organic Video': 'Social',
   'Paid Video': 'Paid Social',
   // No counterpart: our contract has no shopping, cross-network, audio, SMS, push or
@@ -42,16 +42,14 @@ export const CHANNEL_NAMES: Readonly<Record<string, Channel | null>> = {
   Unknown: null,
 };
 
-/** GA4's source categories (and PostHog's domain types) -> ours; `null` = no counterpart. */
+/** GA4's source categories (and PostHog's domain types) -> ours, which keep GA4's four. */
 export const SOURCE_CATEGORY_NAMES: Readonly<Record<string, SourceCategory | null>> = {
   SOURCE_CATEGORY_SEARCH: 'search',
   SOURCE_CATEGORY_SOCIAL: 'social',
-  // Video sites are social networks in our list (see CHANNEL_NAMES).
-  SOURCE_CATEGORY_VIDEO: 'social',
-  // We have no shopping category: shopping sites are referrals.
-  SOURCE_CATEGORY_SHOPPING: null,
+  SOURCE_CATEGORY_VIDEO: 'video',
+  SOURCE_CATEGORY_SHOPPING: 'shopping',
   Search: 'search',
   Social: 'social',
-  Video: 'social',
-  Shopping: null,
+  Video: 'video',
+  Shopping: 'shopping',
 };

