@@ -17,7 +17,7 @@ import { type DashboardAssets, loadAssets } from './assets.js';
 import {
   clearedSessionCookie, redirect, sameOrigin, send, sendHtml, sendJson, sessionCookie, sessionIdOf,
 } from './http-io.js';
-import { appPage, safeView, signInPage } from './pages.js';
+import { appPage, carriesKey, KEY_IN_URL_NOTICE, safeView, signInPage } from './pages.js';
 import { type SessionOptions, SessionStore } from './sessions.js';
 
 export interface DashboardHandlerOptions {
@@ -107,8 +107,11 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
   const page = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<number> => {
     const files = await assets;
     const principal = await principalOf(req);
-    if (principal) return sendHtml(req, res, 200, appPage(files));
-    return sendHtml(req, res, 200, signInPage(files, { view: safeView(url.search) }), staleCookie(req));
+    const keyInUrl = carriesKey(url.search);
+    // A signed-in browser is sent to the same view without the key, so the address bar drops it.
+    if (principal) return keyInUrl ? redirect(req, res, `${base}/${safeView(url.search)}`) : sendHtml(req, res, 200, appPage(files));
+    const notice = keyInUrl ? { notice: KEY_IN_URL_NOTICE } : {};
+    return sendHtml(req, res, 200, signInPage(files, { view: safeView(url.search), ...notice }), staleCookie(req));
   };
 
   const signIn = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
