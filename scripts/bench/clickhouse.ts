@@ -21,13 +21,12 @@ import { clickhouseAvailable, serverBinary, startClickHouse, type TestServer } f
 import { importEvents } from '../../packages/core/src/import/import.js';
 import { parseQuery } from '../../packages/core/src/query/parse.js';
 import { REPORTS } from '../../packages/core/src/reports/index.js';
-import { createSite } from '../../packages/core/src/sites/sites.js';
 import { localDay, shiftDay } from '../../packages/core/src/time/zone.js';
 import { ENDPOINT_PATHS, type EndpointName } from '../../packages/core/src/types.js';
 import { floorSql } from './clickhouse-floors.js';
 import { measureCollect, wrkInstalled, type CollectResult } from './collect.js';
 import { EXTENSION_CASES, type ExtensionCase } from './extensions.js';
-import { chunks, type BenchSite, type DatasetOptions } from './dataset.js';
+import { chunks, createBenchSite, type BenchSite, type DatasetOptions } from './dataset.js';
 import { time, type Timing } from './measure.js';
 import { startServer } from './server.js';
 
@@ -103,7 +102,7 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
   let events = 0;
   let importMs = 0;
   for (const site of options.sites) {
-    await createSite(storage, site);
+    await createBenchSite(storage, site);
     for (const lines of chunks(site, options.lines)) {
       const t = performance.now();
       await importEvents(storage, lines);
