@@ -119,14 +119,15 @@ export async function differentialMismatches(sqlite: Storage, stores: { name: st
 
 /**
  * What the property and goal cases compare is not empty: the SQLite store's answers over
- * the whole span for the first site (keys, values, goals with visitors, filters that select).
+ * the whole span for the first site (keys, values, goals with visitors, filters that select),
+ * as the list of what falls short (empty when all is there).
  */
-export async function propertyCoverage(sqlite: Storage): Promise<Record<string, number>> {
+export async function propertyCoverageGaps(sqlite: Storage): Promise<string[]> {
   const p = { site_id: DIFF_SITES[0]!.id, from: '2026-10-15', to: '2026-12-05' };
   const body = async (endpoint: EndpointName, params: Record<string, string>) => (await REPORTS[endpoint](sqlite, parseQuery(endpoint, params))) as unknown as Record<string, unknown[]>;
   const filtered = async (i: number) => ((await body('stats', { ...p, filters: JSON.stringify(FILTERS[i]) })) as unknown as { sessions: number }).sessions;
   const goals = (await body('goals', p)).goals as { visitors: number }[];
-  return {
+  const found = {
     keys: (await body('properties', { ...p, name: 'signup' })).properties!.length,
     oddValues: (await body('properties', { ...p, name: 'play', property: 'odd', limit: '100' })).values!.length,
     goalsWithVisitors: goals.filter((g) => g.visitors > 0).length,
@@ -135,4 +136,9 @@ export async function propertyCoverage(sqlite: Storage): Promise<Record<string, 
     goalFiltered: await filtered(8),
     noSuchGoal: await filtered(10),
   };
+  const wanted: [keyof typeof found, (n: number) => boolean, string][] = [
+    ['keys', (n) => n >= 3, '>= 3'], ['oddValues', (n) => n >= 8, '>= 8'], ['goalsWithVisitors', (n) => n >= 6, '>= 6'], ['goals', (n) => n === 8, '8'],
+    ['propFiltered', (n) => n > 0, '> 0'], ['goalFiltered', (n) => n > 0, '> 0'], ['noSuchGoal', (n) => n === 0, '0'],
+  ];
+  return wanted.filter(([name, ok]) => !ok(found[name])).map(([name, , want]) => `${name}: ${found[name]}, want ${want}`);
 }

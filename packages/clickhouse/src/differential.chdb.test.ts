@@ -2,7 +2,7 @@ import type { Storage } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chdbConnection, chdbUnavailable } from './chdb-harness.js';
 import { createClickHouseStorage, type ClickHouseStorage } from './clickhouse-storage.js';
-import { differentialCases, differentialMismatches, loadDifferential, propertyCoverage, totalPageviews } from './differential-run.js';
+import { differentialCases, differentialMismatches, loadDifferential, propertyCoverageGaps, totalPageviews } from './differential-run.js';
 
 /** The differential test of differential.test.ts against ClickHouse 26.x in-process (chdb). */
 if (chdbUnavailable) console.warn(`SKIPPED differential test SQLite vs chdb: ${chdbUnavailable}`);
@@ -26,13 +26,7 @@ describe.skipIf(chdbUnavailable !== undefined)('differential: SQLite vs ClickHou
   });
 
   it('has properties, goals and filters by them to compare (not only empty answers)', async () => {
-    const coverage = await propertyCoverage(sqlite);
-    expect(coverage).toMatchObject({ goals: 8, noSuchGoal: 0 });
-    expect(coverage.keys).toBeGreaterThanOrEqual(3);
-    expect(coverage.oddValues).toBeGreaterThanOrEqual(8);
-    expect(coverage.goalsWithVisitors).toBeGreaterThanOrEqual(6);
-    expect(coverage.propFiltered).toBeGreaterThan(0);
-    expect(coverage.goalFiltered).toBeGreaterThan(0);
+    expect(await propertyCoverageGaps(sqlite)).toEqual([]);
   });
 
   it('gives identical JSON for every report, site and range', async () => {
