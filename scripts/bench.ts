@@ -186,7 +186,8 @@ async function main() {
   let collectInThread: CollectResult | string = collect;
   let collectFloor: CollectResult | string = collect;
   const collectEvents: { without: CollectResult | string; with: CollectResult | string } = { without: collect, with: collect };
-  if (wrkInstalled()) {
+  if (num('collect-seconds') <= 0) collect = collectInThread = collectFloor = collectEvents.without = collectEvents.with = 'skipped (--collect-seconds 0)';
+  else if (wrkInstalled()) {
     const wrk = { seconds: num('collect-seconds'), connections: num('connections'), dir };
     log('collect: wrk on the baseline (bare HTTPS + JSON.parse + one row per beacon on a worker)');
     const floorFile = join(dir, 'floor.db');

@@ -91,6 +91,14 @@ export interface DayChunk {
   dependsOn: string[];
   /** Which sessions match, for the last few selections asked (by their JSON): a dashboard asks every endpoint with the same filters. */
   matches: Map<string, Uint8Array>;
+  /** Per goal asked (by type and value), where it converts in this chunk (sqlite-scan.ts `goalTotals`). */
+  goalHits: Map<string, GoalHits>;
+}
+
+/** Where one goal converts in a chunk: its own sessions that convert (ascending), and the session of each of the day's events that meets it. */
+export interface GoalHits {
+  own: Int32Array;
+  events: Int32Array;
 }
 
 /**
@@ -199,6 +207,7 @@ export function* buildChunk(rows: DayRows, dicts: SiteDictionaries): Generator<v
     size: sessions + kept + outside.length + ev.keys.length + ex.keys.length,
     dependsOn: [...dependsOn].sort(),
     matches: new Map(),
+    goalHits: new Map(),
   };
 }
 

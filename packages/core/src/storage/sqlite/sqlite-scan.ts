@@ -10,10 +10,38 @@ import type {
   BreakdownTotals, BucketTotals, DayRange, DayTotals, EventTotals, GoalTotals, PageTotals, PropertyTotals, Selection, SessionDimension, SummaryTotals,
 } from '../types.js';
 import type { ColumnCache } from './sqlite-column-cache.js';
-import { ATTRIBUTES, type DayChunk } from './sqlite-columns.js';
+import { ATTRIBUTES, type DayChunk, type GoalHits } from './sqlite-columns.js';
 import { compile, type CompiledSelection, Counters, eventsOf, GoalMasks } from './sqlite-scan-selection.js';
 
 const NONE: Selection = { session: [], page: [], event: [] };
+
+/** Goals whose hits a chunk keeps (a site has at most 100). */
+const MAX_GOAL_HITS = 256;
+
+/** Where each of `goals` converts in the chunk (`any`: masks of all of them, to skip the events that meet none). */
+function goalHits(chunk: DayChunk, goals: readonly GoalDefinition[], any: GoalMasks, dicts: Parameters<typeof compile>[1]): GoalHits[] {
+  const meetsAny = any.meets();
+  const meets = goals.map((g) => new GoalMasks([g], dicts).meets());
+  const [day, outside] = eventsOf(chunk);
+  const converts = goals.map(() => new Uint8Array(chunk.sessions));
+  const events: number[][] = goals.map(() => []);
+  for (const list of [day, outside]) {
+    for (let i = 0; i < list.session.length; i++) {
+      if (!meetsAny(list, i)) continue;
+      const s = list.session[i]!;
+      for (let g = 0; g < goals.length; g++) {
+        if (!meets[g]!(list, i)) continue;
+        converts[g]![s] = 1;
+        if (list === day) events[g]!.push(s);
+      }
+    }
+  }
+  return goals.map((_, g) => {
+    const own: number[] = [];
+    for (let s = 0; s < chunk.own; s++) if (converts[g]![s]) own.push(s);
+    return { own: Int32Array.from(own), events: Int32Array.from(events[g]!) };
+  });
+}
 
 /** The filtered reads (and `hourBuckets`, also unfiltered: no selection selects everything) over `cache`. */
 export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: string) => string) {
@@ -206,34 +234,29 @@ export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: strin
       return out;
     },
 
-    /** Each goal's visitors (matching sessions starting in the range that convert) and conversions (storage/types.ts `goalTotals`). */
+    /**
+     * Each goal's visitors (matching sessions starting in the range that convert) and
+     * conversions (storage/types.ts `goalTotals`). Where a goal converts in a chunk does not
+     * depend on the query: it is worked out once per chunk and goal (`goalHits`), so a query
+     * touches only the goal's converting sessions and events.
+     */
     goalTotals(range: DayRange, goals: readonly GoalDefinition[], selection = NONE): GoalTotals[] {
       const dicts = cache.dictionaries(range.siteId);
-      const masks = goals.map((g) => new GoalMasks([g], dicts));
-      const any = new GoalMasks(goals, dicts);
+      const keys = goals.map((g) => `${g.type}\u0000${g.value}`);
       const totals = goals.map(() => ({ visitors: 0, conversions: 0, stamp: -1 }));
       scan(range, selection, (chunk, match, base) => {
-        const meetsAny = any.meets();
-        const meets = masks.map((m) => m.meets());
-        const [day, outside] = eventsOf(chunk);
-        // Per goal, which sessions convert (any of their events); conversions from the day's events of matching sessions.
-        const converts = goals.map(() => new Uint8Array(chunk.sessions));
-        for (const events of [day, outside]) {
-          for (let i = 0; i < events.session.length; i++) {
-            if (!meetsAny(events, i)) continue;
-            const s = events.session[i]!;
-            for (let g = 0; g < goals.length; g++) {
-              if (!meets[g]!(events, i)) continue;
-              converts[g]![s] = 1;
-              if (events === day && match[s]) totals[g]!.conversions++;
-            }
-          }
+        const missing = goals.map((_, g) => g).filter((g) => !chunk.goalHits.has(keys[g]!));
+        if (missing.length > 0) {
+          if (chunk.goalHits.size + missing.length > MAX_GOAL_HITS) chunk.goalHits.clear();
+          goalHits(chunk, missing.map((g) => goals[g]!), new GoalMasks(missing.map((g) => goals[g]!), dicts), dicts)
+            .forEach((hits, i) => chunk.goalHits.set(keys[missing[i]!]!, hits));
         }
         for (let g = 0; g < goals.length; g++) {
+          const hits = chunk.goalHits.get(keys[g]!)!;
           const t = totals[g]!;
-          const has = converts[g]!;
-          for (let s = 0; s < chunk.own; s++) {
-            if (!match[s] || !has[s]) continue;
+          for (const s of hits.events) t.conversions += match[s]!;
+          for (const s of hits.own) {
+            if (!match[s]) continue;
             const stamp = base + chunk.visitor[s]!;
             if (t.stamp !== stamp) {
               t.stamp = stamp;
