@@ -4,9 +4,11 @@ import { connect, type ClientConnection } from './client.js';
 import { clientIO } from './client-io.js';
 import { outsideDateType, readDay } from './days.js';
 import { sqlIdent } from './escape.js';
+import { goalRow, goalsSql, goalVersions, toGoal, type GoalRead } from './goals.js';
 import { migrateSchema } from './migrate.js';
 import * as q from './queries.js';
 import { createRollups } from './rollups.js';
+import { createPropertyReads } from './properties.js';
 import { createSelectionReads } from './selection.js';
 import type { SchemaTarget } from './schema.js';
 import { bySiteOrder, siteRow, sitesSql, toSite, type SiteRead } from './sites.js';
@@ -117,7 +119,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const timezones = new Map<string, string>();
   const storage: ClickHouseStorage = {
     kind: 'clickhouse',
-    capabilities: { selection: true },
+    capabilities: { selection: true, properties: true, goals: true },
     client,
     async migrate() {
       await rollups.idle(); // a step may rebuild the tables a background build writes to
@@ -232,11 +234,28 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
       return num(row?.live ?? 0);
     },
 
+    properties: (range, name, property, selection) => propertyReads.properties(range, name, property, selection),
+    goalTotals: (range, goals, selection) => propertyReads.goalTotals(range, goals, selection),
+
+    async insertGoal(goal) {
+      await io.insert('goals', [goalRow(goal, false, nextGoalVersion())]);
+    },
+    async listGoals(siteId) {
+      return (await rows<GoalRead>(goalsSql(target, siteId))).map((row) => toGoal(siteId, row));
+    },
+    async deleteGoal(siteId, name) {
+      const goal = (await this.listGoals!(siteId)).find((g) => g.name === name);
+      if (!goal) return false;
+      await io.insert('goals', [goalRow(goal, true, nextGoalVersion())]);
+      return true;
+    },
+
     async close() {
       await rollups.idle();
       await client.close();
     },
   };
+  const nextGoalVersion = goalVersions();
 
   const write = createWriter(io, target);
   let writing: Promise<void> = Promise.resolve();
@@ -254,6 +273,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   });
   const visitorsBy = createVisitorReads(io, target, rollups);
   const selected = createSelectionReads(io, target, options.cluster !== undefined);
+  const propertyReads = createPropertyReads(target, selected);
 
   return storage;
 }

@@ -163,7 +163,7 @@ describe('dashboard over HTTPS (Community key)', () => {
     expect(JSON.parse(reply.text)).toEqual({
       sites: [{ id: 'ST-demo', name: 'Demo', domain: 'demo.siteline.test', timezone: 'Europe/Berlin' }],
       tracker: '/tracker.js',
-      can: { filters: true, hours: true }, // SQLite answers filters and hours
+      can: { filters: true, hours: true, properties: true, goals: true }, // SQLite answers filters, hours, properties and goals
     });
   });
 

@@ -27,8 +27,9 @@ export interface DashboardHandlerOptions {
   authenticate: Authenticator;
   /**
    * Where the site picker's sites come from (a Cloud key sees its account's only), and what
-   * the storage can answer: without `capabilities.selection` (filters) or `hourBuckets`
-   * (hours) the dashboard does not offer them, as the API would refuse them.
+   * the storage can answer: without `capabilities.selection` (filters), `hourBuckets`
+   * (hours), `capabilities.properties` or `capabilities.goals` the dashboard does not offer
+   * them, as the API would refuse them.
    */
   storage: Pick<Storage, 'listSites' | 'capabilities' | 'hourBuckets'>;
   /** Path the dashboard is served at; default `''` (the page is `/`, the rest under `/dashboard/`). */
@@ -171,7 +172,13 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
     if (rest === 'sites') {
       const sites = await options.storage.listSites(principal.accountId === undefined ? undefined : { accountId: principal.accountId });
       const list = sites.map(({ id, name, domain, timezone }) => ({ id, name, domain, timezone }));
-      const can = { filters: options.storage.capabilities?.selection === true, hours: typeof options.storage.hourBuckets === 'function' };
+      const { capabilities } = options.storage;
+      const can = {
+        filters: capabilities?.selection === true,
+        hours: typeof options.storage.hourBuckets === 'function',
+        properties: capabilities?.properties === true,
+        goals: capabilities?.goals === true,
+      };
       return sendJson(req, res, 200, { sites: list, tracker: options.trackerPath ?? '/tracker.js', can });
     }
     await options.api.serveAs(req, res, principal, `/${rest}${url.search}`);
