@@ -55,6 +55,8 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
       { name: 'goals', engine: 'ReplacingMergeTree' },
       { name: 'imports', engine: 'MergeTree' },
       { name: 'page_totals', engine: 'SummingMergeTree' },
+      { name: 'pageview_gaps', engine: 'SummingMergeTree' },
+      { name: 'pageview_gaps_mv', engine: 'MaterializedView' },
       { name: 'salts', engine: 'MergeTree' },
       { name: 'schema_migrations', engine: 'MergeTree' },
       { name: 'session_state', engine: 'ReplacingMergeTree' },
@@ -71,6 +73,12 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
       format: 'JSONEachRow',
     });
     expect(await columns.json()).toEqual([{ name: 'prop_keys', type: 'Array(String)' }, { name: 'prop_values', type: 'Array(String)' }]);
+    // Version 5: each session state's pageview paths and custom event names.
+    const arrays = await storage.client.query({
+      query: "SELECT name, type FROM system.columns WHERE database = 'adapter_cases' AND table = 'sessions' AND name IN ('paths', 'names') ORDER BY name",
+      format: 'JSONEachRow',
+    });
+    expect(await arrays.json()).toEqual([{ name: 'names', type: 'Array(String)' }, { name: 'paths', type: 'Array(String)' }]);
     await storage.close();
   });
 

@@ -57,6 +57,22 @@ export function conditionSql(column: string, condition: Condition): string {
 
 const allSql = (column: string, conditions: readonly Condition[]): string[] => conditions.map((c) => conditionSql(column, c));
 
+/**
+ * "One element `x` of the array column `array` passes every condition", as
+ * `arrayExists`: a page or event condition on a session's own `paths` or
+ * `names` (schema version 5). List membership is `has([...], x)` here: the
+ * lambda reads nothing but its element and constants.
+ */
+function someElementSql(array: 'paths' | 'names', conditions: readonly Condition[]): string {
+  const holds = conditions.map((c) => {
+    const list = `[${c.values.map(sqlString).join(', ')}]`;
+    if (c.operator === 'is') return `has(${list}, x)`;
+    if (c.operator === 'is_not') return `NOT has(${list}, x)`;
+    return conditionSql('x', c);
+  });
+  return `arrayExists(x -> ${holds.join(' AND ')}, ${array})`;
+}
+
 /** The value of property `key` on an `events` row, `''` when the row lacks the key (`propValue` of the core). */
 export const propValueSql = (key: string): string => `if(has(prop_keys, ${sqlString(key)}), prop_values[indexOf(prop_keys, ${sqlString(key)})], '')`;
 
@@ -69,6 +85,10 @@ export const passesSql = (selection: Selection): string[] => [
 /** "An `events` row meets the goal" (`meetsGoal` of the core): a custom event of its name, or a pageview whose path is `LIKE` its pattern. */
 export const meetsSql = (goal: GoalDefinition): string =>
   goal.type === 'event' ? `(type = 'event' AND name = ${sqlString(goal.value)})` : `(type = 'pageview' AND path LIKE ${sqlString(likePattern(goal.value))})`;
+
+/** "A session has an event meeting the goal", on its `sessions` row: one of its `names`, or one of its `paths` `LIKE` the pattern. */
+const sessionMeetsSql = (goal: GoalDefinition): string =>
+  goal.type === 'event' ? `has(names, ${sqlString(goal.value)})` : `arrayExists(x -> x LIKE ${sqlString(likePattern(goal.value))}, paths)`;
 
 /** "An `events` row meets one of the goals" (`0` for none). */
 export const meetsAnySql = (goals: readonly GoalDefinition[]): string => (goals.length === 0 ? '0' : `(${goals.map(meetsSql).join(' OR ')})`);
@@ -99,10 +119,13 @@ function sessionsWithSql(t: SchemaTarget, siteId: string, from: string, to: stri
 
 /**
  * `WHERE` of the `sessions` rows of the matching sessions starting in
- * `[startFrom, to]`: their attributes hold and, for page and event
- * conditions, the session has such an event in `[startFrom, hi]`. Every row
- * of a state (its `+1` and, once superseded, its `-1`) carries the same
- * session and attributes, so the rows kept are whole states: signed sums over
+ * `[startFrom, to]`: their attributes hold, and page, event and goal
+ * conditions hold on their `paths` and `names` (every pageview path and event
+ * name of the session, whatever the day). Only `prop:` conditions, which
+ * must hold on the same custom event as the `event` ones, look at `events`:
+ * the session has such an event in `[startFrom, hi]`. Every row of a state
+ * (its `+1` and, once superseded, its `-1`) carries the same session,
+ * attributes and arrays, so the rows kept are whole states: signed sums over
  * them are the sums over the current states of the matching sessions.
  */
 export function matchingRowsWhere(t: SchemaTarget, r: DayRange, startFrom: string, hi: string, selection: Selection): string {
@@ -112,12 +135,13 @@ export function matchingRowsWhere(t: SchemaTarget, r: DayRange, startFrom: strin
     `day <= ${sqlDate(clampDay(r.to))}`,
     ...selection.session.map((c) => conditionSql(SESSION_ATTRIBUTE_COLUMN[c.attribute], c)),
   ];
-  if (selection.page.length > 0) where.push(`session_id IN (${sessionsWithSql(t, r.siteId, startFrom, hi, ["type = 'pageview'", ...allSql('path', selection.page)])})`);
-  if (testsEvents(selection)) where.push(`session_id IN (${sessionsWithSql(t, r.siteId, startFrom, hi, ["type = 'event'", ...passesSql(selection)])})`);
+  if (selection.page.length > 0) where.push(someElementSql('paths', selection.page));
+  if ((selection.prop?.length ?? 0) > 0) where.push(`session_id IN (${sessionsWithSql(t, r.siteId, startFrom, hi, ["type = 'event'", ...passesSql(selection)])})`);
+  else if (selection.event.length > 0) where.push(someElementSql('names', selection.event));
   // A goal condition: converts on one of its goals (or on none), judged on all of the session's events.
   for (const { converts, goals } of selection.goal ?? []) {
-    if (goals.length === 0) where.push(converts ? '0' : '1');
-    else where.push(`session_id ${converts ? '' : 'NOT '}IN (${sessionsWithSql(t, r.siteId, startFrom, hi, [meetsAnySql(goals)])})`);
+    const any = goals.length === 0 ? '0' : `(${goals.map(sessionMeetsSql).join(' OR ')})`;
+    where.push(converts ? any : `NOT ${any}`);
   }
   return where.join(' AND ');
 }
@@ -155,18 +179,20 @@ const testsEvents = (selection: Selection): boolean => selection.event.length + 
 const needsSession = (selection: Selection, type: 'pageview' | 'event'): boolean =>
   selection.session.length > 0 || (selection.goal?.length ?? 0) > 0 || (type === 'pageview' ? testsEvents(selection) : selection.page.length > 0);
 
-/** `WHERE` of the selected events of `type` whose own day is in the range. */
-export function selectedEventsWhere(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection, type: 'pageview' | 'event'): string {
+/**
+ * `WHERE` of the selected events of `type` whose own day is in the range,
+ * without the type itself (`pageview_gaps` rows are pageviews).
+ */
+function selectedTerms(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection, type: 'pageview' | 'event'): string[] {
   const own = type === 'pageview' ? allSql('path', selection.page) : passesSql(selection);
-  const where = [
-    `site_id = ${sqlString(r.siteId)}`,
-    `day >= ${sqlDate(clampDay(r.from))}`,
-    `day <= ${sqlDate(clampDay(r.to))}`,
-    `type = '${type}'`,
-    ...own,
-  ];
+  const where = [`site_id = ${sqlString(r.siteId)}`, `day >= ${sqlDate(clampDay(r.from))}`, `day <= ${sqlDate(clampDay(r.to))}`, ...own];
   if (needsSession(selection, type)) where.push(`session_id IN (${matchingSessionsSql(t, r, b.lo, b.hi, selection)})`);
-  return where.join(' AND ');
+  return where;
+}
+
+/** `WHERE` of the selected `events` rows of `type` whose own day is in the range. */
+export function selectedEventsWhere(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection, type: 'pageview' | 'event'): string {
+  return [`type = '${type}'`, ...selectedTerms(t, r, b, selection, type)].join(' AND ');
 }
 
 /** Sessions, bounces, duration and daily visitors of the matching sessions starting in the range, per day (`k`). */
@@ -190,33 +216,21 @@ export function entriesSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: S
     WHERE ${matchingRowsWhere(t, r, r.from, b.hi, selection)} GROUP BY entry_path HAVING n > 0`;
 }
 
-/**
- * Selected pageviews by path (`p`): pageviews, daily visitors, and those
- * followed by another event of their session with the summed gaps. The next
- * event of a pageview on a day `>= from` lies in `[from, hi]`: each session's
- * events there are sorted by `(ts, seq)` and each selected pageview looks at
- * the one after it (no window functions on 18.16).
- */
+/** Selected pageviews by path (`p`): pageviews and daily visitors. */
 export function pageRowsSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection): string {
-  const selected = [
-    "type = 'pageview'",
-    `day >= ${sqlDate(clampDay(r.from))}`,
-    `day <= ${sqlDate(clampDay(r.to))}`,
-    ...allSql('path', selection.page),
-  ].join(' AND ');
-  const sessions = `SELECT session_id FROM ${tableName(t, 'events')} WHERE ${selectedEventsWhere(t, r, b, selection, 'pageview')}`;
-  return `SELECT p, count() AS pv, uniqExact(pday, vid) AS vis, countIf(gap >= 0) AS tv, sumIf(gap, gap >= 0) AS tm FROM (
-      SELECT tupleElement(ev, 4) AS p, tupleElement(ev, 5) AS pday, tupleElement(ev, 6) AS vid,
-        if(i < length(evs), toInt64(tupleElement(evs[i + 1], 1)) - toInt64(tupleElement(ev, 1)), toInt64(-1)) AS gap
-      FROM (
-        SELECT arraySort(x -> (tupleElement(x, 1), tupleElement(x, 2)), groupArray((ts, seq, toUInt8(${selected}), path, day, visitor_id))) AS evs
-        FROM ${tableName(t, 'events')}
-        WHERE site_id = ${sqlString(r.siteId)} AND day >= ${sqlDate(clampDay(r.from))} AND day <= ${sqlDate(clampDay(b.hi))}
-          AND session_id IN (${sessions})
-        GROUP BY session_id
-      ) ARRAY JOIN evs AS ev, arrayEnumerate(evs) AS i
-      WHERE tupleElement(ev, 3) = 1
-    ) GROUP BY p`;
+  return `SELECT path AS p, count() AS pv, uniqExact(day, visitor_id) AS vis FROM ${tableName(t, 'events')}
+    WHERE ${selectedEventsWhere(t, r, b, selection, 'pageview')} GROUP BY path`;
+}
+
+/**
+ * Time on page of the selected pageviews by path (`p`): those followed by
+ * another event of their session (`tv`) and the summed gaps (`tm`), from the
+ * stored gap of each pageview (`pageview_gaps`, signed changes that sum to
+ * the current gap), under the same conditions as the pageviews themselves.
+ */
+export function pageGapsSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection): string {
+  return `SELECT path AS p, sum(timed) AS tv, sum(gap_ms) AS tm FROM ${tableName(t, 'pageview_gaps')}
+    WHERE ${selectedTerms(t, r, b, selection, 'pageview').join(' AND ')} GROUP BY path`;
 }
 
 /** Selected custom events by name (`nm`), optionally one name. */
@@ -260,6 +274,11 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
     const hi = row ? readDay(row.hi_day) : r.to;
     return { lo: row && num(row.early) > 0 ? readDay(row.lo_day) : r.from, hi: hi > r.to ? hi : r.to };
   };
+  /** The bounds when a condition needs them; without conditions (compare, hour buckets) nothing reads them. */
+  const boundsFor = (r: DayRange, selection: Selection): Promise<Bounds> =>
+    selection.session.length + selection.page.length + selection.event.length + (selection.prop?.length ?? 0) + (selection.goal?.length ?? 0) > 0
+      ? bounds(r)
+      : Promise.resolve({ lo: r.from, hi: r.to });
 
   return {
     /** The range's bounds (see the module comment), for the property and goal reads (properties.ts). */
@@ -270,7 +289,7 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
     async summary(r: DayRange, selection: Selection): Promise<SummaryTotals> {
       const totals = { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
       if (outsideDateType(r)) return totals;
-      const b = await bounds(r);
+      const b = await boundsFor(r, selection);
       const [days, views] = await Promise.all([
         rows<{ n: string; b: string; dur: string; v: string }>(sessionDaysSql(target, r, b, selection)),
         rows<{ pv: string }>(pageviewDaysSql(target, r, b, selection)),
@@ -287,7 +306,7 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
 
     async timeseries(r: DayRange, selection: Selection): Promise<DayTotals[]> {
       if (outsideDateType(r)) return [];
-      const b = await bounds(r);
+      const b = await boundsFor(r, selection);
       const [days, views] = await Promise.all([
         rows<{ k: string; n: string; v: string }>(sessionDaysSql(target, r, b, selection)),
         rows<{ d: string; pv: string }>(pageviewDaysSql(target, r, b, selection)),
@@ -303,20 +322,25 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
 
     async sessionBreakdown(r: DayRange, dimension: SessionDimension, selection: Selection): Promise<BreakdownTotals[]> {
       if (outsideDateType(r)) return [];
-      const found = await rows<{ k: string; n: string; v: string }>(breakdownSql(target, r, await bounds(r), dimension, selection));
+      const found = await rows<{ k: string; n: string; v: string }>(breakdownSql(target, r, await boundsFor(r, selection), dimension, selection));
       return found.map((x) => ({ key: dimension === 'utm' ? x.k.split('\u0000') : [x.k], visitors: num(x.v), sessions: num(x.n) }));
     },
 
     async pages(r: DayRange, selection: Selection): Promise<PageTotals[]> {
       if (outsideDateType(r)) return [];
-      const b = await bounds(r);
-      const [views, entries] = await Promise.all([
-        rows<{ p: string; pv: string; vis: string; tv: string; tm: string }>(pageRowsSql(target, r, b, selection)),
+      const b = await boundsFor(r, selection);
+      const [views, gaps, entries] = await Promise.all([
+        rows<{ p: string; pv: string; vis: string }>(pageRowsSql(target, r, b, selection)),
+        rows<{ p: string; tv: string; tm: string }>(pageGapsSql(target, r, b, selection)),
         rows<{ k: string; n: string; b: string }>(entriesSql(target, r, b, selection)),
       ]);
       const pages = new Map<string, PageTotals>();
       for (const v of views) {
-        pages.set(v.p, { path: v.p, pageviews: num(v.pv), visitors: num(v.vis), entrySessions: 0, entryBounces: 0, timedViews: num(v.tv), timeOnPageMs: num(v.tm) });
+        pages.set(v.p, { path: v.p, pageviews: num(v.pv), visitors: num(v.vis), entrySessions: 0, entryBounces: 0, timedViews: 0, timeOnPageMs: 0 });
+      }
+      for (const g of gaps) {
+        const page = pages.get(g.p);
+        if (page) Object.assign(page, { timedViews: num(g.tv), timeOnPageMs: num(g.tm) });
       }
       for (const e of entries) {
         const entry = { entrySessions: num(e.n), entryBounces: num(e.b) };
@@ -329,13 +353,13 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
 
     async customEvents(r: DayRange, name: string | undefined, selection: Selection): Promise<EventTotals[]> {
       if (outsideDateType(r)) return [];
-      const found = await rows<{ nm: string; n: string }>(eventRowsSql(target, r, await bounds(r), selection, name));
+      const found = await rows<{ nm: string; n: string }>(eventRowsSql(target, r, await boundsFor(r, selection), selection, name));
       return found.map((x) => ({ name: x.nm, count: num(x.n) }));
     },
 
     async hourBuckets(r: DayRange, starts: readonly number[], selection: Selection = NONE): Promise<BucketTotals[]> {
       if (outsideDateType(r) || starts.length === 0) return [];
-      const b = await bounds(r);
+      const b = await boundsFor(r, selection);
       const [sessions, views] = await Promise.all([
         rows<{ k: string; n: string; v: string }>(sessionBucketsSql(target, r, b, starts, selection)),
         rows<{ k: string; pv: string }>(pageviewBucketsSql(target, r, b, starts, selection)),
