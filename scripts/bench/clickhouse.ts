@@ -23,7 +23,7 @@ import { parseQuery } from '../../packages/core/src/query/parse.js';
 import { REPORTS } from '../../packages/core/src/reports/index.js';
 import { localDay, shiftDay } from '../../packages/core/src/time/zone.js';
 import { ENDPOINT_PATHS, type EndpointName } from '../../packages/core/src/types.js';
-import { floorSql } from './clickhouse-floors.js';
+import { extensionFloorSql, floorSql } from './clickhouse-floors.js';
 import { type BeaconKind, measureCollect, wrkInstalled, type CollectResult } from './collect.js';
 import { costLines, costSite, type ImportCost, importCost, PROPERTY_CASES, type PropertyCase, propertyParams } from './properties.js';
 import { EXTENSION_CASES, type ExtensionCase } from './extensions.js';
@@ -49,8 +49,10 @@ export interface ClickHouseResult {
   importPerSecond: number;
   bytes: number;
   endpoints: Partial<Record<EndpointName, EndpointTimes>>;
-  /** The query extensions' cases (extensions.ts), core only: p50 and the answer. */
-  extensions: { case: ExtensionCase; endpoint: EndpointName; core: Timing; json: string }[];
+  /** The query extensions' cases (extensions.ts): core, HTTPS and the case's floor (clickhouse-floors.ts), and the answer. */
+  extensions: { case: ExtensionCase; endpoint: EndpointName; core: Timing; http: Timing; floor: Timing; json: string }[];
+  /** What the filter layout (schema version 5) stores: bytes of `pageview_gaps` and of the sessions' `paths` and `names`. */
+  layoutBytes: number;
   /** The property and goal cases (properties.ts), core: p50 and the answer. */
   properties: { case: PropertyCase; core: Timing; json: string }[];
   /** The same lines imported with and without properties (undefined when skipped). */
@@ -131,6 +133,7 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
   const backend = { storage, salts: createClickHouseSaltStore(storage.client, { database: 'bench' }) };
   const http = await startServer(backend, () => options.readNow, join(options.dir, 'tls'));
   const endpoints: Partial<Record<EndpointName, EndpointTimes>> = {};
+  const extensions: ClickHouseResult['extensions'] = [];
   try {
     for (const endpoint of options.endpoints) {
       await report(endpoint)(); // first call outside the timing, as for SQLite's warm runs
@@ -144,19 +147,24 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
       endpoints[endpoint] = { core: core.timing, http: viaHttp.timing, floor: floor.timing, json };
       log(`${name} ${endpoint}: core p50 ${core.timing.p50.toFixed(1)} ms, HTTPS ${viaHttp.timing.p50.toFixed(1)} ms, floor ${floor.timing.p50.toFixed(1)} ms`);
     }
+    for (const [name, extra] of options.extensionRuns > 0 ? (Object.entries(EXTENSION_CASES) as [ExtensionCase, Record<string, string>][]) : []) {
+      for (const endpoint of options.endpoints.filter((e) => e !== 'live' && e !== 'properties' && e !== 'goals')) {
+        const params = { site_id: site.id, period: '30d', ...extra };
+        const call = (): Promise<unknown> => REPORTS[endpoint](storage, parseQuery(endpoint, params), { now: options.readNow });
+        await call();
+        const core = await time(options.extensionRuns, call);
+        const viaHttp = await time(options.extensionRuns, () => http.get(`/api/v1${ENDPOINT_PATHS[endpoint]}?${new URLSearchParams(params)}`));
+        const first = shiftDay(to, params.period === '7d' ? -6 : -29);
+        const floorQuery = extensionFloorSql('bench', endpoint, site.id, first, to, params);
+        const floor = await time(options.floorRuns, () => rows(floorQuery));
+        const json = JSON.stringify(core.result);
+        if (JSON.stringify(JSON.parse(viaHttp.result)) !== json) throw new Error(`${name}: ${endpoint} ${name} over HTTPS differs from the core's answer`);
+        extensions.push({ case: name, endpoint, core: core.timing, http: viaHttp.timing, floor: floor.timing, json });
+        log(`${engine} ${name} ${endpoint}: core p50 ${core.timing.p50.toFixed(1)} ms, HTTPS ${viaHttp.timing.p50.toFixed(1)} ms, floor ${floor.timing.p50.toFixed(1)} ms`);
+      }
+    }
   } finally {
     await http.close();
-  }
-  const extensions: ClickHouseResult['extensions'] = [];
-  for (const [name, extra] of options.extensionRuns > 0 ? (Object.entries(EXTENSION_CASES) as [ExtensionCase, Record<string, string>][]) : []) {
-    for (const endpoint of options.endpoints.filter((e) => e !== 'live' && e !== 'properties' && e !== 'goals')) {
-      const params = { site_id: site.id, period: '30d', ...extra };
-      const call = (): Promise<unknown> => REPORTS[endpoint](storage, parseQuery(endpoint, params), { now: options.readNow });
-      await call();
-      const core = await time(options.extensionRuns, call);
-      extensions.push({ case: name, endpoint, core: core.timing, json: JSON.stringify(core.result) });
-      log(`${engine} ${name} ${endpoint}: core p50 ${core.timing.p50.toFixed(1)} ms`);
-    }
   }
   const properties: ClickHouseResult['properties'] = [];
   for (const name of options.propertyRuns > 0 ? (Object.keys(PROPERTY_CASES) as PropertyCase[]) : []) {
@@ -168,6 +176,10 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
     log(`${engine} ${name}: core p50 ${core.timing.p50.toFixed(1)} ms`);
   }
   const [parts] = await rows<{ b: string }>("SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = 'bench' AND active");
+  const [gapBytes] = await rows<{ b: string }>("SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = 'bench' AND table = 'pageview_gaps' AND active");
+  const [arrayBytes] = await rows<{ b: string }>(
+    "SELECT sum(data_compressed_bytes) AS b FROM system.columns WHERE database = 'bench' AND table IN ('sessions', 'session_state') AND name IN ('paths', 'names')",
+  );
   const collect = await collectInto(backend, options, engine, server);
   const collectEvents = {
     without: await collectInto(backend, options, engine, server, 'event'),
@@ -196,7 +208,8 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
   }
   await storage.close();
   return {
-    engine, version, events, importPerSecond: (events / importMs) * 1000, bytes: Number(parts?.b ?? 0), endpoints, extensions, properties,
+    engine, version, events, importPerSecond: (events / importMs) * 1000, bytes: Number(parts?.b ?? 0), layoutBytes: Number(gapBytes?.b ?? 0) + Number(arrayBytes?.b ?? 0),
+    endpoints, extensions, properties,
     importCost: cost, collect, collectEvents,
   };
 }
