@@ -11,25 +11,27 @@ import type { WriterIO } from './writer.js';
 
 /**
  * Filtered reads (`Selection`, storage/types.ts in the core) and hour buckets,
- * from the raw `sessions` and `events` rows of the range. The rollups hold
- * sums per day and value, which no filter on another attribute or on a page
- * can split, so a filtered read is a scan of the range (a few columns of
- * it): ClickHouse's strength. SQL only: no CTEs, window functions or query
- * parameters (18.16), values through escape.ts, aliases never a column name.
+ * from the raw rows of the range laid out for filters (schema version 5,
+ * README "The filter layout"). The rollups hold sums per day and value, which
+ * no filter on another attribute or on a page can split, so a filtered read
+ * is a scan of a few columns of the range: every condition a `WHERE` on
+ * stored columns. SQL only: no CTEs, window functions or query parameters
+ * (18.16), values through escape.ts, aliases never a column name.
  *
- * A session's rows are its signed states by start day (`sessions`); its
- * current state is the `(session_id, version)` whose signs sum above zero.
- * Its events lie between its start day and its `end_day`. So a read first
- * asks the range's **bounds** (one read of two date columns): the earliest
- * start day `lo` of a session that reaches into the range and the latest
- * `end_day` `hi` of one that touches it. Sessions starting in `[lo, to]` are
- * every session an event of the range can belong to, and `[lo, hi]` holds
- * every event of those sessions (a page or event condition is "some event of
- * the session, whatever its day").
+ * A session's rows are its signed states by start day (`sessions`), each with
+ * its attributes and every path and event name it has (`paths`, `names`);
+ * its current state is the `(session_id, version)` whose signs sum above
+ * zero. Its events lie between its start day and its `end_day`. So a read
+ * with conditions first asks the range's **bounds** (one read of two date
+ * columns): the earliest start day `lo` of a session that reaches into the
+ * range and the latest `end_day` `hi` of one that touches it. Sessions
+ * starting in `[lo, to]` are every session an event of the range can belong
+ * to; `[lo, hi]` holds every event of those sessions (only `prop:`
+ * conditions still look at events for a session's match).
  *
  * On a cluster every `IN (subquery)` runs shard-locally
- * (`distributed_product_mode = 'local'`): a session's events and states live
- * on one shard (both sharded by `session_id`).
+ * (`distributed_product_mode = 'local'`): a session's events, states and gaps
+ * live on one shard (all sharded by `session_id`).
  */
 
 /**
