@@ -66,6 +66,8 @@ const { values: args } = parseArgs({
     reuse: { type: 'boolean', default: false },
     /** `auto`: ClickHouse columns for the engines that can run here; `yes` requires them; `no` skips them. */
     clickhouse: { type: 'string', default: 'auto' },
+    /** A checkout of an earlier Siteline whose ClickHouse adapter imports the same lines too (import speed and bytes before a layout change). */
+    'layout-before': { type: 'string' },
     /** ClickHouse engines: `server` (clickhouse-server from apt) and `chdb` (ClickHouse 26.x in-process). */
     'clickhouse-engines': { type: 'string', default: 'server,chdb' },
   },
@@ -172,6 +174,7 @@ async function main() {
       sites, lines: datasetOptions, siteId: BIG.id, endpoints, params: Object.fromEntries(endpoints.map((e) => [e, paramsOf(e)])),
       runs: num('runs'), floorRuns: num('floor-runs'), extensionRuns: args.extensions === 'no' ? 0 : num('clickhouse-extension-runs'), readNow, dir, collect: { seconds: num('collect-seconds'), connections: num('connections') },
       propertyRuns: args.properties === 'no' ? 0 : num('clickhouse-property-runs'), costPageviews: num('cost-pageviews'),
+      layoutBefore: args['layout-before'],
     }));
   }
   if (args.clickhouse === 'no') noClickHouse.push('--clickhouse no');

@@ -39,6 +39,12 @@ export function clickhouseReport(results: ClickHouseResult[], skipped: string[],
       ['import vs SQLite in this run', sqlite.importPerSecond ? ratio(r.importPerSecond, sqlite.importPerSecond) : 'n/a (--reuse)'],
       ['database bytes per million events', `${int((r.bytes / r.events) * 1e6)} (SQLite: ${int(sqlite.bytesPerMillion)})`],
       ['of which the filter layout (pageview_gaps, sessions paths and names), bytes per million events', int((r.layoutBytes / r.events) * 1e6)],
+      ...(r.before
+        ? [
+          [`the same lines through ${r.before.dir} (before the layout): events/s`, `${int(r.before.importPerSecond)} (this layout: ${ratio(r.importPerSecond, r.before.importPerSecond)})`],
+          ['  and its bytes per million events', `${int((r.before.bytes / r.events) * 1e6)} (this layout: ${ratio(r.bytes, r.before.bytes)})`],
+        ]
+        : []),
       ['collect into ClickHouse: stored events/s, p50 / p99 ms', c ? `${int(c.storedPerSecond)}/s, ${ms(c.p50Ms)} / ${ms(c.p99Ms)}` : String(r.collect)],
     ]));
     out.push('');

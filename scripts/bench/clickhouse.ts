@@ -12,7 +12,7 @@
  */
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chdbConnection, chdbUnavailable } from '../../packages/clickhouse/src/chdb-harness.js';
 import { createClickHouseStorage, type ClickHouseStorage } from '../../packages/clickhouse/src/clickhouse-storage.js';
 import { createClickHouseSaltStore } from '../../packages/clickhouse/src/salts.js';
@@ -53,6 +53,8 @@ export interface ClickHouseResult {
   extensions: { case: ExtensionCase; endpoint: EndpointName; core: Timing; http: Timing; floor: Timing; json: string }[];
   /** What the filter layout (schema version 5) stores: bytes of `pageview_gaps` and of the sessions' `paths` and `names`. */
   layoutBytes: number;
+  /** The same lines through the adapter of `layoutBefore` (undefined without it). */
+  before?: { dir: string; importPerSecond: number; bytes: number };
   /** The property and goal cases (properties.ts), core: p50 and the answer. */
   properties: { case: PropertyCase; core: Timing; json: string }[];
   /** The same lines imported with and without properties (undefined when skipped). */
@@ -83,6 +85,11 @@ export interface ClickHouseBenchOptions {
   readNow: number;
   /** Scratch directory (TLS certificate, wrk script). */
   dir: string;
+  /**
+   * A checkout of an earlier Siteline (e.g. `git archive <commit>`) whose ClickHouse adapter imports the same
+   * lines into a second database after this column's import: import speed and bytes of the two layouts in one run.
+   */
+  layoutBefore?: string;
   /** wrk on `POST /collect` into ClickHouse; 0 seconds skips it. */
   collect: { seconds: number; connections: number };
 }
@@ -124,6 +131,8 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
       log(`${name}: imported ${events.toLocaleString('en-US')} events (${Math.round((events / importMs) * 1000).toLocaleString('en-US')}/s)`);
     }
   }
+
+  const before = options.layoutBefore ? await importBefore(options.layoutBefore, engine, options, server) : undefined;
 
   const site = options.sites.find((s) => s.id === options.siteId)!;
   const to = localDay(options.readNow, site.timezone);
@@ -209,9 +218,35 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
   await storage.close();
   return {
     engine, version, events, importPerSecond: (events / importMs) * 1000, bytes: Number(parts?.b ?? 0), layoutBytes: Number(gapBytes?.b ?? 0) + Number(arrayBytes?.b ?? 0),
-    endpoints, extensions, properties,
+    before, endpoints, extensions, properties,
     importCost: cost, collect, collectEvents,
   };
+}
+
+/** The same lines through an earlier checkout's adapter, into database `bench_before` (dropped afterwards): import speed and bytes. */
+async function importBefore(dir: string, engine: Engine, options: ClickHouseBenchOptions, server?: TestServer): Promise<ClickHouseResult['before']> {
+  const older = (await import(pathToFileURL(join(dir, 'packages/clickhouse/src/clickhouse-storage.ts')).href)) as typeof import('../../packages/clickhouse/src/clickhouse-storage.js');
+  const database = 'bench_before';
+  const store = engine === 'chdb'
+    ? older.createClickHouseStorage({ connection: chdbConnection(), database, now: () => options.readNow })
+    : older.createClickHouseStorage({ url: server!.url, database, now: () => options.readNow });
+  await store.migrate();
+  let events = 0;
+  let importMs = 0;
+  for (const site of options.sites) {
+    await createBenchSite(store, site);
+    for (const lines of chunks(site, options.lines)) {
+      const t = performance.now();
+      await importEvents(store, lines);
+      importMs += performance.now() - t;
+      events += lines.length;
+    }
+  }
+  const [parts] = await (await store.client.query({ query: `SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = '${database}' AND active`, format: 'JSONEachRow' })).json<{ b: string }>();
+  await store.client.command({ query: `DROP DATABASE IF EXISTS ${database}` });
+  await store.close();
+  log(`${engine}: the same lines through ${dir}: ${Math.round((events / importMs) * 1000)} events/s`);
+  return { dir, importPerSecond: (events / importMs) * 1000, bytes: Number(parts?.b ?? 0) };
 }
 
 /** `POST /collect` under wrk with the collector writing into ClickHouse (in the request thread: the worker thread is SQLite's). */
