@@ -17,6 +17,7 @@ import { chdbConnection, chdbUnavailable } from '../../packages/clickhouse/src/c
 import { createClickHouseStorage, type ClickHouseStorage } from '../../packages/clickhouse/src/clickhouse-storage.js';
 import { createClickHouseSaltStore } from '../../packages/clickhouse/src/salts.js';
 import type { SaltStore } from '../../packages/core/src/salts/salts.js';
+import type { Storage } from '../../packages/core/src/storage/types.js';
 import { clickhouseAvailable, serverBinary, startClickHouse, type TestServer } from '../../packages/clickhouse/src/test-server.js';
 import { importEvents } from '../../packages/core/src/import/import.js';
 import { parseQuery } from '../../packages/core/src/query/parse.js';
@@ -119,18 +120,7 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
   const rows = async <T>(query: string) => (await storage.client.query({ query, format: 'JSONEachRow' })).json<T>();
   await storage.migrate();
   const [{ v: version } = { v: '?' }] = await rows<{ v: string }>('SELECT version() AS v');
-  let events = 0;
-  let importMs = 0;
-  for (const site of options.sites) {
-    await createBenchSite(storage, site);
-    for (const lines of chunks(site, options.lines)) {
-      const t = performance.now();
-      await importEvents(storage, lines);
-      importMs += performance.now() - t;
-      events += lines.length;
-      log(`${name}: imported ${events.toLocaleString('en-US')} events (${Math.round((events / importMs) * 1000).toLocaleString('en-US')}/s)`);
-    }
-  }
+  const { events, importMs } = await importAll(storage, options, (n, t) => log(`${name}: imported ${n.toLocaleString('en-US')} events (${Math.round((n / t) * 1000).toLocaleString('en-US')}/s)`));
 
   const before = options.layoutBefore ? await importBefore(options.layoutBefore, engine, options, server) : undefined;
 
@@ -223,6 +213,23 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
   };
 }
 
+/** Creates the bench's sites and imports their lines with `importEvents`: events and milliseconds spent importing. */
+async function importAll(storage: Storage, options: ClickHouseBenchOptions, progress?: (events: number, importMs: number) => void) {
+  let events = 0;
+  let importMs = 0;
+  for (const site of options.sites) {
+    await createBenchSite(storage, site);
+    for (const lines of chunks(site, options.lines)) {
+      const t = performance.now();
+      await importEvents(storage, lines);
+      importMs += performance.now() - t;
+      events += lines.length;
+      progress?.(events, importMs);
+    }
+  }
+  return { events, importMs };
+}
+
 /** The same lines through an earlier checkout's adapter, into database `bench_before` (dropped afterwards): import speed and bytes. */
 async function importBefore(dir: string, engine: Engine, options: ClickHouseBenchOptions, server?: TestServer): Promise<ClickHouseResult['before']> {
   const older = (await import(pathToFileURL(join(dir, 'packages/clickhouse/src/clickhouse-storage.ts')).href)) as typeof import('../../packages/clickhouse/src/clickhouse-storage.js');
@@ -231,17 +238,7 @@ async function importBefore(dir: string, engine: Engine, options: ClickHouseBenc
     ? older.createClickHouseStorage({ connection: chdbConnection(), database, now: () => options.readNow })
     : older.createClickHouseStorage({ url: server!.url, database, now: () => options.readNow });
   await store.migrate();
-  let events = 0;
-  let importMs = 0;
-  for (const site of options.sites) {
-    await createBenchSite(store, site);
-    for (const lines of chunks(site, options.lines)) {
-      const t = performance.now();
-      await importEvents(store, lines);
-      importMs += performance.now() - t;
-      events += lines.length;
-    }
-  }
+  const { events, importMs } = await importAll(store, options);
   const [parts] = await (await store.client.query({ query: `SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = '${database}' AND active`, format: 'JSONEachRow' })).json<{ b: string }>();
   await store.client.command({ query: `DROP DATABASE IF EXISTS ${database}` });
   await store.close();
