@@ -23,7 +23,7 @@ export function clickhouseReport(results: ClickHouseResult[], skipped: string[],
   for (const r of results) {
     const rows = Object.entries(r.endpoints).map(([endpoint, t]) => [
       endpoint, ms(t.core.p50), ms(t.core.p95), ms(t.http.p50), ms(t.http.p95), ms(t.floor.p50),
-      ratio(t.core.p50, t.floor.p50), ratio(t.http.p50, t.floor.p50), sqlite.json.get(endpoint as EndpointName) === t.json ? 'yes' : '**NO**',
+      ratio(t.core.p50, t.floor.p50), ratio(t.http.p50, t.floor.p50), !sqlite.json.has(endpoint as EndpointName) ? 'n/a' : sqlite.json.get(endpoint as EndpointName) === t.json ? 'yes' : '**NO**',
     ]);
     out.push(`### ${ENGINE_NAMES[r.engine]} ${r.version} (times in ms; floor = a plain aggregate query on the same rows and engine, scripts/bench/clickhouse-floors.ts)\n`);
     out.push(table(['endpoint', 'core p50', 'core p95', 'HTTPS p50', 'HTTPS p95', 'floor p50', 'core / floor', 'HTTPS / floor', 'same JSON as SQLite'], rows));
@@ -37,7 +37,7 @@ export function clickhouseReport(results: ClickHouseResult[], skipped: string[],
       ['events imported', int(r.events)],
       ['import, events/s (importEvents incl. visitor builds)', int(r.importPerSecond)],
       ['import vs SQLite in this run', sqlite.importPerSecond ? ratio(r.importPerSecond, sqlite.importPerSecond) : 'n/a (--reuse)'],
-      ['database bytes per million events', `${int((r.bytes / r.events) * 1e6)} (SQLite: ${int(sqlite.bytesPerMillion)})`],
+      ['database bytes per million events', `${int((r.bytes / r.events) * 1e6)} (SQLite: ${Number.isNaN(sqlite.bytesPerMillion) ? 'n/a' : int(sqlite.bytesPerMillion)})`],
       ['of which the filter layout (pageview_gaps, sessions paths and names), bytes per million events', int((r.layoutBytes / r.events) * 1e6)],
       ...(r.before
         ? [
