@@ -12,7 +12,7 @@ import { clampDay, outsideDateType } from './days.js';
 import { sqlDate, sqlString } from './escape.js';
 import { tableName, type SchemaTarget } from './schema.js';
 import {
-  type Bounds, type createSelectionReads, matchingRowsWhere, matchingSessionsSql, meetsAnySql, meetsSql, NONE, passesSql, selectedEventsWhere,
+  type Bounds, type createSelectionReads, matchingRowsWhere, matchingSessionsSql, meetsAnySql, meetsSql, NONE, passesSql, selectedEventsWhere, sessionMeetsSql,
 } from './selection.js';
 
 const inDays = (r: DayRange, from: string, to: string) =>
@@ -51,16 +51,14 @@ export function conversionsSql(t: SchemaTarget, r: DayRange, b: Bounds, goals: r
 /**
  * Visitors of each goal (`v1` .. `vN`): matching sessions starting in the range that
  * convert on it, daily distinct visitors summed. Per day and visitor, the signs of the
- * rows of sessions with an event meeting goal i in `[from, hi]` (a session's events all
- * lie there) are summed (`l1` .. `lN`): a visitor of a day counts when one of their
- * current sessions converts, as every visitor count of selection.ts. One `IN` set per goal
- * (measured: a third of the time of one set of (session, goal) pairs joined to every
- * session row once per goal).
+ * rows of sessions whose `paths` or `names` meet goal i (every event of the session,
+ * whatever its day) are summed (`l1` .. `lN`): a visitor of a day counts when one of their
+ * current sessions converts, as every visitor count of selection.ts. No set of session
+ * ids (until schema version 5: one `IN` set per goal from the events of `[from, hi]`).
  */
 export function goalVisitorsSql(t: SchemaTarget, r: DayRange, b: Bounds, goals: readonly GoalDefinition[], selection: Selection = NONE): string {
-  const converting = (g: GoalDefinition) => `SELECT session_id FROM ${tableName(t, 'events')} WHERE ${inDays(r, r.from, b.hi)} AND ${meetsSql(g)}`;
   return `SELECT ${goals.map((_, i) => `countIf(l${i + 1} > 0) AS v${i + 1}`).join(', ')} FROM (
-      SELECT ${goals.map((g, i) => `sumIf(toInt64(sign), session_id IN (${converting(g)})) AS l${i + 1}`).join(', ')}
+      SELECT ${goals.map((g, i) => `sumIf(toInt64(sign), ${sessionMeetsSql(g)}) AS l${i + 1}`).join(', ')}
       FROM ${tableName(t, 'sessions')} WHERE ${matchingRowsWhere(t, r, r.from, b.hi, selection)}
       GROUP BY day, visitor_id
     )`;

@@ -1,7 +1,7 @@
 import type { ClickHouseSettings } from '@clickhouse/client';
 import {
   type BreakdownTotals, type BucketTotals, type Condition, type DayRange, type DayTotals, type EventTotals, type GoalDefinition, type PageTotals,
-  type Selection, SESSION_ATTRIBUTE_COLUMN, type SessionDimension, type SummaryTotals,
+  hasConditions, type Selection, SESSION_ATTRIBUTE_COLUMN, type SessionDimension, type SummaryTotals,
 } from '@siteline/core';
 import { clampDay, outsideDateType, readDay } from './days.js';
 import { likePattern, sqlDate, sqlInt, sqlString } from './escape.js';
@@ -89,7 +89,7 @@ export const meetsSql = (goal: GoalDefinition): string =>
   goal.type === 'event' ? `(type = 'event' AND name = ${sqlString(goal.value)})` : `(type = 'pageview' AND path LIKE ${sqlString(likePattern(goal.value))})`;
 
 /** "A session has an event meeting the goal", on its `sessions` row: one of its `names`, or one of its `paths` `LIKE` the pattern. */
-const sessionMeetsSql = (goal: GoalDefinition): string =>
+export const sessionMeetsSql = (goal: GoalDefinition): string =>
   goal.type === 'event' ? `has(names, ${sqlString(goal.value)})` : `arrayExists(x -> x LIKE ${sqlString(likePattern(goal.value))}, paths)`;
 
 /** "An `events` row meets one of the goals" (`0` for none). */
@@ -241,25 +241,42 @@ export function eventRowsSql(t: SchemaTarget, r: DayRange, b: Bounds, selection:
   return `SELECT name AS nm, count() AS n FROM ${tableName(t, 'events')} WHERE ${selectedEventsWhere(t, r, b, selection, 'event')}${only} GROUP BY name`;
 }
 
+/** Quarter hour of an instant (ms): every bucket start of the core is one when the zone's offsets are whole quarter hours. */
+const QUARTER_HOUR = 900_000;
+
 /**
- * Bucket of the instant column `column`: how many of the ascending `starts`
- * are at or before it (1-based). The lambda takes the instant as a second
- * array (`replicate`) instead of reading the column: 18.16 loses a lambda's
- * outer column when the table read has no rows ("Unknown identifier").
+ * Bucket of the instant column `column` (1-based; 0 before the first start,
+ * and after the last quarter hour of `endMs`): how many of the ascending
+ * `starts` are at or before it. When every start is a whole quarter hour (any
+ * zone in use today), a `transform` of the instant's quarter hour through the
+ * range's quarter hours to their bucket: a hash look-up per row. Otherwise
+ * `arrayCount` over the starts (a pass over them per row); its lambda takes the
+ * instant as a second array (`replicate`): 18.16 loses a lambda's outer column
+ * when the table read has no rows ("Unknown identifier").
  */
-const bucketSql = (column: string, starts: readonly number[]) => {
+const bucketSql = (column: string, starts: readonly number[], endMs: number) => {
+  if (starts.every((x) => x % QUARTER_HOUR === 0)) {
+    const slots: number[] = [];
+    const buckets: number[] = [];
+    for (let slot = starts[0]! / QUARTER_HOUR, k = 0; slot * QUARTER_HOUR < endMs; slot++) {
+      while (k < starts.length && starts[k]! <= slot * QUARTER_HOUR) k++;
+      slots.push(slot);
+      buckets.push(k);
+    }
+    return `transform(intDiv(${column}, ${QUARTER_HOUR}), [${slots.map(sqlInt).join(', ')}], [${buckets.map(sqlInt).join(', ')}], 0)`;
+  }
   const list = `[${starts.map(sqlInt).join(', ')}]`;
   return `arrayCount((x, y) -> x <= y, ${list}, replicate(${column}, ${list}))`;
 };
 
 /** Matching sessions starting in the range per bucket (`k`, 1-based): sessions and distinct visitors. */
 export function sessionBucketsSql(t: SchemaTarget, r: DayRange, b: Bounds, starts: readonly number[], selection: Selection): string {
-  return sessionSumsSql(t, r, b, selection, bucketSql('start_ts', starts));
+  return sessionSumsSql(t, r, b, selection, bucketSql('start_ts', starts, r.endMs));
 }
 
 /** Selected pageviews per bucket (`k`, 1-based). */
 export function pageviewBucketsSql(t: SchemaTarget, r: DayRange, b: Bounds, starts: readonly number[], selection: Selection): string {
-  return `SELECT ${bucketSql('ts', starts)} AS k, count() AS pv FROM ${tableName(t, 'events')} WHERE ${selectedEventsWhere(t, r, b, selection, 'pageview')} GROUP BY k`;
+  return `SELECT ${bucketSql('ts', starts, r.endMs)} AS k, count() AS pv FROM ${tableName(t, 'events')} WHERE ${selectedEventsWhere(t, r, b, selection, 'pageview')} GROUP BY k`;
 }
 
 const num = (value: unknown): number => Number(value);
@@ -277,10 +294,7 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
     return { lo: row && num(row.early) > 0 ? readDay(row.lo_day) : r.from, hi: hi > r.to ? hi : r.to };
   };
   /** The bounds when a condition needs them; without conditions (compare, hour buckets) nothing reads them. */
-  const boundsFor = (r: DayRange, selection: Selection): Promise<Bounds> =>
-    selection.session.length + selection.page.length + selection.event.length + (selection.prop?.length ?? 0) + (selection.goal?.length ?? 0) > 0
-      ? bounds(r)
-      : Promise.resolve({ lo: r.from, hi: r.to });
+  const boundsFor = (r: DayRange, selection: Selection): Promise<Bounds> => (hasConditions(selection) ? bounds(r) : Promise.resolve({ lo: r.from, hi: r.to }));
 
   return {
     /** The range's bounds (see the module comment), for the property and goal reads (properties.ts). */
