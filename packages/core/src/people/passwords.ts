@@ -4,7 +4,6 @@
  * can be raised later without breaking stored ones).
  */
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { dictionary } from '@zxcvbn-ts/language-common';
 
 /**
  * scrypt cost: N = 2^15, r = 8, p = 1 (32 MiB of memory and ~50-100 ms of one core per
@@ -16,18 +15,24 @@ export const MIN_PASSWORD_LENGTH = 10;
 /** Longer input is refused unhashed: scrypt's cost grows with it, an attacker's lever. */
 export const MAX_PASSWORD_LENGTH = 200;
 
-let common: Set<string> | undefined;
-/** zxcvbn-ts's list of the ~49,000 most common passwords (MIT), the entries long enough to pass the length rule. */
-const commonPasswords = () => (common ??= new Set(dictionary['passwords-common'].filter((p) => p.length >= MIN_PASSWORD_LENGTH).map((p) => p.toLowerCase())));
+let common: Promise<Set<string>> | undefined;
+/**
+ * zxcvbn-ts's list of the ~49,000 most common passwords (MIT), the 1,557 entries long enough
+ * to pass the length rule, lower-cased. Loaded at first use: the list is large, and most
+ * processes (commands, the collector) never check a password.
+ */
+const commonPasswords = () =>
+  (common ??= import('@zxcvbn-ts/language-common').then(({ dictionary }) =>
+    new Set(dictionary['passwords-common'].filter((p) => p.length >= MIN_PASSWORD_LENGTH).map((p) => p.toLowerCase()))));
 
 /**
  * Why a new password is refused, or undefined when it is acceptable.
- * @example passwordProblem('password123') // 'This password is among the most common ones; choose another.'
+ * @example await passwordProblem('password123') // 'This password is among the most common ones; choose another.'
  */
-export function passwordProblem(password: string): string | undefined {
+export async function passwordProblem(password: string): Promise<string | undefined> {
   if (password.length < MIN_PASSWORD_LENGTH) return `A password needs at least ${MIN_PASSWORD_LENGTH} characters.`;
   if (password.length > MAX_PASSWORD_LENGTH) return `A password has at most ${MAX_PASSWORD_LENGTH} characters.`;
-  if (commonPasswords().has(password.toLowerCase())) return 'This password is among the most common ones; choose another.';
+  if ((await commonPasswords()).has(password.toLowerCase())) return 'This password is among the most common ones; choose another.';
   return undefined;
 }
 

@@ -93,7 +93,7 @@ export class People {
    * The password is checked first, so a refused one does not spend the link.
    */
   async setPasswordWithLink(secret: string, password: string): Promise<UserRow> {
-    const problem = passwordProblem(password);
+    const problem = await passwordProblem(password);
     if (problem) throw new PeopleError(problem);
     const refused = new PeopleError('This link is not valid: it was used already, has expired, or was mistyped. Ask an owner (or the operator) for a new one.');
     if (!TOKEN_PATTERN.test(secret)) throw refused;
@@ -118,7 +118,7 @@ export class People {
   /** Changes a signed-in user's password after checking the current one; every session of the user ends. */
   async changePassword(user: UserRow, current: string, next: string): Promise<UserRow> {
     if (!(await verifyPassword(current, user.password_hash))) throw new PeopleError('The current password is not right.');
-    const problem = passwordProblem(next);
+    const problem = await passwordProblem(next);
     if (problem) throw new PeopleError(problem);
     return this.replacePassword(user, next);
   }

@@ -3,7 +3,6 @@
  * most projects use) over SMTP or SMTPS. A failed delivery is logged (never the link or the
  * password of the URL) and the owner still sees the link on the page.
  */
-import nodemailer from 'nodemailer';
 import type { Logger } from '../log.js';
 
 /**
@@ -13,10 +12,12 @@ import type { Logger } from '../log.js';
 export function mailerFor(smtp: { url: string; from: string } | undefined, logger: Logger): ((to: string, url: string) => Promise<boolean>) | undefined {
   if (!smtp) return undefined;
   // Certificates are checked (nodemailer's default); a self-signed relay needs its CA in NODE_EXTRA_CA_CERTS.
-  const transport = nodemailer.createTransport(smtp.url);
+  // Loaded once mail is set up and a link is sent: most processes never send one.
+  let transport: Promise<{ sendMail(message: object): Promise<unknown> }> | undefined;
   return async (to, url) => {
     try {
-      await transport.sendMail({
+      transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtp.url));
+      await (await transport).sendMail({
         from: smtp.from,
         to,
         subject: 'Set your Siteline password',

@@ -132,6 +132,23 @@ export function passwordBody(frame: AccountFrame): string {
 <button type="submit">Change password</button></form></section>`;
 }
 
+/** Two-factor: turn on (secret shown with its otpauth address, confirmed by a code; recovery codes shown once) or off. */
+export function twoFactorBody(frame: AccountFrame, on: boolean, step?: { secret: string; uri: string } | { codes: string[] }): string {
+  if (step && 'codes' in step) {
+    return `<section class="panel" aria-labelledby="codes-title"><h2 id="codes-title">Recovery codes</h2><p>Two-factor sign-in is on. Keep these codes somewhere safe: each one signs in once in place of a code, and they are shown only now.</p>
+<textarea id="recovery-codes" readonly rows="10" aria-labelledby="codes-title">${e(step.codes.join('\n'))}</textarea> <button type="button" data-copy="recovery-codes">Copy codes</button></section>`;
+  }
+  if (step) {
+    return `<section class="panel"><h2>Turn on two-factor sign-in</h2><p>Add this secret to an authenticator app (or open the otpauth address on the phone), then enter the code it shows.</p>
+<p>Secret: <code id="totp-secret">${e(step.secret.replace(/(.{4})/g, '$1 ').trim())}</code></p><p class="hint">Address: <code>${e(step.uri)}</code></p>
+<form method="post" action="password/totp-confirm" class="stack">${csrfField(frame)}<input type="hidden" name="secret" value="${e(step.secret)}">
+<label for="totp-code">Code from the app</label><input id="totp-code" name="code" inputmode="numeric" required maxlength="6" autocomplete="one-time-code"><button type="submit">Turn on</button></form></section>`;
+  }
+  return on
+    ? `<section class="panel"><h2>Two-factor sign-in is on</h2><form method="post" action="password/totp-off" class="stack">${csrfField(frame)}<label for="off-password">Current password</label><input id="off-password" name="current" type="password" required maxlength="200" autocomplete="current-password"><button type="submit" class="danger">Turn off two-factor</button></form></section>`
+    : `<section class="panel"><h2>Two-factor sign-in</h2><p>Off. With it on, signing in also asks for a code from an authenticator app.</p><form method="post" action="password/totp-start">${csrfField(frame)}<button type="submit">Set up two-factor</button></form></section>`;
+}
+
 /** The page of a one-time link: choose a password (the token rides in a hidden field). */
 export function setPasswordPage(assets: DashboardAssets, token: string, error?: string): string {
   return `${head(assets, 'Set your password · Siteline', false, '../')}

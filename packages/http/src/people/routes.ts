@@ -9,7 +9,8 @@ import type { DashboardAssets } from '../dashboard/assets.js';
 import { redirect, send, sendHtml } from '../dashboard/http-io.js';
 import { readForm, refusedPost } from './form.js';
 import { publicOrigin, setPasswordUrl } from './links.js';
-import { type AccountFrame, type AccountSection, accountPage, COPY_SCRIPT, type Flash, goalsBody, keysBody, passwordBody, sitesBody, trackerSnippet, usersBody } from './pages.js';
+import { type AccountFrame, type AccountSection, accountPage, COPY_SCRIPT, type Flash, goalsBody, keysBody, passwordBody, sitesBody, trackerSnippet, twoFactorBody, usersBody } from './pages.js';
+import { newRecoveryCodes, newTotpSecret, totpMatches } from './totp.js';
 
 export interface AccountRoutesOptions {
   people: People;
@@ -74,7 +75,7 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
         case 'users':
           return page(status, 'Users', usersBody(frame, await people.usersOf(accountId), user.id, extra.invited as { email: string; url: string; mailed: boolean } | undefined), flash);
         default:
-          return page(status, 'Password', passwordBody(frame), flash);
+          return page(status, 'Password', passwordBody(frame) + twoFactorBody(frame, user.totp_secret !== '', extra.totp as Parameters<typeof twoFactorBody>[2]), flash);
       }
     };
 
@@ -133,6 +134,22 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
           if (field('user_id') === user.id) return render({ error: 'You cannot remove yourself; ask another owner.' });
           await people.removeUser(accountId, field('user_id'));
           return render({ info: 'User removed; their sessions have ended.' });
+        case 'password/totp-start':
+          return render(undefined, 200, { totp: newTotpSecret(user.email) });
+        case 'password/totp-confirm': {
+          const secret = field('secret');
+          if (!/^[A-Z2-7]{32}$/.test(secret)) return render({ error: 'Start the set-up again.' });
+          if (!totpMatches(secret, field('code'))) return render({ error: 'That code is not right; check the app and the clock.' }, 422, { totp: newTotpSecret(user.email) });
+          const { codes, hashes } = newRecoveryCodes();
+          await people.store.saveUser({ ...user, totp_secret: secret, recovery_hashes: hashes });
+          user.totp_secret = secret; // this page shows it on
+          return render({ info: 'Two-factor sign-in is on.' }, 200, { totp: { codes } });
+        }
+        case 'password/totp-off':
+          if (!(await people.checkPassword(user.email, field('current')))) return render({ error: 'The current password is not right.' });
+          await people.store.saveUser({ ...user, totp_secret: '', recovery_hashes: [] });
+          user.totp_secret = '';
+          return render({ info: 'Two-factor sign-in is off.' });
         case 'password/':
           await people.changePassword(user, field('current'), field('next'));
           return redirect(req, res, '../../'); // every session ended, this one too: sign in again
