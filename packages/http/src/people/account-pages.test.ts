@@ -130,7 +130,7 @@ describe('account pages, Cloud edition', () => {
     const stale = csrfIn((await page(t, '/dashboard/account/keys', owner)).text);
     const fresh = await signInWithPassword(t, 'owner@acme.test', PASSWORD);
     const csrf = csrfIn((await page(t, '/dashboard/account/keys', fresh.cookie)).text);
-    const attempts = [
+    const attempts: { fields: Record<string, string>; origin?: string | null }[] = [
       { fields: { csrf, name: 'cross-site' }, origin: 'https://evil.example' },
       { fields: { csrf, name: 'no-origin' }, origin: null },
       { fields: { name: 'no-token' } },
