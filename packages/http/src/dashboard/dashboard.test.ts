@@ -65,6 +65,9 @@ describe('dashboard over HTTPS (Community key)', () => {
     expect(reply.status).toBe(401);
     expect(reply.headers['set-cookie']).toBeUndefined();
     expect(reply.text).toContain('This key was not accepted.');
+    // Answered at /dashboard/sign-in: its form and assets lead one directory up (not to /dashboard/dashboard/…).
+    expect(reply.text).toContain('<form method="post" action="../dashboard/sign-in" aria-label="Sign in with an API key">');
+    expect(reply.text).toMatch(/<link rel="stylesheet" href="\.\.\/dashboard\/assets\/app\.[0-9a-f]{16}\.css">/);
     expect(reply.text).not.toContain(wrong);
     expect(reply.text).toContain('value="?site_id=ST-demo"');
   });

@@ -165,26 +165,28 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
 
   const signIn = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
     const files = await assets;
-    if (!sameOrigin(req, trustProxy, options.publicOrigin)) return sendHtml(req, res, 403, signInPage(files, { view: '', error: MESSAGES.origin }));
+    /** The form again, as answered at `dashboard/sign-in` (its links lead one directory up). */
+    const again = (options: Parameters<typeof signInPage>[1]) => signInPage(files, { ...options, root: '../' });
+    if (!sameOrigin(req, trustProxy, options.publicOrigin)) return sendHtml(req, res, 403, again({ view: '', error: MESSAGES.origin }));
     const client = clientIp(req, trustProxy);
     if (limiter) {
       const rate = limiter.hit(client, now());
       if (!rate.allowed) {
         const seconds = String(rate.resetSeconds);
-        return sendHtml(req, res, 429, signInPage(files, { view: '', error: MESSAGES.tooMany(seconds) }), { 'Retry-After': seconds });
+        return sendHtml(req, res, 429, again({ view: '', error: MESSAGES.tooMany(seconds) }), { 'Retry-After': seconds });
       }
     }
     const form = await readForm(req);
     if (form === 0) return 0;
-    if (form === 415) return sendHtml(req, res, 415, signInPage(files, { view: '', error: 'Unsupported Media Type' }));
-    if (form === 413) return sendHtml(req, res, 413, signInPage(files, { view: '', error: 'Payload Too Large' }), { Connection: 'close' });
+    if (form === 415) return sendHtml(req, res, 415, again({ view: '', error: 'Unsupported Media Type' }));
+    if (form === 413) return sendHtml(req, res, 413, again({ view: '', error: 'Payload Too Large' }), { Connection: 'close' });
     const view = safeView(form.get('view') ?? undefined);
     if (form.has('key')) {
       const key = form.get('key') ?? '';
       const principal = key.length > 0 && key.length <= MAX_KEY_LENGTH ? await options.authenticate(key) : null;
       if (!principal) {
         logger({ level: 'warn', msg: 'dashboard sign-in refused' });
-        return sendHtml(req, res, 401, signInPage(files, { view, error: MESSAGES.refused }));
+        return sendHtml(req, res, 401, again({ view, error: MESSAGES.refused }));
       }
       logger({ level: 'info', msg: 'dashboard sign-in', key_id: principal.keyId });
       const keyId = principal.keyId === 'community' ? communityTag : principal.keyId;
@@ -194,21 +196,21 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
     try {
       email = normalEmail(form.get('email') ?? '');
     } catch (error) {
-      return sendHtml(req, res, 401, signInPage(files, { view, error: (error as PeopleError).message }));
+      return sendHtml(req, res, 401, again({ view, error: (error as PeopleError).message }));
     }
     const shown = { view, email };
     const waitMs = throttle.waitMs(email, client, now());
     if (waitMs > 0) {
       const seconds = String(Math.ceil(waitMs / 1000));
       logger({ level: 'warn', msg: 'dashboard sign-in throttled', wait_s: Number(seconds) });
-      return sendHtml(req, res, 429, signInPage(files, { ...shown, error: MESSAGES.slowDown(seconds) }), { 'Retry-After': seconds });
+      return sendHtml(req, res, 429, again({ ...shown, error: MESSAGES.slowDown(seconds) }), { 'Retry-After': seconds });
     }
     const user = await people.checkPassword(email, form.get('password') ?? '');
     const secondFactor = user && user.totp_secret !== '' ? await verifyTotp(people, user, form.get('totp') ?? '') : true;
     if (!user || !secondFactor) {
       throttle.failed(email, client, now());
       logger({ level: 'warn', msg: 'dashboard sign-in refused', reason: user ? 'totp' : 'password' });
-      return sendHtml(req, res, 401, signInPage(files, { ...shown, error: user ? MESSAGES.totp : MESSAGES.password }));
+      return sendHtml(req, res, 401, again({ ...shown, error: user ? MESSAGES.totp : MESSAGES.password }));
     }
     throttle.succeeded(email, client);
     logger({ level: 'info', msg: 'dashboard sign-in', user_id: user.id });
@@ -228,7 +230,8 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
   /** `GET dashboard/set-password?token=…`: the form; `POST`: sets the password and uses the link up. */
   const setPassword = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<number> => {
     const files = await assets;
-    if (req.method !== 'POST') return sendHtml(req, res, 200, setPasswordPage(files, (url.searchParams.get('token') ?? '').slice(0, 64)), { 'Referrer-Policy': 'no-referrer' });
+    // The dashboard's Referrer-Policy (same-origin) stays: with no-referrer Chromium posts `Origin: null`.
+    if (req.method !== 'POST') return sendHtml(req, res, 200, setPasswordPage(files, (url.searchParams.get('token') ?? '').slice(0, 64)));
     const form = await readForm(req);
     if (form === 0) return 0;
     if (typeof form === 'number') return sendHtml(req, res, form, setPasswordPage(files, '', form === 413 ? 'Payload Too Large' : 'Unsupported Media Type'));

@@ -65,12 +65,14 @@ ${script ? `<script type="module" src="${root}dashboard/assets/${assets.script.n
  * The sign-in form. It posts the key once, to this server, which answers with a session
  * cookie; the key is never written back into a page (a refused key leaves the field empty).
  */
-export function signInPage(assets: DashboardAssets, options: { view: string; error?: string; notice?: string; email?: string; info?: string }): string {
-  return `${head(assets, 'Sign in · Siteline', false)}
+export function signInPage(assets: DashboardAssets, options: { view: string; error?: string; notice?: string; email?: string; info?: string; root?: string }): string {
+  // Answered at `/` and, after a refused post, at `dashboard/sign-in`: `root` leads back to the dashboard's directory from there.
+  const root = options.root ?? '';
+  return `${head(assets, 'Sign in · Siteline', false, root)}
 <body class="signin">
 <main>
 <h1>Siteline</h1>
-${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>\n` : ''}${options.notice ? `<p class="error" role="status">${escapeHtml(options.notice)}</p>\n` : ''}${options.info ? `<p class="note" role="status">${escapeHtml(options.info)}</p>\n` : ''}<form method="post" action="dashboard/sign-in" aria-label="Sign in with email and password">
+${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>\n` : ''}${options.notice ? `<p class="error" role="status">${escapeHtml(options.notice)}</p>\n` : ''}${options.info ? `<p class="note" role="status">${escapeHtml(options.info)}</p>\n` : ''}<form method="post" action="${root}dashboard/sign-in" aria-label="Sign in with email and password">
 <label for="email">Email</label>
 <input id="email" name="email" type="email" required maxlength="254" autocomplete="username" value="${escapeHtml(options.email ?? '')}">
 <label for="password">Password</label>
@@ -82,7 +84,7 @@ ${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p
 </form>
 <details class="with-key">
 <summary>Sign in with an API key instead</summary>
-<form method="post" action="dashboard/sign-in" aria-label="Sign in with an API key">
+<form method="post" action="${root}dashboard/sign-in" aria-label="Sign in with an API key">
 <label for="key">API key</label>
 <input id="key" name="key" type="password" required maxlength="512" autocomplete="off" autofocus>
 <input type="hidden" name="view" value="${escapeHtml(options.view)}">

@@ -63,6 +63,10 @@ export interface StartOptions {
   storage?: (sqlite: Storage) => Storage;
   /** Session lifetimes (`People`); default `SESSION_LIMITS`. */
   sessions?: Pick<PeopleOptions, 'idleMs' | 'maxAgeMs'>;
+  /** The backend to serve instead of a fresh SQLite file (a second server on the same data, ClickHouse). */
+  backend?: Backend;
+  /** Adds the demo sites, accounts and keys; default true. A second server on the same data passes false. */
+  seed?: boolean;
 }
 
 /** Starts the API and the dashboard over HTTPS on a fresh SQLite file with the demo site. */
@@ -70,11 +74,13 @@ export async function startDashboard(options: StartOptions = {}): Promise<TestDa
   const dir = mkdtempSync(join(tmpdir(), 'siteline-dashboard-'));
   const cert = ensureDevCertificate(dir);
   const tls = { key: readFileSync(cert.keyFile), cert: readFileSync(cert.certFile) };
-  const backend = openSqliteBackend(join(dir, 'dashboard.db'));
+  const backend = options.backend ?? openSqliteBackend(join(dir, 'dashboard.db'));
   const now = options.now ?? (() => DEMO_NOW);
   let authenticate: Authenticator;
   let cloud: TestDashboard['cloud'];
-  if (options.cloud) {
+  if (options.seed === false) {
+    authenticate = options.cloud ? cloudAuthenticator(backend.accounts) : communityAuthenticator(COMMUNITY_KEY);
+  } else if (options.cloud) {
     const a = await backend.accounts.createAccount('Acme');
     const b = await backend.accounts.createAccount('Globex');
     await addDemoSite(backend.storage, { accountId: a.id, now: DEMO_NOW });

@@ -32,9 +32,18 @@ const SECTIONS: { id: AccountSection; label: string; owner: boolean; cloud?: boo
 
 /** The CSRF field every state-changing form carries. */
 const csrfField = (frame: AccountFrame) => `<input type="hidden" name="csrf" value="${e(frame.csrf)}">`;
-/** A one-button form posting `fields` to `action`. */
-const button = (frame: AccountFrame, action: string, label: string, fields: Record<string, string>, cls = '') =>
-  `<form method="post" action="${action}" class="inline">${csrfField(frame)}${Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${e(v)}">`).join('')}<button type="submit"${cls ? ` class="${cls}"` : ''}>${e(label)}</button></form>`;
+/**
+ * The opening of a form posting to `target` (`section` or `section/action`). It posts to the
+ * section's own address with the action in a `do` field, so the page answered keeps an
+ * address whose relative links still work.
+ */
+const formFor = (frame: AccountFrame, target: string, attributes = '') => {
+  const [section, action] = target.split('/', 2);
+  return `<form method="post" action="${section}"${attributes}>${csrfField(frame)}${action ? `<input type="hidden" name="do" value="${action}">` : ''}`;
+};
+/** A one-button form posting `fields` to `target`. */
+const button = (frame: AccountFrame, target: string, label: string, fields: Record<string, string>, cls = '') =>
+  `${formFor(frame, target, ' class="inline"')}${Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${e(v)}">`).join('')}<button type="submit"${cls ? ` class="${cls}"` : ''}>${e(label)}</button></form>`;
 const when = (iso: string | null) => (iso ? `<time datetime="${e(iso)}">${e(iso.slice(0, 16).replace('T', ' '))} UTC</time>` : '—');
 
 /** A whole account page around `body`. */
@@ -66,7 +75,7 @@ export function keysBody(frame: AccountFrame, keys: ApiKeyInfo[], created?: { ke
   const rows = keys.map((k) => `<tr><td>${e(k.name)}</td><td><code>${e(k.masked)}</code></td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td>
 <td>${k.revokedAt ? `revoked ${when(k.revokedAt)}` : button(frame, 'keys/revoke', `Revoke ${k.name}`, { key_id: k.id }, 'danger')}</td></tr>`).join('\n');
   return `${fresh}<section class="panel"><h2>Create a key</h2>
-<form method="post" action="keys">${csrfField(frame)}<label for="key-name">Descriptive name</label> <input id="key-name" name="name" required maxlength="100"> <button type="submit">Create key</button></form></section>
+${formFor(frame, 'keys')}<label for="key-name">Descriptive name</label> <input id="key-name" name="name" required maxlength="100"> <button type="submit">Create key</button></form></section>
 <section class="panel"><h2>Keys</h2>${keys.length === 0 ? '<p class="empty">No keys yet.</p>' : `<table><caption class="visually-hidden">API keys</caption><thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th></tr></thead><tbody>
 ${rows}</tbody></table>`}</section>`;
 }
@@ -80,7 +89,7 @@ export function sitesBody(frame: AccountFrame, sites: Site[], snippet: (site: Si
   const list = sites.map((s) => `<li class="panel site"><h3>${e(s.name)}</h3><p><code>${e(s.id)}</code> · ${e(s.domain ?? 'no domain')} · ${e(s.timezone)} · <a href="goals?site_id=${encodeURIComponent(s.id)}">Goals</a></p>
 <label for="snippet-${e(s.id)}">Tracker snippet</label><textarea id="snippet-${e(s.id)}" readonly rows="3">${e(snippet(s))}</textarea> <button type="button" data-copy="snippet-${e(s.id)}">Copy snippet</button></li>`).join('\n');
   return `<section class="panel"><h2>Add a site</h2>
-<form method="post" action="sites" class="stack">${csrfField(frame)}
+${formFor(frame, 'sites', ' class="stack"')}
 <label for="site-name">Name</label><input id="site-name" name="name" required maxlength="200" value="${e(form.name ?? '')}">
 <label for="site-domain">Domain</label><input id="site-domain" name="domain" maxlength="253" placeholder="example.com" value="${e(form.domain ?? '')}">
 <label for="site-timezone">Time zone</label><input id="site-timezone" name="timezone" required maxlength="64" value="${e(form.timezone ?? 'UTC')}">
@@ -95,7 +104,7 @@ export function goalsBody(frame: AccountFrame, sites: Site[], site: Site | undef
   const rows = goals.map((g) => `<tr><td>${e(g.name)}</td><td>${g.type === 'event' ? 'custom event' : 'page'}</td><td><code>${e(g.value)}</code></td><td>${button(frame, 'goals/delete', `Delete ${g.name}`, { site_id: site.id, goal: g.name }, 'danger')}</td></tr>`).join('\n');
   return `${picker}
 <section class="panel"><h2>Add a goal to ${e(site.name)}</h2>
-<form method="post" action="goals" class="stack">${csrfField(frame)}<input type="hidden" name="site_id" value="${e(site.id)}">
+${formFor(frame, 'goals', ' class="stack"')}<input type="hidden" name="site_id" value="${e(site.id)}">
 <fieldset><legend>Kind</legend><label><input type="radio" name="type" value="event" checked> Custom event name</label> <label><input type="radio" name="type" value="page"> Page path pattern (* matches anything)</label></fieldset>
 <label for="goal-value">Event name or path pattern</label><input id="goal-value" name="value" required maxlength="500">
 <button type="submit">Add goal</button></form></section>
@@ -115,7 +124,7 @@ export function usersBody(frame: AccountFrame, users: UserRow[], me: string, inv
     return `<tr><td>${e(u.email)}</td><td>${u.role}</td><td>${u.password_hash ? 'set' : 'invited'}</td><td>${actions}</td></tr>`;
   }).join('\n');
   return `${link}<section class="panel"><h2>Invite someone</h2>
-<form method="post" action="users" class="stack">${csrfField(frame)}<label for="invite-email">Email</label><input id="invite-email" name="email" type="email" required maxlength="254">
+${formFor(frame, 'users', ' class="stack"')}<label for="invite-email">Email</label><input id="invite-email" name="email" type="email" required maxlength="254">
 <label for="invite-role">Role</label><select id="invite-role" name="role"><option value="viewer">viewer: the dashboard only</option><option value="owner">owner: everything</option></select>
 <button type="submit">Invite</button></form></section>
 <section class="panel"><h2>Users</h2><table><caption class="visually-hidden">Users</caption><thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Password</th><th scope="col">Actions</th></tr></thead><tbody>
@@ -125,7 +134,7 @@ ${rows}</tbody></table></section>`;
 /** Change the password (signs out every other session). */
 export function passwordBody(frame: AccountFrame): string {
   return `<section class="panel"><p>Changing the password signs this account out everywhere, this browser included.</p>
-<form method="post" action="password" class="stack">${csrfField(frame)}
+${formFor(frame, 'password', ' class="stack"')}
 <input type="text" name="username" autocomplete="username" value="${e(frame.email)}" hidden>
 <label for="current">Current password</label><input id="current" name="current" type="password" required maxlength="200" autocomplete="current-password">
 <label for="next">New password (at least 10 characters, not a common one)</label><input id="next" name="next" type="password" required minlength="10" maxlength="200" autocomplete="new-password">
@@ -141,12 +150,12 @@ export function twoFactorBody(frame: AccountFrame, on: boolean, step?: { secret:
   if (step) {
     return `<section class="panel"><h2>Turn on two-factor sign-in</h2><p>Add this secret to an authenticator app (or open the otpauth address on the phone), then enter the code it shows.</p>
 <p>Secret: <code id="totp-secret">${e(step.secret.replace(/(.{4})/g, '$1 ').trim())}</code></p><p class="hint">Address: <code>${e(step.uri)}</code></p>
-<form method="post" action="password/totp-confirm" class="stack">${csrfField(frame)}<input type="hidden" name="secret" value="${e(step.secret)}">
+${formFor(frame, 'password/totp-confirm', ' class="stack"')}<input type="hidden" name="secret" value="${e(step.secret)}">
 <label for="totp-code">Code from the app</label><input id="totp-code" name="code" inputmode="numeric" required maxlength="6" autocomplete="one-time-code"><button type="submit">Turn on</button></form></section>`;
   }
   return on
-    ? `<section class="panel"><h2>Two-factor sign-in is on</h2><form method="post" action="password/totp-off" class="stack">${csrfField(frame)}<label for="off-password">Current password</label><input id="off-password" name="current" type="password" required maxlength="200" autocomplete="current-password"><button type="submit" class="danger">Turn off two-factor</button></form></section>`
-    : `<section class="panel"><h2>Two-factor sign-in</h2><p>Off. With it on, signing in also asks for a code from an authenticator app.</p><form method="post" action="password/totp-start">${csrfField(frame)}<button type="submit">Set up two-factor</button></form></section>`;
+    ? `<section class="panel"><h2>Two-factor sign-in is on</h2>${formFor(frame, 'password/totp-off', ' class="stack"')}<label for="off-password">Current password</label><input id="off-password" name="current" type="password" required maxlength="200" autocomplete="current-password"><button type="submit" class="danger">Turn off two-factor</button></form></section>`
+    : `<section class="panel"><h2>Two-factor sign-in</h2><p>Off. With it on, signing in also asks for a code from an authenticator app.</p>${formFor(frame, 'password/totp-start')}<button type="submit">Set up two-factor</button></form></section>`;
 }
 
 /** The page of a one-time link: choose a password (the token rides in a hidden field). */

@@ -87,10 +87,12 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
     const refused = refusedPost(req, form, session, options);
     if (refused) return page(403, 'Refused', '', { error: refused });
     const field = (name: string) => form.get(name) ?? '';
+    // The action: in the path (`keys/revoke`) or, as the pages post it, in a `do` field of a post to the section.
+    const act = action ?? (field('do') || undefined);
     const siteOfAccount = async (siteId: string) => (await sitesOf()).find((s) => s.id === siteId);
 
     try {
-      switch (`${section}/${action ?? ''}`) {
+      switch (`${section}/${act ?? ''}`) {
         case 'keys/': {
           let name: string;
           try {
@@ -117,9 +119,9 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
         case 'goals/delete': {
           const site = await siteOfAccount(field('site_id'));
           if (!site) return render({ error: 'There is no such site in this account.' }, 404);
-          if (action === 'delete') await deleteGoal(storage, site.id, field('goal'));
+          if (act === 'delete') await deleteGoal(storage, site.id, field('goal'));
           else await addGoal(storage, site.id, { type: field('type') === 'page' ? 'page' : 'event', value: field('value') });
-          return render({ info: action === 'delete' ? `Goal ${field('goal')} deleted.` : 'Goal added.' }, action === 'delete' ? 200 : 201, { siteId: site.id });
+          return render({ info: act === 'delete' ? `Goal ${field('goal')} deleted.` : 'Goal added.' }, act === 'delete' ? 200 : 201, { siteId: site.id });
         }
         case 'users/': {
           const { user: added, link } = await people.addUser(accountId, field('email'), field('role') as Role);
