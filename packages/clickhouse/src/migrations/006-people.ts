@@ -1,5 +1,5 @@
-import { createTableStatements, type TableSpec } from '../schema.js';
-import type { MigrationStep } from './step.js';
+import type { TableSpec } from '../schema.js';
+import { tablesStep } from './step.js';
 
 /** Names of the people tables (people.ts). */
 export type PeopleTable = 'users' | 'user_links' | 'user_link_uses' | 'web_sessions';
@@ -40,10 +40,4 @@ const TABLES: (TableSpec & { name: PeopleTable })[] = [
   },
 ];
 
-export const peopleSchema: MigrationStep = {
-  version: 6,
-  description: 'Dashboard users, one-time links and their uses, web sessions',
-  async up(ctx) {
-    for (const spec of TABLES) for (const sql of createTableStatements(ctx.target, spec, ctx.onCluster)) await ctx.ddl(sql);
-  },
-};
+export const peopleSchema = tablesStep(6, 'Dashboard users, one-time links and their uses, web sessions', TABLES);
