@@ -37,8 +37,15 @@ export interface AccountRequest {
 
 const OWNER_SECTIONS: AccountSection[] = ['keys', 'sites', 'goals', 'users'];
 
-/** The origin links and snippets name: the configured one, else this request's. */
-const originOf = (req: IncomingMessage, configured?: string) => configured ?? publicOrigin({ PUBLIC_URL: `https://${req.headers.host ?? 'localhost'}` });
+/** The origin links and snippets name: the configured one (`PUBLIC_URL`), else this request's host (`localhost` when it is not a host). */
+function originOf(req: IncomingMessage, configured?: string): string {
+  if (configured) return configured;
+  try {
+    return publicOrigin({ PUBLIC_URL: `https://${req.headers.host ?? 'localhost'}` });
+  } catch {
+    return 'https://localhost';
+  }
+}
 
 /** Answers one account request; returns its status. */
 export function accountRoutes(options: AccountRoutesOptions): (request: AccountRequest) => Promise<number> {
