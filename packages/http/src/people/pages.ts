@@ -133,7 +133,7 @@ ${rows}</tbody></table></section>`;
 
 /** Change the password (signs out every other session). */
 export function passwordBody(frame: AccountFrame): string {
-  return `<section class="panel"><p>Changing the password signs this account out everywhere, this browser included.</p>
+  return `<section class="panel"><p>Changing the password signs you out everywhere, this browser included.</p>
 ${formFor(frame, 'password', ' class="stack"')}
 <input type="text" name="username" autocomplete="username" value="${e(frame.email)}" hidden>
 <label for="current">Current password</label><input id="current" name="current" type="password" required maxlength="200" autocomplete="current-password">
