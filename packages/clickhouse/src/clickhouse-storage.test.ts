@@ -63,7 +63,11 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
       { name: 'sessions_state_mv', engine: 'MaterializedView' },
       { name: 'sessions_totals_mv', engine: 'MaterializedView' },
       { name: 'sites', engine: 'ReplacingMergeTree' },
+      { name: 'user_link_uses', engine: 'MergeTree' },
+      { name: 'user_links', engine: 'MergeTree' },
+      { name: 'users', engine: 'ReplacingMergeTree' },
       { name: 'visitor_rollups', engine: 'MergeTree' },
+      { name: 'web_sessions', engine: 'ReplacingMergeTree' },
     ]);
     // Version 4: a custom event's properties as two parallel arrays on its events row.
     const columns = await storage.client.query({

@@ -53,8 +53,11 @@ export { deriveVisitorId } from './import/visitor.js';
 export { parseImportLine, importLineSchema, MAX_LINE_LENGTH } from './import/line-schema.js';
 export { isValidTimeZone, localDay, dayStart, shiftDay, daysBetween } from './time/zone.js';
 export type { Account, AccountStore, ApiKeyInfo, KeyIdentity } from './accounts/types.js';
+export { COMMUNITY_ACCOUNT, type LinkRow, type PeopleStore, type Role, ROLES, type UserRow, type WebSessionRow } from './people/types.js';
+export { csrfMatches, LINK_TTL_MS, MAX_EMAIL_LENGTH, normalEmail, People, PeopleError, type PeopleOptions, SESSION_LIMITS, type SessionSubject, TOKEN_PATTERN } from './people/people.js';
+export { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem, SCRYPT_PARAMS, verifyPassword } from './people/passwords.js';
 export { CLOUD_KEY_PATTERN, generateCloudKey, hashCloudKey, hashesEqual, maskKey } from './accounts/keys.js';
-export { newAccountId, newKeyId, accountName, keyInfo, byCreation, type StoredKeyRow, LAST_USED_RESOLUTION_MS } from './accounts/rules.js';
+export { newAccountId, newKeyId, newUserId, accountName, keyInfo, byCreation, type StoredKeyRow, LAST_USED_RESOLUTION_MS } from './accounts/rules.js';
 export * from './derive/index.js';
 export {
   type SaltStore,

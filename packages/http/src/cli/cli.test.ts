@@ -162,4 +162,27 @@ describe('siteline command', () => {
     expect(await cli(['keys', 'rotate', '--account', account], { env })).toMatchObject({ code: 2 });
     expect(await cli(['keys', '--help'], { env })).toMatchObject({ code: 0, stdout: `${HELP.keys}\n` });
   });
+
+  it('accounts add --owner-email prints the owner\'s one-time link; users add|list|link for the Community edition', async () => {
+    const env = { DATABASE_PATH: join(dir, 'people-cli.db'), PUBLIC_URL: 'https://stats.example.com/' };
+    const added = await cli(['accounts', 'add', '--name', 'Acme', '--owner-email', ' Owner@Acme.test '], { env });
+    expect(added.code).toBe(0);
+    expect(added.stderr).toMatch(/^Created account acct_[a-z0-9]{16} "Acme" with its owner owner@acme\.test\.\nSend this one-time link to owner@acme\.test; it sets the password, works once and expires in 24 hours:\n$/);
+    expect(added.stdout).toMatch(/^https:\/\/stats\.example\.com\/dashboard\/set-password\?token=[A-Za-z0-9_-]{43}\n$/);
+    const account = /acct_[a-z0-9]{16}/.exec(added.stderr)![0];
+    expect((await cli(['users', 'list', '--account', account], { env })).stdout).toMatch(/^EMAIL +ROLE +PASSWORD +CREATED\nowner@acme\.test +owner +not yet +\d{4}-/);
+
+    const viewer = await cli(['users', 'add', '--email', 'viewer@example.com', '--role', 'viewer'], { env: { ...env, PUBLIC_URL: '', PORT: '9443' } });
+    expect(viewer).toMatchObject({ code: 0, stdout: expect.stringMatching(/^https:\/\/localhost:9443\/dashboard\/set-password\?token=[A-Za-z0-9_-]{43}\n$/) });
+    expect((await cli(['users', 'list'], { env })).stdout).toMatch(/\nviewer@example\.com +viewer +not yet /);
+    expect((await cli(['users', 'list'], { env })).stdout).not.toContain('owner@acme.test'); // an account's users are not the installation's
+    const again = await cli(['users', 'link', '--email', 'viewer@example.com'], { env });
+    expect(again.stdout).not.toBe(viewer.stdout);
+    expect(await cli(['users', 'add', '--email', 'viewer@example.com'], { env })).toMatchObject({ code: 1, stderr: 'siteline: There is already a user viewer@example.com.\n' });
+    expect(await cli(['users', 'add', '--email', 'not-an-address'], { env })).toMatchObject({ code: 1, stderr: 'siteline: An email address looks like name@example.com.\n' });
+    expect(await cli(['users', 'add', '--email', 'x@example.com', '--role', 'admin'], { env })).toMatchObject({ code: 2, stderr: expect.stringContaining('--role is owner or viewer, got "admin".') });
+    expect(await cli(['users', 'add', '--email', 'x@example.com', '--account', 'acct_nope'], { env })).toMatchObject({ code: 1, stderr: 'siteline: No account acct_nope; list them with: siteline accounts list\n' });
+    expect(await cli(['users', 'add'], { env })).toMatchObject({ code: 2, stderr: expect.stringContaining('users add needs --email <address>.') });
+    expect(await cli(['users', '--help'], { env })).toMatchObject({ code: 0, stdout: `${HELP.users}\n` });
+  });
 });

@@ -7,6 +7,7 @@ import { importCommand } from './import.js';
 import { type CliIo, UsageError } from './io.js';
 import { serveCommand } from './serve.js';
 import { sitesCommand } from './sites.js';
+import { usersCommand } from './users.js';
 
 const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> = {
   start: (args, io) => serveCommand(args, io, true),
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   demo: demoCommand,
   accounts: accountsCommand,
   keys: keysCommand,
+  users: usersCommand,
 };
 
 /** The process's own streams, directory and environment. */

@@ -89,8 +89,9 @@ async function settled(page: Page, having: string[] = [], without: string[] = []
 /** Signs in through the form as a person would; resolves with the dashboard settled. */
 async function signInWithForm(s: Session, t: TestDashboard, key: string, path = '/'): Promise<void> {
   await s.page.goto(`${t.origin}${path}`);
+  await s.page.click('summary:has-text("Sign in with an API key instead")');
   await s.page.fill('#key', key);
-  await Promise.all([s.page.waitForURL((url) => url.searchParams.has('site_id')), s.page.click('button[type=submit]')]);
+  await Promise.all([s.page.waitForURL((url) => url.searchParams.has('site_id')), s.page.click('form[aria-label="Sign in with an API key"] button[type=submit]')]);
   await settled(s.page);
 }
 
@@ -372,7 +373,7 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
     await signInWithForm(s, t, t.key);
     const [cookie] = await s.context.cookies();
     expect(cookie).toMatchObject({ name: '__Host-siteline_session', httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
-    await Promise.all([s.page.waitForSelector('#key'), s.page.getByRole('button', { name: 'Sign out' }).click()]);
+    await Promise.all([s.page.waitForSelector('#email'), s.page.getByRole('button', { name: 'Sign out' }).click()]);
     expect(await s.context.cookies()).toEqual([]);
     const replay = await t.request('/dashboard/data/stats?site_id=ST-demo', { headers: { Cookie: `${cookie!.name}=${cookie!.value}` } });
     expect([replay.status, replay.text]).toEqual([401, '{"error":"Unauthorized"}']);
@@ -389,7 +390,7 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
     expect(await s.page.evaluate(() => [document.cookie, localStorage.length, sessionStorage.length])).toEqual(['', 0, 0]);
     expect(await s.page.content()).not.toContain(t.key);
     await s.page.getByRole('button', { name: 'Sign out' }).click();
-    await s.page.waitForSelector('#key');
+    await s.page.waitForSelector('#email');
 
     const carrying: string[] = [];
     let signInPosts = 0;
@@ -490,7 +491,7 @@ describe('the dashboard in headless Chromium (Cloud keys)', () => {
     await settled(s.page);
     expect(await t.backend.accounts.revokeKey(t.cloud!.accountA, t.cloud!.keyAId)).toBe(true);
     await s.page.getByRole('group', { name: 'Interval' }).getByRole('button', { name: 'Week' }).click();
-    await s.page.waitForSelector('#key'); // the page reloaded into the sign-in form
+    await s.page.waitForSelector('#email'); // the page reloaded into the sign-in form
     expect(new URL(s.page.url()).searchParams.get('interval')).toBe('week'); // the view is kept for the next sign-in
     expect(await s.context.cookies()).toEqual([]);
   });
