@@ -2,7 +2,7 @@ import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 import type { LinkRow, PeopleStore, Role, UserRow, WebSessionRow } from '@siteline/core';
 import { randomBytes } from 'node:crypto';
 import { goalVersions } from './goals.js';
-import type { PeopleTable } from './migrations/006-people.js';
+import type { PeopleTable } from './migrations/005-people.js';
 import { sqlString } from './escape.js';
 import { tableName, type SchemaTarget } from './schema.js';
 

@@ -2,8 +2,7 @@ import { initialSchema } from './001-initial.js';
 import { rollupSchema } from './002-rollups.js';
 import { backendSchema } from './003-backend.js';
 import { propertiesSchema } from './004-properties.js';
-import { reservedSchema } from './005-reserved.js';
-import { peopleSchema } from './006-people.js';
+import { peopleSchema } from './005-people.js';
 import type { MigrationStep } from './step.js';
 
 /**
@@ -14,7 +13,7 @@ import type { MigrationStep } from './step.js';
  * @example
  * for (const step of MIGRATIONS) console.log(step.version, step.description);
  */
-export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema, propertiesSchema, reservedSchema, peopleSchema];
+export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema, propertiesSchema, peopleSchema];
 
 /**
  * The schema version this package reads and writes (`migrate()` brings a

@@ -5,7 +5,7 @@ import { tablesStep } from './step.js';
 export type PeopleTable = 'users' | 'user_links' | 'user_link_uses' | 'web_sessions';
 
 /**
- * Version 6 (issue 25): dashboard users, one-time links and web sessions. ClickHouse has no
+ * Version 5 (issue 25): dashboard users, one-time links and web sessions. ClickHouse has no
  * cheap updates, so every change is an inserted row and reads aggregate:
  * - `users`: the whole row again with a higher `version`; reads take `argMax(…, version)`.
  * - `web_sessions`: a use inserts a row with the new `last_seen_ms`, a sign-out one with
@@ -40,4 +40,4 @@ const TABLES: (TableSpec & { name: PeopleTable })[] = [
   },
 ];
 
-export const peopleSchema = tablesStep(6, 'Dashboard users, one-time links and their uses, web sessions', TABLES);
+export const peopleSchema = tablesStep(5, 'Dashboard users, one-time links and their uses, web sessions', TABLES);
