@@ -37,6 +37,13 @@ export interface SitelineClient {
   campaigns: Endpoint<'campaigns'>;
   /** `GET /live`: visitors with a pageview in the last 5 minutes; poll at most every 30 s. */
   live: Endpoint<'live'>;
+  /**
+   * Any report but `/live` as CSV text (`format=csv`): a header row of the JSON field names,
+   * `comparison` fields as `comparison_<field>`, records ended by CRLF. Same errors as JSON.
+   * @example const text = await siteline.csv('pages', { site_id: 'ST-blog', period: '7d' });
+   * // 'url,pageviews,visitors,bounce_rate,avg_duration\r\n/,42,30,55.5,61.2\r\n...'
+   */
+  csv<E extends ComparableEndpoint>(endpoint: E, params: EndpointParams[E], options?: RequestOptions): Promise<string>;
 }
 
 /**
@@ -66,5 +73,6 @@ export function createClient(options: ClientOptions): SitelineClient {
     events: (params, opts) => request('events', params, opts),
     campaigns: (params, opts) => request('campaigns', params, opts),
     live: (params, opts) => request('live', params, opts),
+    csv: (endpoint, params, opts) => untyped(endpoint, params, opts, 'csv') as unknown as Promise<string>,
   };
 }

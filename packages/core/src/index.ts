@@ -18,6 +18,7 @@ export {
 export {
   SITE_ID_PATTERN, isCalendarDate, siteIdSchema, dateSchema, periodSchema, limitSchema, breakdownSchema, eventNameSchema,
   filterConditionSchema, filterConditionsSchema, filterValuesSchema, compareSchema, intervalSchema, ENDPOINT_OWN_PARAMETERS,
+  FORMATS, type Format, formatSchema,
 } from './query/schema.js';
 export { bounceRate, averageSeconds } from './metrics/metrics.js';
 export { sortRows, compareBytes } from './metrics/order.js';
@@ -55,3 +56,6 @@ export {
   SALT_RETENTION_MS,
 } from './salts/salts.js';
 export * from './demo/index.js';
+export { toCsv, csvField, type CsvValue } from './csv/csv-writer.js';
+export { CSV_TABLES, csvTable } from './csv/csv-tables.js';
+export { csvReport, type CsvReport } from './csv/csv-report.js';

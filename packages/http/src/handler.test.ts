@@ -35,7 +35,8 @@ async function serve(options: Partial<ApiHandlerOptions> & { storage: Storage },
         res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => {
           try {
             checkApiResponse({ method: init.method ?? 'GET', url: path, status: res.statusCode!, body, contentType: res.headers['content-type'] });
-            resolve({ status: res.statusCode!, headers: res.headers, body, json: body ? JSON.parse(body) : undefined });
+            const json = body && res.headers['content-type']?.startsWith('application/json') ? JSON.parse(body) : undefined;
+            resolve({ status: res.statusCode!, headers: res.headers, body, json });
           } catch (error) {
             reject(error);
           }
@@ -111,6 +112,58 @@ describe('createApiHandler over real TLS', () => {
       expect(reply.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       expect(reply.headers['ratelimit-limit']).toBe('600');
     }
+  });
+
+  it('format=csv: the same rows as RFC 4180 CSV with a file name naming site, endpoint and range', async () => {
+    const csv = async (path: string) => {
+      const reply = await api.get(`/api/v1${path}`);
+      expect({ path, status: reply.status, type: reply.headers['content-type'] }).toEqual({ path, status: 200, type: 'text/csv; charset=utf-8' });
+      return { body: reply.body, disposition: reply.headers['content-disposition'] };
+    };
+    // The numbers are those of the JSON test above.
+    expect(await csv(`/stats?${q}&format=csv`)).toEqual({
+      body: 'visitors,pageviews,sessions,bounce_rate,avg_duration\r\n5,9,6,33.3,236.7\r\n',
+      disposition: 'attachment; filename="ST-alpha-stats-2026-11-02-2026-11-03.csv"',
+    });
+    expect((await csv(`/pages?${q}&limit=2&format=csv`)).body).toBe(
+      'url,pageviews,visitors,bounce_rate,avg_duration\r\n/docs,3,3,0,10\r\n/pricing,3,3,50,75\r\n',
+    );
+    expect((await csv(`/devices?${q}&breakdown=browser&format=csv`)).body).toBe(
+      'breakdown,name,visitors\r\nbrowser,Chrome,2\r\nbrowser,Firefox,1\r\nbrowser,Safari,1\r\nbrowser,Unknown,1\r\n',
+    );
+    expect((await csv(`/referrers?${q}&format=csv`)).body).toBe(
+      'source,visitors,sessions\r\nDirect / None,4,4\r\nblog.example.org,1,1\r\ngoogle.com,1,1\r\n',
+    );
+    expect((await csv(`/events?${q}&name=nothing&format=csv`)).body).toBe('name,count\r\n');
+    // A period resolves in the site's zone (UTC here) at the handler's clock: 2026-11-03.
+    expect((await csv('/locations?site_id=ST-alpha&period=7d&format=csv')).disposition).toBe('attachment; filename="ST-alpha-locations-2026-10-28-2026-11-03.csv"');
+  });
+
+  it('format=csv flattens comparison: comparison_<field> columns; timeseries pairs the two ranges by position', async () => {
+    // 11-03: S5 (bounce, 0 s) and S6 (10 s); compared 11-02: S1 180 s, S2 bounce, S3 30 s, S4 1200 s (datasets.ts).
+    const range = 'site_id=ST-alpha&from=2026-11-03&to=2026-11-03&compare=previous_period&format=csv';
+    expect((await api.get(`/api/v1/stats?${range}`)).body).toBe(
+      'visitors,pageviews,sessions,bounce_rate,avg_duration,comparison_from,comparison_to,comparison_visitors,comparison_pageviews,comparison_sessions,comparison_bounce_rate,comparison_avg_duration\r\n' +
+        '2,3,2,50,5,2026-11-02,2026-11-02,3,6,4,25,352.5\r\n',
+    );
+    expect((await api.get(`/api/v1/stats/timeseries?${range}`)).body).toBe(
+      'date,visitors,pageviews,sessions,comparison_date,comparison_visitors,comparison_pageviews,comparison_sessions\r\n' +
+        '2026-11-03,2,3,2,2026-11-02,3,6,4\r\n',
+    );
+    expect((await api.get(`/api/v1/channels?${range}`)).body).toBe(
+      'channel,visitors,sessions,comparison_visitors,comparison_sessions\r\nDirect,1,1,1,1\r\nPaid Search,1,1,0,0\r\n',
+    );
+  });
+
+  it('format=csv: same validation, auth and errors (as JSON); any other format is 422', async () => {
+    expect(await api.get(`/api/v1/pages?${q}&format=xml`)).toMatchObject({ status: 422, json: { error: 'The selected format is invalid. Use json or csv.' } });
+    expect(await api.get(`/api/v1/pages?${q}&format=csv&format=csv`)).toMatchObject({ status: 422, json: { error: MESSAGES.format } });
+    const unauthorised = await api.get(`/api/v1/pages?${q}&format=csv`, {});
+    expect([unauthorised.status, unauthorised.headers['content-type'], unauthorised.headers['content-disposition']]).toEqual([401, 'application/json; charset=utf-8', undefined]);
+    expect(await api.get('/api/v1/pages?site_id=ST-nope&format=csv')).toMatchObject({ status: 404, json: { error: 'Site not found.' } });
+    expect(await api.get('/api/v1/pages?site_id=ST-alpha&from=2026-11-03&to=2026-11-01&format=csv')).toMatchObject({ status: 422, json: { error: MESSAGES.toBeforeFrom } });
+    const head = await api.request(`/api/v1/stats?${q}&format=csv`, { method: 'HEAD', headers: { Authorization: `Bearer ${KEY}` } });
+    expect([head.status, head.body, head.headers['content-length']]).toEqual([200, '', String('visitors,pageviews,sessions,bounce_rate,avg_duration\r\n5,9,6,33.3,236.7\r\n'.length)]);
   });
 
   it('accepts the key as api_key when there is no Authorization header; the header alone decides when present', async () => {

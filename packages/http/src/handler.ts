@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import {
+  csvReport,
   ENDPOINT_PATHS,
   type EndpointName,
   parseQuery,
@@ -118,7 +119,15 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
       }
 
       const query = parseQuery(endpoint, url.searchParams);
-      const body = await REPORTS[endpoint](options.storage, query, { now: now(), accountId: principal.accountId });
+      const reportOptions = { now: now(), accountId: principal.accountId };
+      if (query.format === 'csv' && endpoint !== 'live') {
+        const csv = await csvReport(options.storage, endpoint, query, reportOptions);
+        if (principal.stillValid && !(await principal.stillValid())) throw unauthorized();
+        // The file name has only [A-Za-z0-9.-] (csvReport): safe inside the quoted parameter.
+        headers['Content-Disposition'] = `attachment; filename="${csv.filename}"`;
+        return sendText(req, res, 200, csv.text, 'text/csv; charset=utf-8', headers);
+      }
+      const body = await REPORTS[endpoint](options.storage, query, reportOptions);
       if (principal.stillValid && !(await principal.stillValid())) throw unauthorized();
       return send(req, res, 200, body, headers);
     } catch (error) {
@@ -174,16 +183,19 @@ export function isHttps(req: IncomingMessage, trustProxy: boolean): boolean {
 }
 
 function send(req: IncomingMessage, res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): number {
-  const json = JSON.stringify(body);
+  return sendText(req, res, status, JSON.stringify(body), 'application/json; charset=utf-8', headers);
+}
+
+function sendText(req: IncomingMessage, res: ServerResponse, status: number, text: string, contentType: string, headers: Record<string, string>): number {
   if (res.headersSent) return status;
   res.writeHead(status, {
     ...headers,
-    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Type': contentType,
     'Cache-Control': 'private, no-store',
-    'Content-Length': String(Buffer.byteLength(json)),
+    'Content-Length': String(Buffer.byteLength(text)),
     'X-Content-Type-Options': 'nosniff',
   });
-  res.end(req.method === 'HEAD' ? undefined : json);
+  res.end(req.method === 'HEAD' ? undefined : text);
   return status;
 }
 

@@ -17,7 +17,7 @@ const fails = (endpoint: EndpointName, params: RawParams) => {
 describe('parseQuery', () => {
   it('applies defaults', () => {
     expect(parseQuery('pages', { site_id: 'ST-abc1' })).toEqual({
-      siteId: 'ST-abc1', dates: { period: '30d' }, limit: 20, breakdown: 'device_type', name: undefined, filters: [], compare: undefined, interval: 'day',
+      siteId: 'ST-abc1', dates: { period: '30d' }, limit: 20, breakdown: 'device_type', name: undefined, filters: [], compare: undefined, interval: 'day', format: 'json',
     });
   });
 
@@ -51,6 +51,15 @@ describe('parseQuery', () => {
     [{ site_id: 'ST-a', period: ['7d', '1d'] }, 'The selected period is invalid.'],
   ])('stats %j -> %s', (params, message) => {
     expect(fails('stats', params as RawParams)).toBe(message);
+  });
+
+  it('reads format: json or csv, anything else (or given twice) is 422; /live ignores it', () => {
+    expect(parseQuery('pages', { site_id: 'ST-a', format: 'csv' }).format).toBe('csv');
+    expect(parseQuery('stats', { site_id: 'ST-a', format: 'json' }).format).toBe('json');
+    expect(fails('pages', { site_id: 'ST-a', format: 'xml' })).toBe('The selected format is invalid. Use json or csv.');
+    expect(fails('stats', { site_id: 'ST-a', format: 'CSV' })).toBe(MESSAGES.format);
+    expect(fails('stats', { site_id: 'ST-a', format: ['csv', 'csv'] })).toBe(MESSAGES.format);
+    expect(parseQuery('live', { site_id: 'ST-a', format: 'xml' }).format).toBe('json');
   });
 
   it('accepts exactly 3660 days', () => {

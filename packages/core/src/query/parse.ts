@@ -9,6 +9,8 @@ import {
   compareSchema,
   dateSchema,
   eventNameSchema,
+  type Format,
+  formatSchema,
   intervalSchema,
   limitSchema,
   periodSchema,
@@ -38,6 +40,8 @@ export interface Query {
   compare: Compare | undefined;
   /** `/stats/timeseries` only; default `day`. */
   interval: Interval;
+  /** `json` (default) or `csv`; `/live` answers JSON only. */
+  format: Format;
 }
 
 const DATE_SCHEMAS = { from: dateSchema('from'), to: dateSchema('to') };
@@ -45,7 +49,7 @@ const DATE_SCHEMAS = { from: dateSchema('from'), to: dateSchema('to') };
 /**
  * Validates raw endpoint parameters in the order of decisions.md section 5 and
  * query-extensions.md section 4 (site_id, from, to, period, filters, compare,
- * interval, then the endpoint's own) and returns a typed query, or throws
+ * interval, then the endpoint's own, then `format`) and returns a typed query, or throws
  * `ValidationError` with the message of the first failing rule. Unknown
  * parameters are ignored, and so are parameters an endpoint does not take
  * (`interval` outside `/stats/timeseries`); `/live` reads only `site_id`.
@@ -53,7 +57,7 @@ const DATE_SCHEMAS = { from: dateSchema('from'), to: dateSchema('to') };
  * @example
  * const query = parseQuery('pages', new URLSearchParams('site_id=ST-abc&limit=5&compare=previous_period'));
  * // { siteId: 'ST-abc', dates: { period: '30d' }, limit: 5, breakdown: 'device_type', name: undefined,
- * //   filters: [], compare: 'previous_period', interval: 'day' }
+ * //   filters: [], compare: 'previous_period', interval: 'day', format: 'json' }
  */
 export function parseQuery(endpoint: EndpointName, raw: RawParams): Query {
   const get = (key: string): string[] | undefined => {
@@ -68,7 +72,7 @@ export function parseQuery(endpoint: EndpointName, raw: RawParams): Query {
   const siteId = check(siteIdSchema, siteIdValues?.[0]);
 
   const query: Query = {
-    siteId, dates: { period: '30d' }, limit: DEFAULT_LIMIT, breakdown: 'device_type', name: undefined, filters: [], compare: undefined, interval: 'day',
+    siteId, dates: { period: '30d' }, limit: DEFAULT_LIMIT, breakdown: 'device_type', name: undefined, filters: [], compare: undefined, interval: 'day', format: 'json',
   };
   if (endpoint === 'live') return query;
 
@@ -97,6 +101,7 @@ export function parseQuery(endpoint: EndpointName, raw: RawParams): Query {
   if (takes(endpoint, 'limit')) query.limit = single(get('limit'), limitSchema) ?? DEFAULT_LIMIT;
   if (takes(endpoint, 'breakdown')) query.breakdown = single(get('breakdown'), breakdownSchema) ?? 'device_type';
   if (takes(endpoint, 'name')) query.name = single(get('name'), eventNameSchema);
+  query.format = single(get('format'), formatSchema) ?? 'json';
   return query;
 }
 

@@ -13,6 +13,7 @@ import {
   type EndpointName,
   eventNameSchema,
   filterConditionsSchema,
+  formatSchema,
   intervalSchema,
   limitSchema,
   periodSchema,
@@ -78,6 +79,7 @@ function parameters(endpoint: EndpointName): Json[] {
     if (own === 'breakdown') list.push(query('breakdown', jsonSchema(breakdownSchema), 'Default `device_type`.'));
     if (own === 'name') list.push(query('name', jsonSchema(eventNameSchema), 'One event name; all when absent.'));
   }
+  list.push(query('format', jsonSchema(formatSchema), 'Default `json`. `csv`: the rows as an RFC 4180 CSV file (text/csv), header row of the JSON field names, `comparison` fields as `comparison_<field>`.'));
   return list;
 }
 
@@ -103,6 +105,11 @@ const RESPONSES = {
   TooManyRequests: errorResponse(429, 'The key spent its request budget.', { ...RATE_HEADERS, 'Retry-After': header('Seconds to wait.', { type: 'integer' }) }),
   ServerError: errorResponse(500, 'The server failed; the detail is in its log under the request id.'),
 };
+/** `format=csv`: the rows of the JSON body (`CSV_TABLES`), each record ended by CRLF. */
+const CSV_CONTENT = {
+  schema: { type: 'string', pattern: '^[^\\r\\n]+\\r\\n', description: 'UTF-8 CSV; sent with `Content-Disposition: attachment; filename="<site>-<endpoint>-<from>-<to>.csv"`.' },
+  example: 'url,pageviews,visitors,bounce_rate,avg_duration\r\n/pricing,3,3,50,75\r\n',
+};
 const use = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });
 
 function operation(endpoint: EndpointName): Json {
@@ -113,8 +120,15 @@ function operation(endpoint: EndpointName): Json {
     responses: {
       200: {
         description: endpoint === 'live' ? 'The live count.' : 'The report; with `comparison` exactly when `compare` was given.',
-        headers: { ...REQUEST_ID, ...RATE_HEADERS },
-        content: { 'application/json': { schema: ref(idOf(bodies[endpoint])) } },
+        headers: {
+          ...REQUEST_ID,
+          ...RATE_HEADERS,
+          ...(endpoint === 'live' ? {} : { 'Content-Disposition': header('With `format=csv` only: `attachment; filename="<site>-<endpoint>-<from>-<to>.csv"`.') }),
+        },
+        content: {
+          'application/json': { schema: ref(idOf(bodies[endpoint])) },
+          ...(endpoint === 'live' ? {} : { 'text/csv': CSV_CONTENT }),
+        },
       },
       401: use('Unauthorized'),
       403: use('HttpsRequired'),

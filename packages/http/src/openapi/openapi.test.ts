@@ -134,6 +134,13 @@ describe('GET /api/v1/openapi.json', () => {
     expect(() => checkApiResponse({ method: 'GET', url: '/api/v1/nope', status: 200, body: '{}' })).toThrow(/undocumented path/);
     checkApiResponse({ method: 'GET', url: '/api/v1/stats', status: 200, body: '{"visitors":1,"pageviews":1,"sessions":1,"bounce_rate":0,"avg_duration":0}' });
     checkApiResponse({ method: 'GET', url: '/collect', status: 202, body: '' }); // not the API: not checked
+    // format=csv: text/csv is documented for the reports' 200, not for /live nor for errors, and its records end in CRLF.
+    const csv = 'text/csv; charset=utf-8';
+    checkApiResponse({ method: 'GET', url: '/api/v1/pages', status: 200, body: 'url,pageviews\r\n/a,1\r\n', contentType: csv });
+    expect(() => checkApiResponse({ method: 'GET', url: '/api/v1/pages', status: 200, body: 'url,pageviews\n/a,1\n', contentType: csv })).toThrow(/does not match/);
+    expect(() => checkApiResponse({ method: 'GET', url: '/api/v1/live', status: 200, body: 'live\r\n1\r\n', contentType: csv })).toThrow(/Content-Type text\/csv/);
+    expect(() => checkApiResponse({ method: 'GET', url: '/api/v1/pages', status: 422, body: 'error\r\nx\r\n', contentType: csv })).toThrow(/Content-Type text\/csv/);
+    expect(() => checkApiResponse({ method: 'GET', url: '/api/v1/pages', status: 200, body: '<p>', contentType: 'text/html' })).toThrow(/Content-Type text\/html/);
     expect(checkedResponses).toBeGreaterThan(before);
   });
 
@@ -250,7 +257,8 @@ describe('GET /api/v1/openapi.json', () => {
         import createClient from 'openapi-fetch';
         import type { paths } from './schema.js';
         export async function calls(baseUrl: string, key: string, fetch: (request: Request) => Promise<Response>) {
-          const api = createClient<paths>({ baseUrl, fetch, headers: { Authorization: 'Bearer ' + key } });
+          // The reports also answer text/csv (format=csv): a JSON client names its media type.
+          const api = createClient<paths, 'application/json'>({ baseUrl, fetch, headers: { Authorization: 'Bearer ' + key } });
           // filters is application/json content: openapi-typescript types it as its serialised text.
           const stats = await api.GET('/stats', { params: { query: {
             site_id: 'ST-ext', from: '2026-11-10', to: '2026-11-11', filters: JSON.stringify([['is', 'country', ['DE', 'AT']]]), compare: 'previous_period',
