@@ -166,6 +166,25 @@ describe('createApiHandler over real TLS', () => {
     expect([head.status, head.body, head.headers['content-length']]).toEqual([200, '', String('visitors,pageviews,sessions,bounce_rate,avg_duration\r\n5,9,6,33.3,236.7\r\n'.length)]);
   });
 
+  it('GET /export: the range\'s events as NDJSON import lines; errors before the stream are JSON', async () => {
+    const reply = await api.get(`/api/v1/export?${q}`);
+    expect([reply.status, reply.headers['content-type'], reply.headers['content-disposition'], reply.headers['transfer-encoding']]).toEqual([
+      200, 'application/x-ndjson; charset=utf-8', 'attachment; filename="ST-alpha-export-2026-11-02-2026-11-03.ndjson"', 'chunked',
+    ]);
+    const lines = reply.body.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+    expect(lines).toHaveLength(11); // every ALPHA line (datasets.ts)
+    expect(lines.map((l) => l.type).filter((t) => t === 'event')).toHaveLength(2);
+    expect(lines.at(-1)).toMatchObject({ ts: '2026-11-03T12:00:10.000Z', type: 'event', name: 'download', url: '/docs', visitor_id: 'v4', country_code: 'XX' });
+    // One day: the four events of 11-03 (v3's second pageview, S5, S6's two).
+    expect((await api.get('/api/v1/export?site_id=ST-alpha&from=2026-11-03&to=2026-11-03')).body.trimEnd().split('\n')).toHaveLength(4);
+    expect((await api.get('/api/v1/export?site_id=ST-alpha&from=2026-12-01&to=2026-12-01')).body).toBe('');
+    expect(await api.get('/api/v1/export?site_id=ST-nope')).toMatchObject({ status: 404, json: { error: 'Site not found.' } });
+    expect(await api.get('/api/v1/export?site_id=ST-alpha&from=2026-11-03')).toMatchObject({ status: 422, json: { error: MESSAGES.requiredWith('to', 'from') } });
+    expect(await api.get(`/api/v1/export?${q}`, {})).toMatchObject({ status: 401, json: { error: 'Unauthorized' } });
+    const head = await api.request(`/api/v1/export?${q}`, { method: 'HEAD', headers: { Authorization: `Bearer ${KEY}` } });
+    expect([head.status, head.body]).toEqual([200, '']);
+  });
+
   it('accepts the key as api_key when there is no Authorization header; the header alone decides when present', async () => {
     expect((await api.get(`/api/v1/live?site_id=ST-alpha&api_key=${KEY}`, {})).status).toBe(200);
     const both = await api.get(`/api/v1/live?site_id=ST-alpha&api_key=${KEY}`, { Authorization: 'Bearer wrong' });

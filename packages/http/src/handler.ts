@@ -5,6 +5,8 @@ import {
   csvReport,
   ENDPOINT_PATHS,
   type EndpointName,
+  openExport,
+  parseExportQuery,
   parseQuery,
   REPORTS,
   SiteNotFoundError,
@@ -14,6 +16,7 @@ import {
 import { type Authenticator, type Principal, presentedKey } from './auth.js';
 import { type AuthFailureLimit, authFailureLimit } from './auth-failures.js';
 import { HTTP_MESSAGES, HttpError, unauthorized } from './errors.js';
+import { EXPORT_PATH, streamExport } from './export-stream.js';
 import { jsonLogger, type Logger, requestLogFields } from './log.js';
 import { openApiRoute } from './openapi/route.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
@@ -97,7 +100,8 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
       const document = openApiRoute(basePath, url.pathname, req.method);
       if (document) return send(req, res, 200, document, headers);
       const endpoint = url.pathname.startsWith(`${basePath}/`) ? ROUTES.get(url.pathname.slice(basePath.length)) : undefined;
-      if (endpoint === undefined) throw new HttpError(404, HTTP_MESSAGES.notFound);
+      const exporting = url.pathname === `${basePath}${EXPORT_PATH}`;
+      if (endpoint === undefined && !exporting) throw new HttpError(404, HTTP_MESSAGES.notFound);
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         throw new HttpError(405, HTTP_MESSAGES.methodNotAllowed, { Allow: 'GET, HEAD' });
       }
@@ -118,8 +122,14 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
         if (!rate.allowed) throw new HttpError(429, HTTP_MESSAGES.tooManyRequests, { 'Retry-After': String(rate.resetSeconds) });
       }
 
-      const query = parseQuery(endpoint, url.searchParams);
       const reportOptions = { now: now(), accountId: principal.accountId };
+      if (endpoint === undefined) {
+        // GET /export: found and readable site first (errors still JSON), then the stream.
+        const exported = await openExport(options.storage, parseExportQuery(url.searchParams), reportOptions);
+        if (principal.stillValid && !(await principal.stillValid())) throw unauthorized();
+        return await streamExport(req, res, exported, headers);
+      }
+      const query = parseQuery(endpoint, url.searchParams);
       if (query.format === 'csv' && endpoint !== 'live') {
         const csv = await csvReport(options.storage, endpoint, query, reportOptions);
         if (principal.stillValid && !(await principal.stillValid())) throw unauthorized();

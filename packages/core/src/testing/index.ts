@@ -8,3 +8,4 @@ export { testBackend, type TestBackendOptions } from './backend.js';
 export { ALPHA, BETA, DELTA_FIRST, DELTA_SECOND, GAMMA_FIRST, GAMMA_SECOND, ndjson } from './datasets.js';
 export { EXT, LEAP, HOURS, KOLKATA } from './datasets-extensions.js';
 export { testStorageExtensions } from './conformance-extensions.js';
+export { testExportRoundTrip, CLICKS } from './export-roundtrip.js';

@@ -20,6 +20,7 @@ import {
   siteIdSchema,
 } from '@siteline/core';
 import { z } from 'zod';
+import { EXPORT_PATH } from '../export-stream.js';
 import { bodies, errors, registry } from './schemas.js';
 
 /** Where the document is served, below the API's base path. */
@@ -141,6 +142,38 @@ function operation(endpoint: EndpointName): Json {
   };
 }
 
+/** `GET /export` (issue 27): the raw events of a range in the import format. */
+function exportOperation(): Json {
+  return {
+    operationId: 'exportEvents',
+    summary: 'The site\'s raw events of the range as NDJSON, in the import format',
+    description:
+      'One JSON object a line, in time order: the import format of decisions.md section 8 with the stored visitor and session ids, ' +
+      'path, referrer source (as `https://<source>/`), UTM fields, country, device, browser and OS. Importing it into an empty store with the same site gives the same reports. ' +
+      'Streamed (chunked); an error after the first byte cuts the transfer off.',
+    parameters: parameters('stats').filter((p) => ['site_id', 'from', 'to', 'period'].includes(p.name as string)),
+    responses: {
+      200: {
+        description: 'The events, one import line each.',
+        headers: { ...REQUEST_ID, ...RATE_HEADERS, 'Content-Disposition': header('`attachment; filename="<site>-export-<from>-<to>.ndjson"`.') },
+        content: {
+          'application/x-ndjson': {
+            schema: { type: 'string', pattern: '^(?:\\{[^\\n]*\\}\\n)*$', description: 'UTF-8 NDJSON, every line ended by LF.' },
+            example: '{"site_id":"ST-demo","ts":"2026-11-02T10:00:00.000Z","type":"pageview","url":"/","visitor_id":"v1","session_id":"s1","utm_source":"","utm_medium":"","utm_campaign":"","country_code":"DE","device_type":"Desktop","browser":"Firefox","os":"Linux"}\n',
+          },
+        },
+      },
+      401: use('Unauthorized'),
+      403: use('HttpsRequired'),
+      404: use('NotFound'),
+      414: use('UriTooLong'),
+      422: use('ValidationError'),
+      429: use('TooManyRequests'),
+      500: use('ServerError'),
+    },
+  };
+}
+
 /** Every schema of `registry` under `components/schemas`, referring to each other by `$ref`. */
 function componentSchemas(): Json {
   const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Json> };
@@ -161,6 +194,7 @@ export function openApiDocument(basePath: string): Json {
   for (const [endpoint, path] of Object.entries(ENDPOINT_PATHS) as [EndpointName, string][]) {
     paths[path] = { get: operation(endpoint) };
   }
+  paths[EXPORT_PATH] = { get: exportOperation() };
   paths[OPENAPI_PATH] = {
     get: {
       operationId: 'openapi',

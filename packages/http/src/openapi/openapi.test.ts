@@ -102,7 +102,7 @@ describe('GET /api/v1/openapi.json', () => {
 
   it('describes every endpoint, its parameters (filters, compare, interval), bodies and errors', () => {
     const doc = openApiDocument('/api/v1') as Json;
-    expect(Object.keys(doc.paths).sort()).toEqual([...Object.values(ENDPOINT_PATHS), '/openapi.json'].sort());
+    expect(Object.keys(doc.paths).sort()).toEqual([...Object.values(ENDPOINT_PATHS), '/export', '/openapi.json'].sort());
     for (const [endpoint, path] of Object.entries(ENDPOINT_PATHS)) {
       const get = doc.paths[path].get;
       const names = get.parameters.map((p: Json) => p.name);
@@ -175,7 +175,7 @@ describe('GET /api/v1/openapi.json', () => {
     try {
       await generateHeyApiClient({ input: doc, output: join(work, 'generated'), plugins: ['@hey-api/client-fetch', '@hey-api/sdk', '@hey-api/typescript'], logs: { level: 'silent' } });
       const sdkSource = readFileSync(join(work, 'generated/sdk.gen.ts'), 'utf8');
-      expect(sdkSource.match(/\.(get|post|put|patch|delete|options|head)</g)?.sort()).toEqual(Array(Object.keys(ENDPOINT_PATHS).length + 1).fill('.get<'));
+      expect(sdkSource.match(/\.(get|post|put|patch|delete|options|head)</g)?.sort()).toEqual(Array(Object.keys(ENDPOINT_PATHS).length + 2).fill('.get<'));
       writeFileSync(join(work, 'usage.ts'), `
         import { createClient } from './generated/client/index.js';
         import * as sdk from './generated/sdk.gen.js';
@@ -205,6 +205,7 @@ describe('GET /api/v1/openapi.json', () => {
               live: (await sdk.live({ client, query: { site_id: 'ST-ext' } })).data,
             },
             openapi: ((await sdk.openapi({ client: createClient({ baseUrl, fetch }) })).data as { openapi?: string }).openapi,
+            exportLines: String((await sdk.exportEvents({ client, query: range, parseAs: 'text' })).data).trimEnd().split('\\n').length,
             bad: bad.error?.error,
             denied: denied.error?.error,
           };
@@ -217,7 +218,7 @@ describe('GET /api/v1/openapi.json', () => {
       writeFileSync(join(work, 'package.json'), '{"type":"module"}');
       expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
       const generated = (await import(pathToFileURL(join(work, 'usage.ts')).href)) as { operations: string[]; calls: (b: string, k: string, f: typeof trustingFetch) => Promise<Json> };
-      expect(generated.operations).toEqual([...Object.keys(ENDPOINT_PATHS), 'openapi'].sort());
+      expect(generated.operations).toEqual([...Object.keys(ENDPOINT_PATHS), 'exportEvents', 'openapi'].sort());
       const got = await generated.calls(`https://127.0.0.1:${port}/api/v1`, KEY, trustingFetch);
       // Each body is the one the server gives the same query sent by hand.
       const direct = async (path: string) => JSON.parse((await request(port, `/api/v1${path}`)).body) as Json;
@@ -236,6 +237,7 @@ describe('GET /api/v1/openapi.json', () => {
           live: { live: 0 },
         },
         openapi: '3.1.0',
+        exportLines: (await request(port, `/api/v1/export?${range}`)).body.trimEnd().split('\n').length,
         bad: MESSAGES.limitRange,
         denied: 'Unauthorized',
       });
