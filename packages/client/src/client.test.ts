@@ -76,6 +76,15 @@ describe('createClient over real HTTPS', () => {
     await expect(client.csv('pages', { ...alpha, limit: 500 })).rejects.toMatchObject({ status: 422, message: 'The limit field must be between 1 and 100.' });
   });
 
+  it('export() returns the NDJSON of GET /export; import lines, one per event', async () => {
+    const text = await client.export(alpha);
+    expect(server.hits.at(-1)!.url).toBe('/api/v1/export?site_id=ST-alpha&from=2026-11-02&to=2026-11-03');
+    const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+    expect(lines).toHaveLength(11); // the ALPHA dataset's 11 lines
+    expect(lines[0]).toMatchObject({ site_id: 'ST-alpha', ts: '2026-11-02T10:00:00.000Z', type: 'pageview', url: '/', visitor_id: 'v1', utm_campaign: 'nov' });
+    await expect(client.export({ site_id: 'ST-alpha', from: '2026-11-03' })).rejects.toMatchObject({ status: 422, message: 'The to field is required when from is present.' });
+  });
+
   it('sends the key only as a Bearer header, encodes numbers and drops undefined', async () => {
     const before = server.hits.length;
     await client.pages({ site_id: 'ST-alpha', from: '2026-11-02', to: '2026-11-03', limit: 5, period: undefined });

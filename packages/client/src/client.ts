@@ -44,7 +44,17 @@ export interface SitelineClient {
    * // 'url,pageviews,visitors,bounce_rate,avg_duration\r\n/,42,30,55.5,61.2\r\n...'
    */
   csv<E extends ComparableEndpoint>(endpoint: E, params: EndpointParams[E], options?: RequestOptions): Promise<string>;
+  /**
+   * `GET /export`: the site's raw events of the days as NDJSON text in the import format
+   * (`siteline import` reads it back). The whole text is held in memory: for large ranges
+   * stream `GET /export` yourself or use `siteline export`.
+   * @example const ndjson = await siteline.export({ site_id: 'ST-blog', from: '2026-11-01', to: '2026-11-30' });
+   */
+  export(params: ExportParams, options?: RequestOptions): Promise<string>;
 }
+
+/** Parameters of `GET /export`: the site and its days (`from`/`to`, or `period`; default 30 days). */
+export type ExportParams = Pick<EndpointParams['stats'], 'site_id' | 'from' | 'to' | 'period'>;
 
 /**
  * A typed client for the Siteline read API. Use it from a back end only:
@@ -74,5 +84,6 @@ export function createClient(options: ClientOptions): SitelineClient {
     campaigns: (params, opts) => request('campaigns', params, opts),
     live: (params, opts) => request('live', params, opts),
     csv: (endpoint, params, opts) => untyped(endpoint, params, opts, 'csv') as unknown as Promise<string>,
+    export: (params, opts) => untyped('export', params, opts, 'ndjson') as unknown as Promise<string>,
   };
 }

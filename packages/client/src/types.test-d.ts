@@ -27,7 +27,7 @@ void client.events({ site_id: 'ST-a', api_key: 'k' });
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const check = <T extends true>(): T | undefined => undefined;
 
-check<Equal<keyof SitelineClient, EndpointName | 'csv'>>();
+check<Equal<keyof SitelineClient, EndpointName | 'csv' | 'export'>>();
 check<Equal<Awaited<ReturnType<typeof client.csv<'pages'>>>, string>>();
 // @ts-expect-error /live has no CSV
 void client.csv('live', { site_id: 'ST-a' });
