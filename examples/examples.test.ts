@@ -9,6 +9,7 @@ import { ensureDevCertificate } from '@siteline/http';
 import { checkApiResponse } from '@siteline/http/testing';
 import { afterAll, expect, it } from 'vitest';
 import { createApp } from './express-app.js';
+import { exampleStore, report } from './goals-and-properties.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'siteline-examples-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,5 +45,21 @@ it('the API works mounted in an Express app, next to the app\'s own routes', asy
   expect(await get('/api/v1/stats?site_id=ST-alpha')).toEqual({ status: 401, body: '{"error":"Unauthorized"}' });
   expect(await get('/health')).toEqual({ status: 200, body: '{"ok":true}' });
   await new Promise((r) => server.close(r));
+  await storage.close();
+});
+
+it('custom event properties and goals with the core directly (goals-and-properties.ts), numbers by hand', async () => {
+  const storage = await exampleStore();
+  // Signup: a and c chose pro, b free. Visitors a..e: 5. Signup goal: a, b, c (60 %); /thanks*: a, c (40 %).
+  expect(await report(storage)).toEqual({
+    plans: { name: 'Signup', property: 'plan', values: [{ value: 'pro', count: 2, visitors: 2 }, { value: 'free', count: 1, visitors: 1 }] },
+    goals: {
+      goals: [
+        { goal: 'Signup', visitors: 3, conversions: 3, conversion_rate: 60 },
+        { goal: 'Visit /thanks*', visitors: 2, conversions: 2, conversion_rate: 40 },
+      ],
+    },
+    thanked: { visitors: 2, pageviews: 4, sessions: 2, bounce_rate: 0, avg_duration: 120 },
+  });
   await storage.close();
 });

@@ -26,6 +26,10 @@ import { clickhouseReport } from './bench/clickhouse-report.js';
 import { measureCollect, wrkInstalled, type CollectResult } from './bench/collect.js';
 import { startFloorServer } from './bench/collect-floor.js';
 import { importStages, type Stage } from './bench/import-stages.js';
+import {
+  benchProperties, costLines, costSite, IMPORT_COST_HEAD, type ImportCost, importCost, importCostRows, PROPERTY_EVENT, propertyTable, type PropertyResult,
+  sqliteCostStore,
+} from './bench/properties.js';
 import { BIG, benchSites, loadDataset } from './bench/dataset.js';
 import { int, ms, removeDatabase, table, time, type Timing } from './bench/measure.js';
 import { naiveStorage } from './bench/naive.js';
@@ -47,6 +51,13 @@ const { values: args } = parseArgs({
     'floor-runs': { type: 'string', default: '10' },
     /** Runs of each query-extension case on each ClickHouse engine (the SQLite rows take --runs). */
     'clickhouse-extension-runs': { type: 'string', default: '5' },
+    /** Properties and goals (`/properties`, `/goals`, prop: and goal filters): `yes` (default) or `no`; naive runs per row. */
+    properties: { type: 'string', default: 'yes' },
+    'property-naive-runs': { type: 'string', default: '1' },
+    /** Runs of each property and goal case on each ClickHouse engine. */
+    'clickhouse-property-runs': { type: 'string', default: '10' },
+    /** Pageviews of the lines imported with and without properties, on every store (0: skip). */
+    'cost-pageviews': { type: 'string', default: '200000' },
     chunk: { type: 'string', default: '500000' },
     'collect-seconds': { type: 'string', default: '10' },
     connections: { type: 'string', default: '16' },
@@ -102,7 +113,7 @@ async function main() {
   const server = await startServer({ storage, salts }, () => readNow, join(dir, 'tls'));
   const endpoints = Object.keys(ENDPOINT_PATHS) as EndpointName[];
   const paramsOf = (endpoint: EndpointName): Record<string, string> =>
-    endpoint === 'live' ? { site_id: BIG.id } : { site_id: BIG.id, period: '30d' };
+    endpoint === 'live' ? { site_id: BIG.id } : endpoint === 'properties' ? { site_id: BIG.id, period: '30d', name: PROPERTY_EVENT } : { site_id: BIG.id, period: '30d' };
   const run = (store: Storage, endpoint: EndpointName) => (): Promise<unknown> =>
     REPORTS[endpoint](store, parseQuery(endpoint, paramsOf(endpoint)), { now: readNow });
   // First calls on the freshly opened store, before anything else warms or evicts its caches.
@@ -131,6 +142,19 @@ async function main() {
     log('query extensions: the column cache cold, after a restart and after one day changed');
     coldCache = await benchColdCache({ storage, siteId: BIG.id, now, runs: num('runs'), log });
   }
+  let properties: PropertyResult[] = [];
+  let sqliteCost: ImportCost | undefined;
+  if (args.properties !== 'no') {
+    log('properties and goals: /properties, /goals, prop: and goal filters');
+    properties = await benchProperties({
+      storage, naive, get: (path) => server.get(path), siteId: BIG.id, now: () => readNow, runs: num('runs'), naiveRuns: num('property-naive-runs'), log,
+    });
+  }
+  if (num('cost-pageviews') > 0) {
+    log('what properties cost: the same lines imported with and without them (SQLite)');
+    const site = costSite(BIG, num('cost-pageviews'));
+    sqliteCost = await importCost(costLines(site, datasetOptions), site, sqliteCostStore(dir, now));
+  }
 
 
   const engines = String(args['clickhouse-engines']).split(',').filter(Boolean) as Engine[];
@@ -147,6 +171,7 @@ async function main() {
     clickhouse.push(await benchClickHouse(engine, {
       sites, lines: datasetOptions, siteId: BIG.id, endpoints, params: Object.fromEntries(endpoints.map((e) => [e, paramsOf(e)])),
       runs: num('runs'), floorRuns: num('floor-runs'), extensionRuns: args.extensions === 'no' ? 0 : num('clickhouse-extension-runs'), readNow, dir, collect: { seconds: num('collect-seconds'), connections: num('connections') },
+      propertyRuns: args.properties === 'no' ? 0 : num('clickhouse-property-runs'), costPageviews: num('cost-pageviews'),
     }));
   }
   if (args.clickhouse === 'no') noClickHouse.push('--clickhouse no');
@@ -154,12 +179,15 @@ async function main() {
   for (const x of extensions) {
     for (const ch of clickhouse) x.same &&= ch.extensions.every((c) => c.case !== x.case || c.endpoint !== x.endpoint || c.json === x.json);
   }
+  for (const x of properties) for (const ch of clickhouse) x.same &&= ch.properties.every((c) => c.case !== x.case || c.json === x.json);
 
   await server.close();
   let collect: CollectResult | string = 'n/a (wrk not installed)';
   let collectInThread: CollectResult | string = collect;
   let collectFloor: CollectResult | string = collect;
-  if (wrkInstalled()) {
+  const collectEvents: { without: CollectResult | string; with: CollectResult | string } = { without: collect, with: collect };
+  if (num('collect-seconds') <= 0) collect = collectInThread = collectFloor = collectEvents.without = collectEvents.with = 'skipped (--collect-seconds 0)';
+  else if (wrkInstalled()) {
     const wrk = { seconds: num('collect-seconds'), connections: num('connections'), dir };
     log('collect: wrk on the baseline (bare HTTPS + JSON.parse + one row per beacon on a worker)');
     const floorFile = join(dir, 'floor.db');
@@ -179,6 +207,17 @@ async function main() {
       await collector.close();
       if (worker) collect = result;
       else collectInThread = result;
+    }
+    // What properties cost the collector: custom events without and with three properties, as the standalone server runs it.
+    for (const kind of ['event', 'event with props'] as const) {
+      log(`collect: wrk on POST /collect (${kind}, worker thread)`);
+      const collector = await startServer({ storage, salts }, now, join(dir, 'tls'), file);
+      const result = await measureCollect({
+        ...wrk, url: collector.url, siteId: BIG.id, domain: BIG.domain, kind,
+        flush: () => collector.flush(), countStored: () => count.get(BIG.id) as number,
+      });
+      await collector.close();
+      collectEvents[kind === 'event' ? 'without' : 'with'] = result;
     }
   }
   await storage.close();
@@ -242,6 +281,28 @@ async function main() {
     console.log(`\nThe column cache cold (fresh connections to the same file, as after a restart) and after one day changed:\n\n${coldCacheTable(coldCache)}`);
   }
   console.log(`\nCollect: wrk, ${num('connections')} keep-alive HTTPS connections, ${num('collect-seconds')} s each, on the same ${cpus().length} cores:\n\n${collectTable}`);
+  if (properties.length > 0) {
+    const chCases = clickhouse.map((ch) => ({ engine: ch.engine === 'server' ? `clickhouse-server ${ch.version}` : `chdb ${ch.version}`, cases: new Map(ch.properties.map((c) => [c.case as string, c])) }));
+    console.log(`\n## Properties and goals (period 30d; naive = raw SQL with the core's reference predicates, ${args['property-naive-runs']} run(s) each; ClickHouse core, ${args['clickhouse-property-runs']} runs each)\n`);
+    console.log(propertyTable(properties, chCases));
+  }
+  const costRows = [
+    ...(sqliteCost ? importCostRows('SQLite', sqliteCost) : []),
+    ...clickhouse.flatMap((ch) => (ch.importCost ? importCostRows(ch.engine === 'server' ? `clickhouse-server ${ch.version}` : `chdb ${ch.version}`, ch.importCost) : [])),
+  ];
+  if (costRows.length > 0) {
+    console.log(`\nWhat properties cost: import of the same ${int(num('cost-pageviews'))} pageviews' lines with and without their custom events' properties (best of two rounds, alternating):\n`);
+    console.log(table(IMPORT_COST_HEAD, costRows));
+  }
+  const collectCost = [['SQLite (worker thread)', collectEvents], ...clickhouse.map((ch) => [ch.engine === 'server' ? 'clickhouse-server' : 'chdb', ch.collectEvents] as const)] as const;
+  console.log(`\nWhat properties cost the collector: POST /collect of custom events (cta_click) without and with three properties, wrk as above:\n`);
+  console.log(table(['store', 'stored events/s without props', 'p99 ms', 'with props', 'p99 ms', 'cost'], collectCost.map(([name, r]) => {
+    const a = typeof r.without === 'string' ? undefined : r.without;
+    const b = typeof r.with === 'string' ? undefined : r.with;
+    return a && b
+      ? [name, int(a.storedPerSecond), ms(a.p99Ms), int(b.storedPerSecond), ms(b.p99Ms), `${(((a.storedPerSecond - b.storedPerSecond) / a.storedPerSecond) * 100).toFixed(1)}%`]
+      : [name, String(r.without), '', String(r.with), '', ''];
+  })));
   const sqliteFigures = {
     importPerSecond: loaded && loaded.events / loaded.seconds,
     bytesPerMillion: (bytes / events) * 1e6,
@@ -258,8 +319,8 @@ async function main() {
       ...stages.filter((st) => st.reference).map((st) => [st.stage, st.microsPerEvent.toFixed(2), `${int(1e6 / st.microsPerEvent)}/s at most`]),
     ]));
   }
-  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, pageviews, events, bytes, loaded, collect, collectInThread, collectFloor, results, extensions, coldCache, clickhouse: clickhouse.map(({ endpoints: e, ...rest }) => ({ ...rest, endpoints: Object.fromEntries(Object.entries(e).map(([k, v]) => [k, { core: v.core, http: v.http, floor: v.floor }])) })), stages, maxRssKb: process.resourceUsage().maxRSS }, null, 2)}\n`);
-  if (results.some((r) => !r.same) || extensions.some((r) => !r.same)) process.exitCode = 1;
+  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, pageviews, events, bytes, loaded, collect, collectInThread, collectFloor, collectEvents, results, extensions, coldCache, properties, sqliteCost, clickhouse: clickhouse.map(({ endpoints: e, ...rest }) => ({ ...rest, endpoints: Object.fromEntries(Object.entries(e).map(([k, v]) => [k, { core: v.core, http: v.http, floor: v.floor }])) })), stages, maxRssKb: process.resourceUsage().maxRSS }, null, 2)}\n`);
+  if (results.some((r) => !r.same) || extensions.some((r) => !r.same) || properties.some((r) => !r.same)) process.exitCode = 1;
 }
 
 await main();

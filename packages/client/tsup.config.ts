@@ -7,5 +7,5 @@ export default defineConfig({
   dts: { resolve: ['@siteline/core'] },
   clean: true,
   sourcemap: true,
-  target: 'node18',
+  target: 'node22',
 });

@@ -7,5 +7,5 @@ export default defineConfig({
   clean: true,
   shims: true,
   sourcemap: true,
-  target: 'node20',
+  target: 'node22',
 });

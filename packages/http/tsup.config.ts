@@ -11,7 +11,7 @@ export default defineConfig({
   dts: true,
   clean: true,
   sourcemap: true,
-  target: 'node20',
+  target: 'node22',
   // `import.meta.url` in the CommonJS build too (collect-thread.ts locates the worker by it).
   shims: true,
   // The dashboard's browser code, bundled next to the modules that serve it (dashboard/assets.ts reads dist/dashboard/).

@@ -30,6 +30,18 @@ export function floorSql(database: string, endpoint: EndpointName, siteId: strin
       AND day >= ${sqlDate(from)} AND ts > ${sqlInt(now - 300_000)} AND ts <= ${sqlInt(now)}`;
   }
   if (endpoint === 'events') return `SELECT name, count() AS n FROM ${events} WHERE ${site} AND ${days} AND type = 'event' GROUP BY name`;
+  // /properties: the event's keys with events and daily visitors, on the rows themselves (the bench reads cta_click).
+  if (endpoint === 'properties') {
+    return `SELECT prop_key, count() AS n, uniqExact(day, visitor_id) AS v FROM ${events} ARRAY JOIN prop_keys AS prop_key
+      WHERE ${site} AND ${days} AND type = 'event' AND name = 'cta_click' GROUP BY prop_key`;
+  }
+  // /goals: one scan counting the demo goals' events and converting visitors per day, without the session rule.
+  if (endpoint === 'goals') {
+    return `SELECT countIf(name = 'signup') AS a, countIf(name = 'download') AS b, countIf(type = 'pageview' AND path = '/pricing') AS c,
+        countIf(type = 'pageview' AND path LIKE '/docs/%') AS d, uniqExactIf((day, visitor_id), name = 'signup') AS va,
+        uniqExactIf((day, visitor_id), type = 'pageview' AND path LIKE '/docs/%') AS vd
+      FROM ${events} WHERE ${site} AND ${days}`;
+  }
   const group = GROUPS[endpoint];
   if (!group) throw new Error(`no floor for ${endpoint}`);
   return `SELECT ${group}, count() AS n, uniqExact(visitor_id) AS v FROM ${events}

@@ -21,13 +21,13 @@ import { clickhouseAvailable, serverBinary, startClickHouse, type TestServer } f
 import { importEvents } from '../../packages/core/src/import/import.js';
 import { parseQuery } from '../../packages/core/src/query/parse.js';
 import { REPORTS } from '../../packages/core/src/reports/index.js';
-import { createSite } from '../../packages/core/src/sites/sites.js';
 import { localDay, shiftDay } from '../../packages/core/src/time/zone.js';
 import { ENDPOINT_PATHS, type EndpointName } from '../../packages/core/src/types.js';
 import { floorSql } from './clickhouse-floors.js';
-import { measureCollect, wrkInstalled, type CollectResult } from './collect.js';
+import { type BeaconKind, measureCollect, wrkInstalled, type CollectResult } from './collect.js';
+import { costLines, costSite, type ImportCost, importCost, PROPERTY_CASES, type PropertyCase, propertyParams } from './properties.js';
 import { EXTENSION_CASES, type ExtensionCase } from './extensions.js';
-import { chunks, type BenchSite, type DatasetOptions } from './dataset.js';
+import { chunks, createBenchSite, type BenchSite, type DatasetOptions } from './dataset.js';
 import { time, type Timing } from './measure.js';
 import { startServer } from './server.js';
 
@@ -51,7 +51,13 @@ export interface ClickHouseResult {
   endpoints: Partial<Record<EndpointName, EndpointTimes>>;
   /** The query extensions' cases (extensions.ts), core only: p50 and the answer. */
   extensions: { case: ExtensionCase; endpoint: EndpointName; core: Timing; json: string }[];
+  /** The property and goal cases (properties.ts), core: p50 and the answer. */
+  properties: { case: PropertyCase; core: Timing; json: string }[];
+  /** The same lines imported with and without properties (undefined when skipped). */
+  importCost?: ImportCost;
   collect: CollectResult | string;
+  /** `POST /collect` of custom events without and with properties. */
+  collectEvents: { without: CollectResult | string; with: CollectResult | string };
 }
 
 export interface ClickHouseBenchOptions {
@@ -67,6 +73,10 @@ export interface ClickHouseBenchOptions {
   floorRuns: number;
   /** Runs of each query-extension case (0: none). */
   extensionRuns: number;
+  /** Runs of each property and goal case (0: none). */
+  propertyRuns: number;
+  /** Pageviews of the lines imported with and without properties (0: skipped). */
+  costPageviews: number;
   /** The instant every read is made at (the same for both stores, so `/live` looks at the same 5 minutes). */
   readNow: number;
   /** Scratch directory (TLS certificate, wrk script). */
@@ -103,7 +113,7 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
   let events = 0;
   let importMs = 0;
   for (const site of options.sites) {
-    await createSite(storage, site);
+    await createBenchSite(storage, site);
     for (const lines of chunks(site, options.lines)) {
       const t = performance.now();
       await importEvents(storage, lines);
@@ -139,7 +149,7 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
   }
   const extensions: ClickHouseResult['extensions'] = [];
   for (const [name, extra] of options.extensionRuns > 0 ? (Object.entries(EXTENSION_CASES) as [ExtensionCase, Record<string, string>][]) : []) {
-    for (const endpoint of options.endpoints.filter((e) => e !== 'live')) {
+    for (const endpoint of options.endpoints.filter((e) => e !== 'live' && e !== 'properties' && e !== 'goals')) {
       const params = { site_id: site.id, period: '30d', ...extra };
       const call = (): Promise<unknown> => REPORTS[endpoint](storage, parseQuery(endpoint, params), { now: options.readNow });
       await call();
@@ -148,18 +158,57 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
       log(`${engine} ${name} ${endpoint}: core p50 ${core.timing.p50.toFixed(1)} ms`);
     }
   }
+  const properties: ClickHouseResult['properties'] = [];
+  for (const name of options.propertyRuns > 0 ? (Object.keys(PROPERTY_CASES) as PropertyCase[]) : []) {
+    const [endpoint] = PROPERTY_CASES[name];
+    const call = (): Promise<unknown> => REPORTS[endpoint](storage, parseQuery(endpoint, propertyParams(name, site.id)), { now: options.readNow });
+    await call();
+    const core = await time(options.propertyRuns, call);
+    properties.push({ case: name, core: core.timing, json: JSON.stringify(core.result) });
+    log(`${engine} ${name}: core p50 ${core.timing.p50.toFixed(1)} ms`);
+  }
   const [parts] = await rows<{ b: string }>("SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = 'bench' AND active");
   const collect = await collectInto(backend, options, engine, server);
+  const collectEvents = {
+    without: await collectInto(backend, options, engine, server, 'event'),
+    with: await collectInto(backend, options, engine, server, 'event with props'),
+  };
+  let cost: ImportCost | undefined;
+  if (options.costPageviews > 0) {
+    log(`${name}: importing the same lines with and without properties`);
+    const costOf = costSite(site, options.costPageviews);
+    cost = await importCost(costLines(costOf, options.lines), costOf, async (database) => {
+      const other = engine === 'chdb' ? chdbStorage(options.readNow, database) : createClickHouseStorage({ url: server!.url, database, now: () => options.readNow });
+      await other.migrate();
+      const query = async <T>(sql: string) => (await other.client.query({ query: sql, format: 'JSONEachRow' })).json<T>();
+      return {
+        storage: other,
+        bytes: async () => {
+          await other.client.command({ query: `OPTIMIZE TABLE ${database}.events FINAL` });
+          return Number((await query<{ b: string }>(`SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = '${database}' AND table = 'events' AND active`))[0]?.b ?? 0);
+        },
+        drop: async () => {
+          await other.client.command({ query: `DROP DATABASE IF EXISTS ${database}` });
+          await other.close();
+        },
+      };
+    });
+  }
   await storage.close();
-  return { engine, version, events, importPerSecond: (events / importMs) * 1000, bytes: Number(parts?.b ?? 0), endpoints, extensions, collect };
+  return {
+    engine, version, events, importPerSecond: (events / importMs) * 1000, bytes: Number(parts?.b ?? 0), endpoints, extensions, properties,
+    importCost: cost, collect, collectEvents,
+  };
 }
 
 /** `POST /collect` under wrk with the collector writing into ClickHouse (in the request thread: the worker thread is SQLite's). */
-async function collectInto(backend: { storage: ClickHouseStorage; salts: SaltStore }, options: ClickHouseBenchOptions, engine: Engine, server?: TestServer): Promise<CollectResult | string> {
+async function collectInto(
+  backend: { storage: ClickHouseStorage; salts: SaltStore }, options: ClickHouseBenchOptions, engine: Engine, server?: TestServer, kind: BeaconKind = 'pageview',
+): Promise<CollectResult | string> {
   const { storage } = backend;
   if (options.collect.seconds <= 0) return 'skipped (--collect-seconds 0)';
   if (!wrkInstalled()) return 'n/a (wrk not installed)';
-  log(`${engine === 'server' ? 'clickhouse-server' : 'chdb'}: wrk on POST /collect`);
+  log(`${engine === 'server' ? 'clickhouse-server' : 'chdb'}: wrk on POST /collect (${kind})`);
   const site = options.sites.find((s) => s.id === options.siteId)!;
   const started = Date.now();
   // Beacons are stamped "now": run the clock on from the data's end, as the SQLite collector's does.
@@ -168,7 +217,7 @@ async function collectInto(backend: { storage: ClickHouseStorage; salts: SaltSto
   let stored = await count();
   try {
     return await measureCollect({
-      url: collector.url, siteId: site.id, domain: site.domain, seconds: options.collect.seconds, connections: options.collect.connections, dir: options.dir,
+      url: collector.url, siteId: site.id, domain: site.domain, seconds: options.collect.seconds, connections: options.collect.connections, dir: options.dir, kind,
       flush: async () => {
         await collector.flush();
         stored = await count();
@@ -199,6 +248,6 @@ function inChild(options: ClickHouseBenchOptions): Promise<ClickHouseResult> {
 }
 
 /** The chdb column's store, on this process's chdb data directory. */
-export function chdbStorage(readNow: number): ClickHouseStorage {
-  return createClickHouseStorage({ connection: chdbConnection(), database: 'bench', now: () => readNow });
+export function chdbStorage(readNow: number, database = 'bench'): ClickHouseStorage {
+  return createClickHouseStorage({ connection: chdbConnection(), database, now: () => readNow });
 }

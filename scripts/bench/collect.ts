@@ -1,6 +1,6 @@
 /**
- * Collect throughput: `wrk` posts pageview beacons (varied pages, referrers
- * and client IPs, so visitors and sessions vary) to `POST /collect` over
+ * Collect throughput: `wrk` posts pageview beacons, or custom events with or
+ * without properties (varied pages, referrers and client IPs, so visitors and sessions vary) to `POST /collect` over
  * HTTPS keep-alive; the events/s counted are those stored once the batch
  * writer has caught up, so a writer falling behind shows as a lower rate.
  */
@@ -29,13 +29,28 @@ export interface CollectResult {
   requestThreadMicrosPerRequest: number;
 }
 
-const SCRIPT = (siteId: string, domain: string) => `
+/**
+ * What each beacon is: a pageview (the default), a custom event, or a custom event with
+ * properties (three keys, values skewed as the demo's), to measure what properties cost.
+ */
+export type BeaconKind = 'pageview' | 'event' | 'event with props';
+
+const KIND_FIELDS: Record<BeaconKind, string> = {
+  pageview: `'"type":"pageview"'`,
+  event: `'"type":"event","name":"cta_click"'`,
+  'event with props': `'"type":"event","name":"cta_click","props":{"button":"' .. buttons[math.random(#buttons)] .. '","position":"' .. positions[math.random(#positions)] .. '","plan":"' .. plans[math.random(#plans)] .. '"}'`,
+};
+
+const SCRIPT = (siteId: string, domain: string, kind: BeaconKind) => `
 math.randomseed(7)
 local paths = {"/", "/pricing", "/docs", "/blog/", "/about", "/docs/install", "/blog/launch", "/features", "/contact", "/signup"}
 local refs = {"", "", "", "https://www.google.com/", "https://news.ycombinator.com/", "https://t.co/x"}
+local buttons = {"Start free trial", "Start free trial", "Start free trial", "Talk to sales", "See a demo"}
+local positions = {"hero", "hero", "pricing table", "footer"}
+local plans = {"free", "free", "free", "pro", "team"}
 request = function()
   local ip = "10." .. math.random(0, 3) .. "." .. math.random(0, 255) .. "." .. math.random(1, 254)
-  local body = '{"site_id":"${siteId}","type":"pageview","url":"https://${domain}' .. paths[math.random(#paths)] .. '","referrer":"' .. refs[math.random(#refs)] .. '"}'
+  local body = '{"site_id":"${siteId}",' .. ${KIND_FIELDS[kind]} .. ',"url":"https://${domain}' .. paths[math.random(#paths)] .. '","referrer":"' .. refs[math.random(#refs)] .. '"}'
   return wrk.format("POST", "/collect", {["Content-Type"] = "text/plain", ["X-Forwarded-For"] = ip,
     ["User-Agent"] = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36"}, body)
 end
@@ -55,9 +70,11 @@ export async function measureCollect(options: {
   dir: string;
   flush: () => Promise<void>;
   countStored: () => number;
+  /** What the beacons are; default pageviews. */
+  kind?: BeaconKind;
 }): Promise<CollectResult> {
   const script = join(options.dir, 'collect.lua');
-  writeFileSync(script, SCRIPT(options.siteId, options.domain));
+  writeFileSync(script, SCRIPT(options.siteId, options.domain, options.kind ?? 'pageview'));
   const before = options.countStored();
   const started = performance.now();
   const cpu = process.cpuUsage();

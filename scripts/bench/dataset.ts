@@ -3,9 +3,11 @@
  * (packages/core/src/demo), imported with `importEvents` in chunks. One definition for
  * `npm run bench` and scripts/bench/dashboard.ts, so both measure the same database.
  */
-import { demoNdjson } from '../../packages/core/src/demo/index.js';
+import { DEMO_GOALS, demoNdjson } from '../../packages/core/src/demo/index.js';
+import { addGoal } from '../../packages/core/src/goals/goals.js';
 import { importEvents } from '../../packages/core/src/import/import.js';
 import { createSite } from '../../packages/core/src/sites/sites.js';
+import type { Storage } from '../../packages/core/src/storage/types.js';
 import { createSqliteStore } from '../../packages/core/src/storage/sqlite/sqlite-storage.js';
 import { int, removeDatabase } from './measure.js';
 
@@ -51,6 +53,22 @@ export function* chunks(site: BenchSite, options: DatasetOptions): Generator<str
   if (lines.length > 0) yield lines;
 }
 
+/** Creates a bench site with the demo goals (event and page goals), on every store the bench fills. */
+export async function createBenchSite(storage: Storage, site: BenchSite): Promise<void> {
+  await createSite(storage, site);
+  for (const goal of DEMO_GOALS) await addGoal(storage, site.id, goal);
+}
+
+/**
+ * A line without its custom event's `props`: the same data as before events had properties,
+ * for measuring what properties cost (import, collect) in the same run.
+ */
+export function withoutProps(line: string): string {
+  if (!line.includes('"props"')) return line;
+  const { props: _, ...rest } = JSON.parse(line) as Record<string, unknown>;
+  return JSON.stringify(rest);
+}
+
 /** Creates `file` afresh with every site's lines; returns events and seconds spent in importEvents. */
 export async function loadDataset(file: string, sites: BenchSite[], options: DatasetOptions & { now: () => number; log: (text: string) => void }): Promise<{ events: number; seconds: number; generateSeconds: number }> {
   removeDatabase(file);
@@ -59,7 +77,7 @@ export async function loadDataset(file: string, sites: BenchSite[], options: Dat
   let importMs = 0;
   let generateMs = 0;
   for (const site of sites) {
-    await createSite(storage, site);
+    await createBenchSite(storage, site);
     let t = performance.now();
     for (const lines of chunks(site, options)) {
       generateMs += performance.now() - t;

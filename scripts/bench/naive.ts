@@ -6,7 +6,7 @@
  * bench checks that and reports the speed ratio. Filtered reads (a `Selection`)
  * and hour buckets are the raw SQL definition of the core
  * (sqlite-selection-raw.ts: plain scans with the core's reference predicate
- * `allHold` as a SQL function).
+ * `allHold` as a SQL function), as are `/properties` and goal totals.
  */
 import type Database from 'better-sqlite3';
 import { createRawSelectionReads } from '../../packages/core/src/storage/sqlite/sqlite-selection-raw.js';
@@ -58,6 +58,9 @@ export function naiveStorage(base: Storage, db: Database.Database): Storage {
     ...base,
     kind: 'naive',
     hourBuckets: async (r, starts, selection) => filtered.hourBuckets(r, starts, selection),
+    // No rollup holds properties or goals: the raw definition answers them, filtered or not.
+    properties: async (r, name, property, selection) => filtered.properties(r, name, property, selection),
+    goalTotals: async (r, goals, selection) => filtered.goalTotals(r, goals, selection),
     async summary(r, selection) {
       if (selection) return filtered.summary(r, selection);
       return { ...(totals.get(...s(r)) as Omit<SummaryTotals, 'pageviews'>), ...(pageviews.get(...e(r)) as { pageviews: number }) };

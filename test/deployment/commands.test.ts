@@ -61,6 +61,25 @@ describe.each(engines)('the siteline command on %s', (_name, make) => {
       expect(again.out.stderr).toContain('already imported');
     });
 
+    it('goals add, list and delete; refused goals exit 1 with the reason', async () => {
+      expect(await command(['goals', 'add', '--site', 'ST-blog', '--event', 'signup'], cwd, engine.env)).toEqual({ stdout: 'Added goal "signup" to ST-blog.\n', stderr: '' });
+      expect((await command(['goals', 'add', '--site', 'ST-blog', '--page', '/thanks*'], cwd, engine.env)).stdout).toBe('Added goal "Visit /thanks*" to ST-blog.\n');
+      const table = (await command(['goals', 'list', '--site', 'ST-blog'], cwd, engine.env)).stdout.trimEnd().split('\n');
+      expect(table[0]).toMatch(/^GOAL +TYPE +MATCHES +CREATED$/);
+      expect(table.slice(1).map((row) => row.split(/ {2,}/).slice(0, 3))).toEqual([['Visit /thanks*', 'page', '/thanks*'], ['signup', 'event', 'signup']]);
+      const twice = siteline(['goals', 'add', '--site', 'ST-blog', '--event', 'signup'], cwd, engine.env);
+      expect(await twice.exited).toBe(1);
+      expect(twice.out.stderr).toBe('siteline: The site already has a goal named "signup".\n');
+      const nowhere = siteline(['goals', 'list', '--site', 'ST-nope'], cwd, engine.env);
+      expect(await nowhere.exited).toBe(1);
+      expect(nowhere.out.stderr).toBe('siteline: No site ST-nope; list them with: siteline sites list\n');
+      expect((await command(['goals', 'delete', '--site', 'ST-blog', '--goal', 'Visit /thanks*'], cwd, engine.env)).stdout).toBe('Deleted goal "Visit /thanks*" of ST-blog.\n');
+      const gone = siteline(['goals', 'delete', '--site', 'ST-blog', '--goal', 'Visit /thanks*'], cwd, engine.env);
+      expect(await gone.exited).toBe(1);
+      expect(gone.out.stderr).toBe('siteline: The site has no goal named "Visit /thanks*".\n');
+      expect((await command(['goals', 'list', '--site', 'ST-blog'], cwd, engine.env)).stdout).toMatch(/^GOAL +TYPE +MATCHES +CREATED\nsignup +event +signup +\d{4}-\d{2}-\d{2}\n$/);
+    });
+
     it('demo', async () => {
       expect((await command(['demo', '--id', 'ST-demo2', '--days', '2', '--pageviews-per-day', '50'], cwd, engine.env)).stdout).toMatch(
         /^Added ST-demo2 "Demo" with [\d,]+ events \([\d,]+ pageviews, [\d,]+ sessions\) over 2 days in \d+\.\d s\.\n$/,

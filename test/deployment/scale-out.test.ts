@@ -54,7 +54,8 @@ describe.each(engines)('two server processes on %s', (_name, make) => {
     expect(pages.map((p) => [p.url, p.pageviews, p.visitors])).toEqual([['/p0', 10, 10], ['/p1', 10, 10], ['/p2', 10, 10], ['/p3', 10, 10]]);
 
     for (const endpoint of Object.keys(ENDPOINT_PATHS) as EndpointName[]) {
-      const path = `/api/v1${ENDPOINT_PATHS[endpoint]}?site_id=ST-shop${endpoint === 'live' ? '' : `&from=${today}&to=${today}`}`;
+      const own = endpoint === 'properties' ? '&name=Signup' : '';
+      const path = `/api/v1${ENDPOINT_PATHS[endpoint]}?site_id=ST-shop${endpoint === 'live' ? '' : `&from=${today}&to=${today}`}${own}`;
       const [fromA, fromB] = await Promise.all([a.get(path, key), b.get(path, key)]);
       expect(fromA.status).toBe(200);
       expect(fromB).toEqual(fromA);
@@ -77,6 +78,49 @@ describe.each(engines)('two server processes on %s', (_name, make) => {
     await backend.close();
     // bounce_rate of a page is over the sessions entering on it: /kept-2 and /split-1 are no entries; /split-2 is, as a bounce.
     expect(pages.map((p) => [p.url, p.pageviews, p.bounce_rate])).toEqual([['/kept-1', 1, 0], ['/kept-2', 1, 0], ['/split-1', 1, 100], ['/split-2', 1, 100]]);
+  });
+
+  it('properties and goals: beacons with props through either process, goals added by the command on either node, the same exact answers', async () => {
+    await command(['sites', 'add', '--name', 'Props', '--id', 'ST-props', '--domain', 'props.example', '--account', account], dir, cloud(0));
+    expect((await command(['goals', 'add', '--site', 'ST-props', '--event', 'Signup'], dir, cloud(0))).stdout).toBe('Added goal "Signup" to ST-props.\n');
+    expect((await command(['goals', 'add', '--site', 'ST-props', '--page', '/thanks*'], dir, cloud(1))).stdout).toBe('Added goal "Visit /thanks*" to ST-props.\n');
+    const odd = "Pro 'x' \\ \t%_*";
+    // Six visitors, each through one process (alternately): a pageview of /pricing; v0-v3 a Signup with a plan; v0 and v1 then /thanks/done.
+    const plans = ['pro', 'pro', 'free', odd];
+    for (let v = 0; v < 6; v++) {
+      const server = v % 2 === 0 ? a : b;
+      const ua = `${CHROME_UA} props${v}`;
+      const at = (path: string) => ({ site_id: 'ST-props', type: 'pageview', url: `https://props.example${path}`, referrer: '' });
+      expect(await server.beacon(at('/pricing'), ua)).toBe(202);
+      if (v < 4) expect(await server.beacon({ ...at('/pricing'), type: 'event', name: 'Signup', props: { plan: plans[v], seats: v + 1, coupon: null } }, ua)).toBe(202);
+      if (v < 2) expect(await server.beacon(at('/thanks/done'), ua)).toBe(202);
+    }
+    await restart();
+    const today = localDay(Date.now(), 'UTC');
+    const range = `site_id=ST-props&from=${today}&to=${today}`;
+    const both = async (path: string) => {
+      const [fromA, fromB] = await Promise.all([a.get(path, key), b.get(path, key)]);
+      expect(fromB).toEqual(fromA);
+      expect(fromA.status).toBe(200);
+      return JSON.parse(fromA.body) as unknown;
+    };
+    expect(await both(`/api/v1/properties?${range}&name=Signup`)).toEqual({
+      name: 'Signup', properties: [{ property: 'plan', count: 4, visitors: 4 }, { property: 'seats', count: 4, visitors: 4 }],
+    });
+    // Exactly as sent; byte order puts "Pro ..." before "free".
+    expect(await both(`/api/v1/properties?${range}&name=Signup&property=plan`)).toEqual({
+      name: 'Signup', property: 'plan',
+      values: [{ value: 'pro', count: 2, visitors: 2 }, { value: odd, count: 1, visitors: 1 }, { value: 'free', count: 1, visitors: 1 }],
+    });
+    // Six visitors: Signup 4 (66.7 %), /thanks* 2 (33.3 %).
+    expect(await both(`/api/v1/goals?${range}`)).toEqual({
+      goals: [
+        { goal: 'Signup', visitors: 4, conversions: 4, conversion_rate: 66.7 },
+        { goal: 'Visit /thanks*', visitors: 2, conversions: 2, conversion_rate: 33.3 },
+      ],
+    });
+    const filters = encodeURIComponent(JSON.stringify([['is', 'prop:plan', ['pro']], ['is', 'goal', ['Visit /thanks*']]]));
+    expect(await both(`/api/v1/stats?${range}&filters=${filters}`)).toMatchObject({ visitors: 2, pageviews: 4, sessions: 2 });
   });
 
   it('a key revoked through one process is refused by both', async () => {

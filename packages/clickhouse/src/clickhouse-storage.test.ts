@@ -52,6 +52,7 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
       { name: 'events_names_mv', engine: 'MaterializedView' },
       { name: 'events_pages_mv', engine: 'MaterializedView' },
       { name: 'events_totals_mv', engine: 'MaterializedView' },
+      { name: 'goals', engine: 'ReplacingMergeTree' },
       { name: 'imports', engine: 'MergeTree' },
       { name: 'page_totals', engine: 'SummingMergeTree' },
       { name: 'salts', engine: 'MergeTree' },
@@ -64,6 +65,12 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
       { name: 'sites', engine: 'ReplacingMergeTree' },
       { name: 'visitor_rollups', engine: 'MergeTree' },
     ]);
+    // Version 4: a custom event's properties as two parallel arrays on its events row.
+    const columns = await storage.client.query({
+      query: "SELECT name, type FROM system.columns WHERE database = 'adapter_cases' AND table = 'events' AND name LIKE 'prop%' ORDER BY name",
+      format: 'JSONEachRow',
+    });
+    expect(await columns.json()).toEqual([{ name: 'prop_keys', type: 'Array(String)' }, { name: 'prop_values', type: 'Array(String)' }]);
     await storage.close();
   });
 

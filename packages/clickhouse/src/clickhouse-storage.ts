@@ -5,9 +5,11 @@ import { clientIO } from './client-io.js';
 import { outsideDateType, readDay } from './days.js';
 import { createEventPages } from './export.js';
 import { sqlIdent } from './escape.js';
+import { goalRow, goalsSql, goalVersions, toGoal, type GoalRead } from './goals.js';
 import { migrateSchema } from './migrate.js';
 import * as q from './queries.js';
 import { createRollups } from './rollups.js';
+import { createPropertyReads } from './properties.js';
 import { createSelectionReads } from './selection.js';
 import type { SchemaTarget } from './schema.js';
 import { bySiteOrder, siteRow, sitesSql, toSite, type SiteRead } from './sites.js';
@@ -118,7 +120,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const timezones = new Map<string, string>();
   const storage: ClickHouseStorage = {
     kind: 'clickhouse',
-    capabilities: { selection: true },
+    capabilities: { selection: true, properties: true, goals: true },
     client,
     async migrate() {
       await rollups.idle(); // a step may rebuild the tables a background build writes to
@@ -234,11 +236,28 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
       return num(row?.live ?? 0);
     },
 
+    properties: (range, name, property, selection) => propertyReads.properties(range, name, property, selection),
+    goalTotals: (range, goals, selection) => propertyReads.goalTotals(range, goals, selection),
+
+    async insertGoal(goal) {
+      await io.insert('goals', [goalRow(goal, false, nextGoalVersion())]);
+    },
+    async listGoals(siteId) {
+      return (await rows<GoalRead>(goalsSql(target, siteId))).map((row) => toGoal(siteId, row));
+    },
+    async deleteGoal(siteId, name) {
+      const goal = (await this.listGoals!(siteId)).find((g) => g.name === name);
+      if (!goal) return false;
+      await io.insert('goals', [goalRow(goal, true, nextGoalVersion())]);
+      return true;
+    },
+
     async close() {
       await rollups.idle();
       await client.close();
     },
   };
+  const nextGoalVersion = goalVersions();
 
   const write = createWriter(io, target);
   let writing: Promise<void> = Promise.resolve();
@@ -257,6 +276,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const visitorsBy = createVisitorReads(io, target, rollups);
   const selected = createSelectionReads(io, target, options.cluster !== undefined);
   const eventPage = createEventPages(rows, target);
+  const propertyReads = createPropertyReads(target, selected);
 
   return storage;
 }

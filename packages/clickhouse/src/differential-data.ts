@@ -17,7 +17,7 @@ export const DIFF_SITES: readonly { id: string; name: string; timezone: string; 
 /** First and last day of generated data (UTC), with room for every zone. */
 export const DIFF_SPAN = { from: '2026-10-20', to: '2026-11-29' };
 
-const PATHS = ['/', '/pricing', '/docs', '/docs/', '/blog/a', '/blog/b', '/caf%C3%A9', '/about'];
+const PATHS = ['/', '/pricing', '/docs', '/docs/', '/blog/a', '/blog/b', '/caf%C3%A9', '/about', '/d_cs', '/50%off'];
 const EVENTS = ['signup', 'download', 'play', 'share'];
 const REFERRERS = [
   '', '', '', 'https://www.google.com/search?q=x', 'https://www.bing.com/', 'https://news.ycombinator.com/item?id=1',
@@ -38,6 +38,34 @@ const PEOPLE = [
   { ip: '2001:4860:4860::8888', user_agent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36 Edg/126.0' },
 ];
 
+/** Property values, with every character the stores must keep exactly: quotes, backslashes, tab, newline, %, _, *, Unicode. */
+const ODD = ["it's", 'back\\slash', 'tab\there', 'line\nbreak', '50%', 'a_b', 'a*b', 'é😀', '"q"', '[,]'];
+const PLANS = ['free', 'free', 'free', 'pro', 'pro', 'Pro', 'team', ''];
+
+/** The goals of every differential site: event goals, page goals with `*`, and patterns whose `%` and `_` are literal. */
+export const DIFF_GOALS = [
+  { type: 'event', value: 'signup' },
+  { type: 'event', value: 'play' },
+  { type: 'page', value: '/blog/*' },
+  { type: 'page', value: '/docs*' },
+  { type: 'page', value: '/d_cs' },
+  { type: 'page', value: '/50%off' },
+  { type: 'page', value: '*a*' },
+  { type: 'event', value: 'never' },
+] as const;
+
+/** A custom event's props, from their own generator (so the rest of the data stays what it was): a few keys, skewed values, odd text. */
+function propsOf(rand: () => number): Record<string, unknown> | undefined {
+  if (rand() < 0.15) return undefined;
+  const props: Record<string, unknown> = {};
+  const plan = PLANS[Math.floor(rand() * PLANS.length)]!;
+  if (rand() < 0.8) props.plan = plan === '' ? null : plan;
+  if (rand() < 0.4) props.seats = [1, 1, 2, 5, 10][Math.floor(rand() * 5)];
+  if (rand() < 0.3) props.odd = ODD[Math.floor(rand() * ODD.length)];
+  if (rand() < 0.1) props[ODD[Math.floor(rand() * ODD.length)]!] = rand() < 0.5;
+  return props;
+}
+
 /**
  * About `sessions` x 5 events per site, as import lines split by time into
  * `batches` equal slices of the span. Sessions with imported ids run across
@@ -47,6 +75,7 @@ const PEOPLE = [
  */
 export function generateDiffData(seed = 42, sessions = 1500, batches = 3): object[][] {
   const rand = mulberry32(seed);
+  const propRand = mulberry32(seed + 1);
   const int = (n: number) => Math.floor(rand() * n);
   const pick = <T>(list: readonly T[]): T => list[int(list.length)]!;
   const out: object[][] = Array.from({ length: batches }, () => []);
@@ -70,6 +99,8 @@ export function generateDiffData(seed = 42, sessions = 1500, batches = 3): objec
         const url = i === 0 ? `https://${site.domain ?? 'site.example'}${pick(PATHS)}${pick(ENTRY_QUERIES)}` : pick(PATHS);
         const line: Record<string, unknown> = { site_id: site.id, ts: new Date(ts).toISOString(), type: isEvent ? 'event' : 'pageview', ...person };
         if (isEvent) line.name = pick(EVENTS);
+        const props = isEvent ? propsOf(propRand) : undefined;
+        if (props) line.props = props;
         if (!isEvent || rand() < 0.7) line.url = url;
         if (visitor) line.visitor_id = visitor;
         if (explicit) line.session_id = explicit;

@@ -4,8 +4,10 @@
  * core's `importEvents` into the SQLite store and into ClickHouse stores;
  * every report must give byte-identical JSON from all of them.
  */
-import { createSite, createSqliteStorage, getStats, importEvents, parseQuery, REPORTS, type EndpointName, type RawParams, type Storage } from '@siteline/core';
-import { DIFF_SITES, generateDiffData } from './differential-data.js';
+import {
+  addGoal, createSite, createSqliteStorage, getStats, importEvents, parseQuery, REPORTS, type EndpointName, type RawParams, type Storage,
+} from '@siteline/core';
+import { DIFF_GOALS, DIFF_SITES, generateDiffData } from './differential-data.js';
 
 const SALT = (day: string) => `differential-salt-${day}`;
 
@@ -18,7 +20,18 @@ const FILTERS = [
   [['is_not', 'page', ['/']], ['is', 'device_type', ['Desktop']]],
   [['is', 'event', ['signup', 'download']]],
   [['contains_not', 'entry_page', ['/docs']], ['is', 'utm_source', ['']], ['contains', 'event', ['a']]],
+  [['is', 'prop:plan', ['pro', 'Pro']]],
+  [['is_not', 'prop:plan', ['free']], ['is', 'event', ['signup']]],
+  [['contains', 'prop:odd', ["'", '%', '\\']], ['is', 'prop:seats', ['']]],
+  [['is', 'goal', ['signup', 'Visit /50%off']], ['is_not', 'goal', ['Visit /blog/*']]],
+  [['contains', 'goal', ['Visit']], ['is', 'country', ['DE', 'GB', 'US']]],
+  [['is', 'goal', ['no such goal']]],
 ];
+
+/** Adds the differential goals to every site of every store. */
+export async function addDiffGoals(stores: Storage[]): Promise<void> {
+  for (const storage of stores) for (const site of DIFF_SITES) for (const goal of DIFF_GOALS) await addGoal(storage, site.id, goal);
+}
 
 /** Reports to compare: [endpoint, params, now]. */
 export function differentialCases(): ReportCase[] {
@@ -36,6 +49,7 @@ export function differentialCases(): ReportCase[] {
       out.push(['stats', p], ['timeseries', p], ['pages', { ...p, limit: '100' }], ['referrers', p], ['channels', p]);
       out.push(['locations', p], ['devices', p], ['devices', { ...p, breakdown: 'browser' }], ['devices', { ...p, breakdown: 'os' }]);
       out.push(['events', p], ['events', { ...p, name: 'signup' }], ['campaigns', p]);
+      out.push(['properties', { ...p, name: 'signup' }], ['properties', { ...p, name: 'play', property: 'odd', limit: '100' }], ['goals', p]);
     }
     out.push(['stats', { site_id: site.id, period: '7d' }, '2026-11-10T06:00:00Z'], ['pages', { site_id: site.id, period: '1d' }, '2026-11-10T23:30:00Z']);
     // The query extensions over sessions that cross midnight and import batches (explicit ids run for hours).
@@ -44,8 +58,10 @@ export function differentialCases(): ReportCase[] {
       for (const filters of FILTERS) {
         const f = { ...p, filters: JSON.stringify(filters) };
         out.push(['stats', f], ['timeseries', f], ['pages', { ...f, limit: '100' }], ['channels', f], ['devices', f], ['events', f], ['campaigns', f]);
+        out.push(['properties', { ...f, name: 'signup', property: 'plan' }], ['properties', { ...f, name: 'share' }], ['goals', f]);
       }
       out.push(['stats', { ...p, compare: 'previous_period', filters: JSON.stringify(FILTERS[0]) }], ['pages', { ...p, compare: 'previous_period', limit: '100' }]);
+      out.push(['goals', { ...p, compare: 'previous_period', filters: JSON.stringify(FILTERS[5]) }], ['properties', { ...p, name: 'download', compare: 'year_over_year' }]);
     }
     const hours = { site_id: site.id, ...ranges[2]!, interval: 'hour' };
     out.push(['timeseries', hours], ['timeseries', { ...hours, filters: JSON.stringify(FILTERS[2]) }]);
@@ -68,6 +84,7 @@ const report = (storage: Storage, [endpoint, params, now]: ReportCase) =>
 export async function loadDifferential(stores: Storage[]): Promise<Storage> {
   const sqlite = createSqliteStorage(':memory:');
   for (const storage of [sqlite, ...stores]) for (const site of DIFF_SITES) await createSite(storage, site);
+  await addDiffGoals([sqlite, ...stores]);
   const tee: Storage = {
     ...sqlite,
     writeEvents: async (events, record) => {
@@ -98,4 +115,30 @@ export async function differentialMismatches(sqlite: Storage, stores: { name: st
     }
   }
   return mismatches;
+}
+
+/**
+ * What the property and goal cases compare is not empty: the SQLite store's answers over
+ * the whole span for the first site (keys, values, goals with visitors, filters that select),
+ * as the list of what falls short (empty when all is there).
+ */
+export async function propertyCoverageGaps(sqlite: Storage): Promise<string[]> {
+  const p = { site_id: DIFF_SITES[0]!.id, from: '2026-10-15', to: '2026-12-05' };
+  const body = async (endpoint: EndpointName, params: Record<string, string>) => (await REPORTS[endpoint](sqlite, parseQuery(endpoint, params))) as unknown as Record<string, unknown[]>;
+  const filtered = async (i: number) => ((await body('stats', { ...p, filters: JSON.stringify(FILTERS[i]) })) as unknown as { sessions: number }).sessions;
+  const goals = (await body('goals', p)).goals as { visitors: number }[];
+  const found = {
+    keys: (await body('properties', { ...p, name: 'signup' })).properties!.length,
+    oddValues: (await body('properties', { ...p, name: 'play', property: 'odd', limit: '100' })).values!.length,
+    goalsWithVisitors: goals.filter((g) => g.visitors > 0).length,
+    goals: goals.length,
+    propFiltered: await filtered(5),
+    goalFiltered: await filtered(8),
+    noSuchGoal: await filtered(10),
+  };
+  const wanted: [keyof typeof found, (n: number) => boolean, string][] = [
+    ['keys', (n) => n >= 3, '>= 3'], ['oddValues', (n) => n >= 8, '>= 8'], ['goalsWithVisitors', (n) => n >= 6, '>= 6'], ['goals', (n) => n === 8, '8'],
+    ['propFiltered', (n) => n > 0, '> 0'], ['goalFiltered', (n) => n > 0, '> 0'], ['noSuchGoal', (n) => n === 0, '0'],
+  ];
+  return wanted.filter(([name, ok]) => !ok(found[name])).map(([name, , want]) => `${name}: ${found[name]}, want ${want}`);
 }

@@ -2,7 +2,7 @@ import type { Storage } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chdbConnection, chdbUnavailable } from './chdb-harness.js';
 import { createClickHouseStorage, type ClickHouseStorage } from './clickhouse-storage.js';
-import { differentialCases, differentialMismatches, loadDifferential, totalPageviews } from './differential-run.js';
+import { differentialCases, differentialMismatches, loadDifferential, propertyCoverageGaps, totalPageviews } from './differential-run.js';
 
 /** The differential test of differential.test.ts against ClickHouse 26.x in-process (chdb). */
 if (chdbUnavailable) console.warn(`SKIPPED differential test SQLite vs chdb: ${chdbUnavailable}`);
@@ -23,6 +23,10 @@ describe.skipIf(chdbUnavailable !== undefined)('differential: SQLite vs ClickHou
 
   it('imported tens of thousands of events', async () => {
     expect(await totalPageviews(sqlite)).toBeGreaterThan(20_000);
+  });
+
+  it('has properties, goals and filters by them to compare (not only empty answers)', async () => {
+    expect(await propertyCoverageGaps(sqlite)).toEqual([]);
   });
 
   it('gives identical JSON for every report, site and range', async () => {

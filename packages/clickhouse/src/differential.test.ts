@@ -1,7 +1,7 @@
 import type { Storage } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouseStorage, type ClickHouseStorage } from './clickhouse-storage.js';
-import { differentialCases, differentialMismatches, loadDifferential, totalPageviews } from './differential-run.js';
+import { differentialCases, differentialMismatches, loadDifferential, propertyCoverageGaps, totalPageviews } from './differential-run.js';
 import { clickhouseAvailable, startClickHouse, startClickHouseCluster, warnIfUnavailable, type TestCluster, type TestServer } from './test-server.js';
 
 /**
@@ -36,6 +36,10 @@ describe.skipIf(!clickhouseAvailable)('differential: SQLite vs ClickHouse (one s
 
   it('imported tens of thousands of events', async () => {
     expect(await totalPageviews(sqlite)).toBeGreaterThan(20_000);
+  });
+
+  it('has properties, goals and filters by them to compare (not only empty answers)', async () => {
+    expect(await propertyCoverageGaps(sqlite)).toEqual([]);
   });
 
   it('gives identical JSON for every report, site and range', async () => {

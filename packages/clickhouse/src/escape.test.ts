@@ -2,7 +2,8 @@ import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { PAYLOADS } from './escape-payloads.js';
-import { sqlDate, sqlIdent, sqlInt, sqlString, tsvInt, tsvText } from './escape.js';
+import { goalPatternMatches } from '@siteline/core';
+import { likePattern, sqlDate, sqlIdent, sqlInt, sqlString, tsvInt, tsvStrings, tsvText } from './escape.js';
 import { clickhouseAvailable, startClickHouse, warnIfUnavailable, type TestServer } from './test-server.js';
 
 
@@ -22,6 +23,11 @@ describe('escape (pure)', () => {
     expect(() => tsvText(1 as unknown as string)).toThrow(TypeError);
     expect(tsvInt(-1)).toBe('-1');
     for (const bad of [1.5, Number.NaN, '1' as unknown as number]) expect(() => tsvInt(bad)).toThrow(TypeError);
+    expect(tsvStrings([])).toBe('[]');
+    expect(tsvStrings(['plan', "it's", 'a\\b', 'x\ty\nz\r\0'])).toBe("['plan','it\\'s','a\\\\b','x\\ty\\nz\\r\\0']");
+    expect(() => tsvStrings([1 as unknown as string])).toThrow(TypeError);
+    expect(likePattern('/blog/*')).toBe('/blog/%');
+    expect(likePattern('/50%_off\\*')).toBe('/50\\%\\_off\\\\%');
     expect(sqlIdent('siteline_1')).toBe('`siteline_1`');
     for (const bad of ['a b', 'a`b', '1a', '', 'a.b', 'x'.repeat(65)]) expect(() => sqlIdent(bad)).toThrow(TypeError);
   });
@@ -70,6 +76,25 @@ describe.skipIf(!clickhouseAvailable)('escape round trip through a real server',
     await client.insert({ table: 'default.json_payloads', values: PAYLOADS.map((s, i) => ({ i, s })), format: 'JSONEachRow' });
     const stored = await rows<{ s: string }>('SELECT s FROM default.json_payloads ORDER BY i');
     expect(stored.map((r) => r.s)).toEqual(PAYLOADS);
+  });
+
+  it('round-trips payloads as Array(String) TabSeparated fields, the path of event properties', async () => {
+    await client.command({ query: 'CREATE TABLE default.tsv_arrays (i UInt32, a Array(String)) ENGINE = MergeTree() ORDER BY i' });
+    const lists = [PAYLOADS, [], [''], PAYLOADS.slice().reverse()];
+    const body = lists.map((list, i) => `${tsvInt(i)}\t${tsvStrings(list)}\n`).join('');
+    await client.insert({ table: 'default.tsv_arrays', values: Readable.from([body], { objectMode: false }), format: 'TabSeparated' });
+    const stored = await rows<{ a: string[] }>('SELECT a FROM default.tsv_arrays ORDER BY i');
+    expect(stored.map((r) => r.a)).toEqual(lists);
+  });
+
+  it('a page goal\'s LIKE pattern matches exactly what goalPatternMatches does, payloads and wildcards included', async () => {
+    const patterns = ['*', '/blog/*', '/a*b*c', '/50%off', '/d_cs', '*\\*', "*'*", '*\n*', '/x*', ...PAYLOADS.slice(0, 24)];
+    const paths = ['/', '', '/blog', '/blog/', '/blog/a/b', '/abc', '/a-c-b-c', '/a-c-b', '/50%off', '/50Xoff', '/d_cs', '/docs', '/x\\y', "/it's", 'a\nb', ...PAYLOADS.slice(0, 24)];
+    for (const pattern of patterns) {
+      const found = await rows<{ m: number | string }>(`SELECT ${paths.map((p, i) => `${sqlString(p)} LIKE ${sqlString(likePattern(pattern))} AS m${i}`).join(', ')}`);
+      const got = paths.map((_, i) => Number((found[0] as Record<string, number | string>)[`m${i}`]) === 1);
+      expect([pattern, got]).toEqual([pattern, paths.map((p) => goalPatternMatches(pattern, p))]);
+    }
   });
 
   it('round-trips payloads sent as TabSeparated fields, the path of bulk inserts', async () => {

@@ -95,6 +95,40 @@ export function tsvText(value: string): string {
   return TSV_SPECIAL.test(value) ? value.replace(TSV_SPECIAL_ALL, (ch) => TSV_ESCAPES[ch]!) : value;
 }
 
+/**
+ * An `Array(String)` field of a `TabSeparated` insert that reads back as exactly
+ * `values`: each string in single quotes with backslash, quote, tab, newline, carriage
+ * return and NUL backslash-escaped (one level: ClickHouse reads an array field's strings
+ * with the quoted-string rules, and no raw tab or newline is left to end the field).
+ *
+ * @example
+ * tsvStrings(['plan', "it's"]); // "['plan','it\\'s']"
+ */
+export function tsvStrings(values: readonly string[]): string {
+  let out = '[';
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!;
+    if (typeof value !== 'string') throw new TypeError(`tsvStrings expects strings, got ${typeof value}`);
+    out += `${i > 0 ? ',' : ''}'${QUOTED_SPECIAL.test(value) ? value.replace(QUOTED_SPECIAL_ALL, (ch) => QUOTED_ESCAPES[ch]!) : value}'`;
+  }
+  return `${out}]`;
+}
+
+const QUOTED_SPECIAL = /[\\'\t\n\r\0]/;
+const QUOTED_SPECIAL_ALL = /[\\'\t\n\r\0]/g;
+const QUOTED_ESCAPES: Record<string, string> = { '\\': '\\\\', "'": "\\'", '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0' };
+
+/**
+ * A `LIKE` pattern matching exactly the paths a page goal's pattern matches
+ * (`goalPatternMatches` of the core): `*` becomes `%`, and `%`, `_` and `\` are
+ * backslash-escaped so they match only themselves. Pass the result through `sqlString`.
+ *
+ * @example likePattern('/blog_*'); // '/blog\\_%'
+ */
+export function likePattern(pattern: string): string {
+  return pattern.replace(/[\\%_]/g, (ch) => `\\${ch}`).replaceAll('*', '%');
+}
+
 /** An integer field of a `TabSeparated` insert (safe integers only, as `sqlInt`). */
 export const tsvInt = (value: number): string => sqlInt(value);
 

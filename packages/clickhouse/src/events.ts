@@ -1,12 +1,15 @@
 import type { StoredEvent } from '@siteline/core';
 import { MAX_DAY, MIN_DAY } from './days.js';
-import { tsvText } from './escape.js';
+import { tsvStrings, tsvText } from './escape.js';
 
-/** Columns of an `events` row, in the order of `eventLine` and `eventRow`. */
+/** Columns of an `events` row as schema version 1 made it, in the order of `eventRow` (the migration tests' released writer). */
 export const EVENT_COLUMNS = [
   'site_id', 'day', 'ts', 'seq', 'type', 'name', 'path', 'session_id', 'visitor_id',
   'entry_path', 'referrer_source', 'channel', 'utm_source', 'utm_medium', 'utm_campaign', 'country_code', 'device_type', 'browser', 'os',
 ] as const;
+
+/** Columns of an `events` row since schema version 4, in the order of `eventLine`: a custom event's properties as two parallel arrays. */
+export const EVENT_LINE_COLUMNS = [...EVENT_COLUMNS, 'prop_keys', 'prop_values'] as const;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -26,16 +29,20 @@ function check(e: StoredEvent): void {
 }
 
 /**
- * A stored event's `events` row as a `TabSeparated` line (`EVENT_COLUMNS`).
+ * A stored event's `events` row as a `TabSeparated` line (`EVENT_LINE_COLUMNS`).
  * Written out field by field and joined once (a template literal would leave
  * a tree of small strings to flatten later): it runs once per imported event.
+ * Pageviews carry no properties (empty arrays).
  */
 export function eventLine(e: StoredEvent): string {
   check(e);
+  const props = e.type === 'event' ? e.props : undefined;
+  const keys = props && props.length > 0 ? tsvStrings(props.map((p) => p[0])) : '[]';
+  const values = props && props.length > 0 ? tsvStrings(props.map((p) => p[1])) : '[]';
   return [
     tsvText(e.siteId), e.day, e.ts, e.seq, e.type, tsvText(e.name), tsvText(e.path), tsvText(e.sessionId), tsvText(e.visitorId),
     tsvText(e.entryPath), tsvText(e.referrerSource), tsvText(e.channel), tsvText(e.utmSource), tsvText(e.utmMedium),
-    tsvText(e.utmCampaign), tsvText(e.countryCode), tsvText(e.deviceType), tsvText(e.browser), tsvText(e.os),
+    tsvText(e.utmCampaign), tsvText(e.countryCode), tsvText(e.deviceType), tsvText(e.browser), tsvText(e.os), keys, values,
   ].join('\t');
 }
 

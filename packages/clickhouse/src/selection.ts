@@ -1,10 +1,10 @@
 import type { ClickHouseSettings } from '@clickhouse/client';
 import {
-  type BreakdownTotals, type BucketTotals, type Condition, type DayRange, type DayTotals, type EventTotals, type PageTotals, type Selection,
-  SESSION_ATTRIBUTE_COLUMN, type SessionDimension, type SummaryTotals,
+  type BreakdownTotals, type BucketTotals, type Condition, type DayRange, type DayTotals, type EventTotals, type GoalDefinition, type PageTotals,
+  type Selection, SESSION_ATTRIBUTE_COLUMN, type SessionDimension, type SummaryTotals,
 } from '@siteline/core';
 import { clampDay, outsideDateType, readDay } from './days.js';
-import { sqlDate, sqlInt, sqlString } from './escape.js';
+import { likePattern, sqlDate, sqlInt, sqlString } from './escape.js';
 import { DIMENSION_VALUE_SQL } from './migrations/002-rollups.js';
 import { tableName, type SchemaTarget } from './schema.js';
 import type { WriterIO } from './writer.js';
@@ -57,7 +57,23 @@ export function conditionSql(column: string, condition: Condition): string {
 
 const allSql = (column: string, conditions: readonly Condition[]): string[] => conditions.map((c) => conditionSql(column, c));
 
-const NONE: Selection = { session: [], page: [], event: [] };
+/** The value of property `key` on an `events` row, `''` when the row lacks the key (`propValue` of the core). */
+export const propValueSql = (key: string): string => `if(has(prop_keys, ${sqlString(key)}), prop_values[indexOf(prop_keys, ${sqlString(key)})], '')`;
+
+/** "A custom event row passes the `event` and `prop:` conditions" (`eventPasses` of the core), as `WHERE` terms. */
+export const passesSql = (selection: Selection): string[] => [
+  ...allSql('name', selection.event),
+  ...(selection.prop ?? []).map((c) => conditionSql(propValueSql(c.key), c)),
+];
+
+/** "An `events` row meets the goal" (`meetsGoal` of the core): a custom event of its name, or a pageview whose path is `LIKE` its pattern. */
+export const meetsSql = (goal: GoalDefinition): string =>
+  goal.type === 'event' ? `(type = 'event' AND name = ${sqlString(goal.value)})` : `(type = 'pageview' AND path LIKE ${sqlString(likePattern(goal.value))})`;
+
+/** "An `events` row meets one of the goals" (`0` for none). */
+export const meetsAnySql = (goals: readonly GoalDefinition[]): string => (goals.length === 0 ? '0' : `(${goals.map(meetsSql).join(' OR ')})`);
+
+export const NONE: Selection = { session: [], page: [], event: [], prop: [], goal: [] };
 
 /** The days a filtered read looks at (see the module comment). */
 export interface Bounds {
@@ -75,12 +91,10 @@ export function boundsSql(t: SchemaTarget, r: DayRange): string {
     WHERE site_id = ${sqlString(r.siteId)} AND day <= ${sqlDate(clampDay(r.to))} AND end_day >= ${from}`;
 }
 
-/** Session ids with an event of `type` in `[from, to]` whose `column` satisfies every condition. */
-function sessionsWithSql(t: SchemaTarget, siteId: string, from: string, to: string, type: 'pageview' | 'event', conditions: readonly Condition[]): string {
-  const column = type === 'pageview' ? 'path' : 'name';
+/** Session ids with an event in `[from, to]` for which every term holds. */
+function sessionsWithSql(t: SchemaTarget, siteId: string, from: string, to: string, terms: readonly string[]): string {
   return `SELECT session_id FROM ${tableName(t, 'events')}
-    WHERE site_id = ${sqlString(siteId)} AND day >= ${sqlDate(clampDay(from))} AND day <= ${sqlDate(clampDay(to))} AND type = '${type}'
-      AND ${[...allSql(column, conditions), '1'].join(' AND ')}`;
+    WHERE site_id = ${sqlString(siteId)} AND day >= ${sqlDate(clampDay(from))} AND day <= ${sqlDate(clampDay(to))} AND ${[...terms, '1'].join(' AND ')}`;
 }
 
 /**
@@ -98,8 +112,13 @@ export function matchingRowsWhere(t: SchemaTarget, r: DayRange, startFrom: strin
     `day <= ${sqlDate(clampDay(r.to))}`,
     ...selection.session.map((c) => conditionSql(SESSION_ATTRIBUTE_COLUMN[c.attribute], c)),
   ];
-  if (selection.page.length > 0) where.push(`session_id IN (${sessionsWithSql(t, r.siteId, startFrom, hi, 'pageview', selection.page)})`);
-  if (selection.event.length > 0) where.push(`session_id IN (${sessionsWithSql(t, r.siteId, startFrom, hi, 'event', selection.event)})`);
+  if (selection.page.length > 0) where.push(`session_id IN (${sessionsWithSql(t, r.siteId, startFrom, hi, ["type = 'pageview'", ...allSql('path', selection.page)])})`);
+  if (testsEvents(selection)) where.push(`session_id IN (${sessionsWithSql(t, r.siteId, startFrom, hi, ["type = 'event'", ...passesSql(selection)])})`);
+  // A goal condition: converts on one of its goals (or on none), judged on all of the session's events.
+  for (const { converts, goals } of selection.goal ?? []) {
+    if (goals.length === 0) where.push(converts ? '0' : '1');
+    else where.push(`session_id ${converts ? '' : 'NOT '}IN (${sessionsWithSql(t, r.siteId, startFrom, hi, [meetsAnySql(goals)])})`);
+  }
   return where.join(' AND ');
 }
 
@@ -129,13 +148,16 @@ function sessionSumsSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Sele
     ) GROUP BY k HAVING n > 0`;
 }
 
+/** Whether the selection has `event` or `prop:` conditions (a custom event must pass them). */
+const testsEvents = (selection: Selection): boolean => selection.event.length + (selection.prop?.length ?? 0) > 0;
+
 /** Whether a selected event of `type` needs its session looked up (a condition the event itself cannot satisfy). */
 const needsSession = (selection: Selection, type: 'pageview' | 'event'): boolean =>
-  selection.session.length > 0 || (type === 'pageview' ? selection.event.length > 0 : selection.page.length > 0);
+  selection.session.length > 0 || (selection.goal?.length ?? 0) > 0 || (type === 'pageview' ? testsEvents(selection) : selection.page.length > 0);
 
 /** `WHERE` of the selected events of `type` whose own day is in the range. */
-function selectedEventsWhere(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection, type: 'pageview' | 'event'): string {
-  const own = type === 'pageview' ? allSql('path', selection.page) : allSql('name', selection.event);
+export function selectedEventsWhere(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection, type: 'pageview' | 'event'): string {
+  const own = type === 'pageview' ? allSql('path', selection.page) : passesSql(selection);
   const where = [
     `site_id = ${sqlString(r.siteId)}`,
     `day >= ${sqlDate(clampDay(r.from))}`,
@@ -240,6 +262,11 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
   };
 
   return {
+    /** The range's bounds (see the module comment), for the property and goal reads (properties.ts). */
+    bounds,
+    /** The reads' query function (shard-local subqueries on a cluster). */
+    rows,
+
     async summary(r: DayRange, selection: Selection): Promise<SummaryTotals> {
       const totals = { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
       if (outsideDateType(r)) return totals;

@@ -2,7 +2,7 @@ import type { ClickHouseSettings } from '@clickhouse/client';
 import { compareBytes, DuplicateImportError, type ImportRecord, type StoredEvent } from '@siteline/core';
 import { readDay } from './days.js';
 import { sqlDate, sqlString, tsvText } from './escape.js';
-import { EVENT_COLUMNS, eventLine } from './events.js';
+import { EVENT_LINE_COLUMNS, eventLine } from './events.js';
 import { SESSION_STATE_COLUMNS } from './migrations/002-rollups.js';
 import { GapChanges, mergeSession, needsStoredEvents, sortByTime, type SessionState, type Step } from './session-plan.js';
 import { tableName, type SchemaTarget } from './schema.js';
@@ -173,7 +173,7 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
     }
     // The events go in while the sessions are worked out (the server parses on another core); the stored
     // events read for a session below leave them out again.
-    const inserting = eventLines.rows > 0 ? io.insertLines('events', EVENT_COLUMNS, eventLines) : Promise.resolve();
+    const inserting = eventLines.rows > 0 ? io.insertLines('events', EVENT_LINE_COLUMNS, eventLines) : Promise.resolve();
     inserting.catch(() => {}); // awaited below; not an unhandled rejection while the sessions are worked out
     const bySite = new Map<string, Map<string, StoredEvent[]>>();
     const touched: TouchedDays = new Map();

@@ -1,4 +1,7 @@
-import type { Compare, ComparableEndpoint, ComparedEndpointResponses, EndpointName, EndpointParams, EndpointResponses } from '@siteline/core';
+import type {
+  Compare, ComparableEndpoint, ComparedEndpointResponses, ComparedPropertyKeysResponse, ComparedPropertyValuesResponse, EndpointName, EndpointParams,
+  EndpointResponses, PropertyKeysResponse, PropertyValuesResponse,
+} from '@siteline/core';
 import { type ClientOptions, resolveOptions } from './options.js';
 import { createRequest, type RequestOptions } from './request.js';
 
@@ -14,6 +17,18 @@ export type Endpoint<E extends EndpointName> = E extends ComparableEndpoint
       (params: EndpointParams[E], options?: RequestOptions): Promise<EndpointResponses[E] | ComparedEndpointResponses[E]>;
     }
   : (params: EndpointParams[E], options?: RequestOptions) => Promise<EndpointResponses[E]>;
+
+/**
+ * `properties`: the keys of an event's properties, or with `property` the values of one
+ * key; `comparison` rows exactly when `compare` is given.
+ */
+export interface PropertiesEndpoint {
+  (params: EndpointParams['properties'] & { property: string; compare: Compare }, options?: RequestOptions): Promise<ComparedPropertyValuesResponse>;
+  (params: EndpointParams['properties'] & { property: string; compare?: undefined }, options?: RequestOptions): Promise<PropertyValuesResponse>;
+  (params: EndpointParams['properties'] & { property?: undefined; compare: Compare }, options?: RequestOptions): Promise<ComparedPropertyKeysResponse>;
+  (params: EndpointParams['properties'] & { property?: undefined; compare?: undefined }, options?: RequestOptions): Promise<PropertyKeysResponse>;
+  (params: EndpointParams['properties'], options?: RequestOptions): Promise<EndpointResponses['properties'] | ComparedEndpointResponses['properties']>;
+}
 
 /** The read API, one method per endpoint. Dates are `YYYY-MM-DD`; without dates the last 30 days. */
 export interface SitelineClient {
@@ -37,6 +52,13 @@ export interface SitelineClient {
   campaigns: Endpoint<'campaigns'>;
   /** `GET /live`: visitors with a pageview in the last 5 minutes; poll at most every 30 s. */
   live: Endpoint<'live'>;
+  /**
+   * `GET /properties`: the property keys of the custom event `name` (or, with `property`, the
+   * values of that key), each with its events and daily visitors; `limit` 1-100, default 20.
+   */
+  properties: PropertiesEndpoint;
+  /** `GET /goals`: every goal of the site with its visitors, conversions and conversion rate. */
+  goals: Endpoint<'goals'>;
   /**
    * Any report but `/live` as CSV text (`format=csv`): a header row of the JSON field names,
    * `comparison` fields as `comparison_<field>`, records ended by CRLF. Same errors as JSON.
@@ -67,6 +89,8 @@ export type ExportParams = Pick<EndpointParams['stats'], 'site_id' | 'from' | 't
  * const { pages } = await siteline.pages({ site_id: 'ST-blog', from: '2026-11-01', to: '2026-11-30', limit: 10 });
  * const de = await siteline.stats({ site_id: 'ST-blog', period: '30d', filters: [['is', 'country', ['DE']]], compare: 'previous_period' });
  * // de.comparison.visitors: the same filter over the 30 days before
+ * const { values } = await siteline.properties({ site_id: 'ST-blog', name: 'Signup', property: 'plan' });
+ * const { goals } = await siteline.goals({ site_id: 'ST-blog', filters: [['is', 'prop:plan', ['pro']]] });
  */
 export function createClient(options: ClientOptions): SitelineClient {
   const untyped = createRequest(resolveOptions(options));
@@ -85,5 +109,7 @@ export function createClient(options: ClientOptions): SitelineClient {
     live: (params, opts) => request('live', params, opts),
     csv: (endpoint, params, opts) => untyped(endpoint, params, opts, 'csv') as unknown as Promise<string>,
     export: (params, opts) => untyped('export', params, opts, 'ndjson') as unknown as Promise<string>,
+    properties: ((params: EndpointParams['properties'], opts?: RequestOptions) => request('properties', params, opts)) as PropertiesEndpoint,
+    goals: (params, opts) => request('goals', params, opts),
   };
 }

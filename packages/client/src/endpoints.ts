@@ -17,4 +17,6 @@ export const PATHS = {
   events: '/events',
   campaigns: '/campaigns',
   live: '/live',
+  properties: '/properties',
+  goals: '/goals',
 } as const satisfies typeof ENDPOINT_PATHS;

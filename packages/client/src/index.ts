@@ -7,7 +7,7 @@
  * const siteline = createClient({ baseUrl: 'https://analytics.example.com/api/v1', apiKey: process.env.SITELINE_API_KEY! });
  * const stats = await siteline.stats({ site_id: 'ST-blog', period: '30d' });
  */
-export { createClient, type SitelineClient, type Endpoint, type ExportParams } from './client.js';
+export { createClient, type SitelineClient, type Endpoint, type ExportParams, type PropertiesEndpoint } from './client.js';
 export type { ClientOptions, Fetch, FetchInit, FetchResponse } from './options.js';
 export type { RequestOptions } from './request.js';
 export {
@@ -33,6 +33,7 @@ export type {
   FilterCondition,
   FilterOperator,
   FilterDimension,
+  PropDimension,
   Compare,
   Interval,
   Compared,
@@ -46,6 +47,10 @@ export type {
   ComparedDevicesResponse,
   ComparedEventsResponse,
   ComparedCampaignsResponse,
+  ComparedPropertyKeysResponse,
+  ComparedPropertyValuesResponse,
+  ComparedPropertiesResponse,
+  ComparedGoalsResponse,
   ComparedEndpointResponses,
   ComparableEndpoint,
   ResponseFor,
@@ -61,6 +66,9 @@ export type {
   DeviceRow,
   EventRow,
   CampaignRow,
+  PropertyRow,
+  PropertyValueRow,
+  GoalRow,
   StatsResponse,
   TimeseriesResponse,
   PagesResponse,
@@ -71,4 +79,8 @@ export type {
   EventsResponse,
   CampaignsResponse,
   LiveResponse,
+  PropertyKeysResponse,
+  PropertyValuesResponse,
+  PropertiesResponse,
+  GoalsResponse,
 } from '@siteline/core';

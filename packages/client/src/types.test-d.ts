@@ -2,7 +2,10 @@
  * Type-level tests, checked by `tsc -p tsconfig.json` (never run): each
  * `@ts-expect-error` must hit a real error, or the build fails.
  */
-import type { ComparedStatsResponse, EndpointName, EndpointParams, EndpointResponses, StatsResponse } from '@siteline/core';
+import type {
+  ComparedGoalsResponse, ComparedPropertyValuesResponse, ComparedStatsResponse, EndpointName, EndpointParams, EndpointResponses, GoalsResponse,
+  PropertyKeysResponse, PropertyValuesResponse, StatsResponse,
+} from '@siteline/core';
 import type { SitelineClient } from './client.js';
 import { PATHS } from './endpoints.js';
 
@@ -86,3 +89,27 @@ async function _extensions(params: EndpointParams['stats']): Promise<void> {
   void client.live({ site_id, compare: 'previous_period' });
 }
 void _extensions;
+
+// Properties and goals: `values` exactly when `property` is given, `comparison` exactly when `compare` is.
+async function _propertiesAndGoals(): Promise<void> {
+  const site_id = 'ST-a';
+  const keys = await client.properties({ site_id, name: 'Signup' });
+  check<Equal<typeof keys, PropertyKeysResponse>>();
+  const values = await client.properties({ site_id, name: 'Signup', property: 'plan', compare: 'previous_period' });
+  check<Equal<typeof values, ComparedPropertyValuesResponse>>();
+  const plain = await client.properties({ site_id, name: 'Signup', property: 'plan', limit: 5 });
+  check<Equal<typeof plain, PropertyValuesResponse>>();
+  const goals = await client.goals({ site_id, filters: [['is', 'prop:plan', ['pro']], ['is_not', 'goal', ['Visit /thanks*']]] });
+  check<Equal<typeof goals, GoalsResponse>>();
+  const compared = await client.goals({ site_id, compare: 'year_over_year' });
+  check<Equal<typeof compared, ComparedGoalsResponse>>();
+  const rate: number = compared.goals[0]!.comparison.conversion_rate;
+  void rate;
+  // @ts-expect-error name is required
+  void client.properties({ site_id });
+  // @ts-expect-error /goals takes no limit
+  void client.goals({ site_id, limit: 5 });
+  // @ts-expect-error a property key filter needs the prop: prefix
+  void client.stats({ site_id, filters: [['is', 'plan', ['pro']]] });
+}
+void _propertiesAndGoals;

@@ -53,3 +53,8 @@ export class DuplicateImportError extends ImportError {
 export class UnsupportedQueryError extends Error {
   override readonly name = 'UnsupportedQueryError';
 }
+
+/** A goal broke a rule (properties-goals.md section 4) or is not there; nothing was changed. */
+export class GoalError extends Error {
+  override readonly name = 'GoalError';
+}

@@ -13,25 +13,35 @@ export * from './errors.js';
 export { parseQuery, parseExportQuery, type ExportQuery, type Query, type RawParams, type DateSelection } from './query/parse.js';
 export {
   MESSAGES, DEFAULT_LIMIT, MAX_LIMIT, MAX_RANGE_DAYS, PERIOD_DAYS, MAX_FILTER_CONDITIONS, MAX_FILTER_VALUES, MAX_FILTER_VALUE_LENGTH,
-  MAX_FILTERS_LENGTH, MAX_HOUR_RANGE_DAYS,
+  MAX_FILTERS_LENGTH, MAX_HOUR_RANGE_DAYS, MAX_PROPERTIES, MAX_PROPERTY_KEY_LENGTH, MAX_PROPERTY_VALUE_LENGTH, PROP_DIMENSION_PREFIX,
 } from './query/messages.js';
 export {
   SITE_ID_PATTERN, isCalendarDate, siteIdSchema, dateSchema, periodSchema, limitSchema, breakdownSchema, eventNameSchema,
   filterConditionSchema, filterConditionsSchema, filterValuesSchema, compareSchema, intervalSchema, ENDPOINT_OWN_PARAMETERS,
   FORMATS, type Format, formatSchema,
+  requiredEventNameSchema, propertySchema, filterDimensionSchema, PROP_DIMENSION_PATTERN, type EndpointParameter,
 } from './query/schema.js';
-export { bounceRate, averageSeconds } from './metrics/metrics.js';
+export { bounceRate, averageSeconds, percentage, conversionRate } from './metrics/metrics.js';
 export { sortRows, compareBytes } from './metrics/order.js';
 export { getStats, getTimeseries } from './reports/summary.js';
 export { getPages } from './reports/pages.js';
 export { getReferrers, getChannels, getLocations, getDevices, getCampaigns } from './reports/breakdowns.js';
 export { getEvents, getLive, LIVE_WINDOW_MS } from './reports/events.js';
+export { getProperties } from './reports/properties.js';
+export { getGoals } from './reports/goals.js';
+export { type Goal, type GoalDefinition, goalName, goalPatternMatches, meetsGoal, PAGE_GOAL_PREFIX } from './goals/goal.js';
+export { addGoal, listGoals, deleteGoal, GOAL_MESSAGES, MAX_GOALS, MAX_GOAL_PATTERN_LENGTH } from './goals/goals.js';
+export { parseProps, PROPS_MESSAGES, type PropsResult } from './props/props.js';
+export { wellFormed } from './props/text.js';
 export { REPORTS, type Report, type ReportBody } from './reports/index.js';
 export { type ReportOptions, readableSite } from './reports/resolve.js';
 export { comparedDays } from './reports/compare.js';
 export { hourBuckets, isoWeekMonday } from './reports/buckets.js';
 export { parseFilters } from './query/filters.js';
-export { conditionHolds, allHold, compileSelection, bucketIndex, FILTER_ATTRIBUTES, SESSION_ATTRIBUTE_COLUMN, type SessionAttributeColumns } from './storage/selection.js';
+export {
+  conditionHolds, allHold, compileSelection, bucketIndex, FILTER_ATTRIBUTES, SESSION_ATTRIBUTE_COLUMN, type SessionAttributeColumns,
+  isPropDimension, propValue, eventPasses, goalConditionHolds, convertsOnAny, hasConditions, type GoalEvent,
+} from './storage/selection.js';
 export type * from './storage/types.js';
 export { createSqliteStorage, type SqliteStorageOptions } from './storage/sqlite/sqlite-storage.js';
 export { openSqliteBackend, type SqliteBackendOptions } from './storage/sqlite/sqlite-backend.js';

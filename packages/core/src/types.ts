@@ -74,6 +74,34 @@ export interface CampaignRow {
   sessions: number;
 }
 
+/** `/properties` without `property`: one key carried by custom events of the name. */
+export interface PropertyRow {
+  property: string;
+  /** Selected custom events of the name carrying the key, by their own day. */
+  count: number;
+  /** Daily distinct visitors among those events, summed over the days. */
+  visitors: number;
+}
+
+/** `/properties` with `property`: one value of the key. */
+export interface PropertyValueRow {
+  value: string;
+  count: number;
+  visitors: number;
+}
+
+/** `/goals`: one goal of the site, zeros included. */
+export interface GoalRow {
+  /** The goal's display name: the event name, or `Visit ` and the page pattern. */
+  goal: string;
+  /** Daily distinct visitors of matching sessions starting that day that convert on the goal, summed. */
+  visitors: number;
+  /** Events meeting the goal in matching sessions, by their own day. */
+  conversions: number;
+  /** 100 x `visitors` / the `/stats` visitors of the same query, one decimal place. */
+  conversion_rate: number;
+}
+
 export type Breakdown = 'device_type' | 'browser' | 'os';
 export type Period = '30d' | '7d' | '1d';
 
@@ -102,6 +130,13 @@ export interface DevicesResponse { breakdown: Breakdown; devices: DeviceRow[] }
 export interface EventsResponse { events: EventRow[] }
 export interface CampaignsResponse { campaigns: CampaignRow[] }
 export interface LiveResponse { live: number }
+/** `/properties` without `property`: the keys of the event's properties. */
+export interface PropertyKeysResponse { name: string; properties: PropertyRow[] }
+/** `/properties` with `property`: the values of one key. */
+export interface PropertyValuesResponse { name: string; property: string; values: PropertyValueRow[] }
+/** `/properties`: the keys (no `property` given) or the values of one key (tell them apart by `'values' in body`). */
+export type PropertiesResponse = PropertyKeysResponse | PropertyValuesResponse;
+export interface GoalsResponse { goals: GoalRow[] }
 
 /** Common query parameters accepted by every endpoint except `/live`. */
 export interface DateParams {
@@ -114,7 +149,11 @@ export interface DateParams {
 export const FILTER_OPERATORS = ['is', 'is_not', 'contains', 'contains_not'] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
-/** Dimensions a filter condition can read: the session's attributes, a pageview's path, a custom event's name. */
+/**
+ * Dimensions a filter condition can read by a fixed name: the session's attributes, a pageview's path, a custom
+ * event's name, and the goals a session converts on (properties-goals.md section 4). A custom event's property
+ * is `prop:<key>` (`PropDimension`).
+ */
 export const FILTER_DIMENSIONS = [
   'entry_page',
   'source',
@@ -128,8 +167,11 @@ export const FILTER_DIMENSIONS = [
   'utm_campaign',
   'page',
   'event',
+  'goal',
 ] as const;
-export type FilterDimension = (typeof FILTER_DIMENSIONS)[number];
+/** `prop:` and a property key of 1 to 300 characters: the value of that property on a custom event (`''` without it). */
+export type PropDimension = `prop:${string}`;
+export type FilterDimension = (typeof FILTER_DIMENSIONS)[number] | PropDimension;
 
 /**
  * One filter condition, `[operator, dimension, values]`: e.g. `['is', 'country', ['DE', 'AT']]`.
@@ -166,6 +208,9 @@ export interface EndpointParams {
   events: { site_id: string; name?: string } & DateParams & ExtensionParams;
   campaigns: { site_id: string } & DateParams & ExtensionParams;
   live: { site_id: string };
+  /** `name` (required): the custom event; `property`: one key, whose values are listed; `limit` 1-100, default 20. */
+  properties: { site_id: string; name: string; property?: string; limit?: number } & DateParams & ExtensionParams;
+  goals: { site_id: string } & DateParams & ExtensionParams;
 }
 
 /** Response body of each endpoint. */
@@ -180,6 +225,8 @@ export interface EndpointResponses {
   events: EventsResponse;
   campaigns: CampaignsResponse;
   live: LiveResponse;
+  properties: PropertiesResponse;
+  goals: GoalsResponse;
 }
 
 export type EndpointName = keyof EndpointResponses;
@@ -205,6 +252,10 @@ export interface ComparedLocationsResponse { locations: Compared<LocationRow, 'c
 export interface ComparedDevicesResponse { breakdown: Breakdown; devices: Compared<DeviceRow, 'name'>[] }
 export interface ComparedEventsResponse { events: Compared<EventRow, 'name'>[] }
 export interface ComparedCampaignsResponse { campaigns: Compared<CampaignRow, 'source' | 'medium' | 'campaign'>[] }
+export interface ComparedPropertyKeysResponse { name: string; properties: Compared<PropertyRow, 'property'>[] }
+export interface ComparedPropertyValuesResponse { name: string; property: string; values: Compared<PropertyValueRow, 'value'>[] }
+export type ComparedPropertiesResponse = ComparedPropertyKeysResponse | ComparedPropertyValuesResponse;
+export interface ComparedGoalsResponse { goals: Compared<GoalRow, 'goal'>[] }
 
 /** Response body of each endpoint when `compare` is given (`/live` takes no `compare`). */
 export interface ComparedEndpointResponses {
@@ -217,6 +268,8 @@ export interface ComparedEndpointResponses {
   devices: ComparedDevicesResponse;
   events: ComparedEventsResponse;
   campaigns: ComparedCampaignsResponse;
+  properties: ComparedPropertiesResponse;
+  goals: ComparedGoalsResponse;
 }
 
 /** Endpoints that take `filters` and `compare`: all but `/live`. */
@@ -246,6 +299,8 @@ export const ENDPOINT_PATHS = {
   events: '/events',
   campaigns: '/campaigns',
   live: '/live',
+  properties: '/properties',
+  goals: '/goals',
 } as const satisfies Record<EndpointName, string>;
 
 /** A tracked website. */

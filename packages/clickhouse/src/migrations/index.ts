@@ -1,6 +1,7 @@
 import { initialSchema } from './001-initial.js';
 import { rollupSchema } from './002-rollups.js';
 import { backendSchema } from './003-backend.js';
+import { propertiesSchema } from './004-properties.js';
 import type { MigrationStep } from './step.js';
 
 /**
@@ -11,7 +12,7 @@ import type { MigrationStep } from './step.js';
  * @example
  * for (const step of MIGRATIONS) console.log(step.version, step.description);
  */
-export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema];
+export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema, propertiesSchema];
 
 /**
  * The schema version this package reads and writes (`migrate()` brings a

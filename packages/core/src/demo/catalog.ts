@@ -97,3 +97,42 @@ export function eventsFor(path: string): readonly (readonly [string, number])[] 
   if (path.startsWith('/docs')) return [['outbound', 0.03], ['download', 0.02]];
   return [['outbound', 0.01]];
 }
+
+type PropValue = string | number | boolean;
+type PropChoices = readonly (readonly [PropValue, number])[];
+
+/**
+ * Properties of each custom event (properties-goals.md): a few keys per event, values
+ * skewed the way real ones are (a free plan far more often than an enterprise one), and
+ * now and then a key left out. `[key, share of events carrying it, values by weight]`.
+ */
+export const EVENT_PROPS: Readonly<Record<string, readonly (readonly [string, number, PropChoices])[]>> = {
+  signup: [
+    ['plan', 1, [['free', 62], ['pro', 27], ['team', 9], ['enterprise', 2]]],
+    ['billing', 0.4, [['monthly', 70], ['yearly', 30]]],
+    ['seats', 0.35, [[1, 55], [3, 20], [5, 15], [10, 8], [25, 2]]],
+  ],
+  download: [
+    ['file', 1, [['siteline-macos.dmg', 46], ['siteline-windows.exe', 33], ['siteline-linux.tar.gz', 15], ['siteline-docs.pdf', 6]]],
+    ['version', 0.9, [['2.4.1', 70], ['2.4.0', 20], ['2.3.9', 10]]],
+  ],
+  cta_click: [
+    ['button', 1, [['Start free trial', 68], ['Talk to sales', 18], ['See a demo', 14]]],
+    ['position', 0.8, [['hero', 60], ['pricing table', 30], ['footer', 10]]],
+  ],
+  outbound: [
+    ['url', 0.95, [['https://github.com/siteline', 44], ['https://news.ycombinator.com', 18], ['https://x.com/siteline', 14], ['https://www.linkedin.com', 9], ['https://docs.google.com', 6], ['https://en.wikipedia.org', 5], ['https://stackoverflow.com', 4]]],
+  ],
+  newsletter_subscribe: [
+    ['list', 1, [['weekly', 80], ['product updates', 20]]],
+    ['first_time', 0.7, [[true, 85], [false, 15]]],
+  ],
+};
+
+/** Goals of the demo site: the conversions a small SaaS watches. */
+export const DEMO_GOALS = [
+  { type: 'event', value: 'signup' },
+  { type: 'event', value: 'download' },
+  { type: 'page', value: '/pricing' },
+  { type: 'page', value: '/docs/*' },
+] as const;

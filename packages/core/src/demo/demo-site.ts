@@ -1,7 +1,9 @@
+import { addGoal } from '../goals/goals.js';
 import { importEvents, type ImportSummary } from '../import/import.js';
 import { createSite } from '../sites/sites.js';
 import type { Storage } from '../storage/types.js';
 import type { Site } from '../types.js';
+import { DEMO_GOALS } from './catalog.js';
 import { demoNdjson } from './generate.js';
 
 /** The site `siteline start` and `siteline demo` create. */
@@ -23,7 +25,8 @@ export interface AddDemoSiteOptions {
 }
 
 /**
- * Creates the demo site and imports generated traffic into it. Fails, like
+ * Creates the demo site, imports generated traffic into it (custom events with
+ * properties) and, on a storage that keeps goals, adds the demo goals. Fails, like
  * `createSite`, when a site with that id exists already.
  *
  * @example
@@ -44,5 +47,6 @@ export async function addDemoSite(storage: Storage, options: AddDemoSiteOptions 
       domain: site.domain ?? DEMO_SITE.domain,
     }),
   );
+  if (storage.capabilities?.goals === true) for (const goal of DEMO_GOALS) await addGoal(storage, site.id, goal);
   return { site, summary };
 }

@@ -4,6 +4,8 @@ import { parseImportLine } from '../import/line-schema.js';
 import { parseQuery } from '../query/parse.js';
 import { getCampaigns, getChannels } from '../reports/breakdowns.js';
 import { getEvents } from '../reports/events.js';
+import { getGoals } from '../reports/goals.js';
+import { getProperties } from '../reports/properties.js';
 import { getStats, getTimeseries } from '../reports/summary.js';
 import { createSqliteStorage } from '../storage/sqlite/sqlite-storage.js';
 import { DEVICES } from './catalog.js';
@@ -62,6 +64,18 @@ describe('generateDemoEvents', () => {
     );
   });
 
+  it('gives most custom events a few properties with skewed values, and pageviews none', () => {
+    const events = [...generateDemoEvents({ ...options, days: 7, pageviewsPerDay: 800 })];
+    const custom = events.filter((e) => e.type === 'event');
+    expect(events.filter((e) => e.type === 'pageview').every((e) => e.props === undefined)).toBe(true);
+    expect(custom.filter((e) => e.props).length / custom.length).toBeGreaterThan(0.9);
+    const plans = custom.filter((e) => e.name === 'signup').map((e) => e.props?.plan);
+    const share = (plan: string) => plans.filter((p) => p === plan).length / plans.length;
+    expect(share('free')).toBeGreaterThan(share('pro'));
+    expect(share('pro')).toBeGreaterThan(share('enterprise'));
+    expect(custom.every((e) => !e.props || Object.keys(e.props).length <= 3)).toBe(true);
+  });
+
   it('gives user agents that parse to the same fields it writes explicitly', () => {
     for (const [device] of DEVICES) {
       expect(parseUserAgent(device.userAgent)).toEqual({ deviceType: device.deviceType, browser: device.browser, os: device.os });
@@ -94,6 +108,12 @@ describe('addDemoSite', () => {
     expect(campaigns.length).toBeGreaterThan(0);
     expect(campaigns.every((c) => c.source && c.medium && c.campaign)).toBe(true);
     expect((await getEvents(storage, query('events'), { now })).events.length).toBe(5);
+    // Goals and properties: the quick start shows them.
+    const { goals } = await getGoals(storage, parseQuery('goals', { site_id: 'ST-demo' }), { now });
+    expect(goals.map((g) => g.goal).sort()).toEqual(['Visit /docs/*', 'Visit /pricing', 'download', 'signup']);
+    expect(goals.every((g) => g.visitors > 0 && g.conversions >= g.visitors && g.conversion_rate > 0)).toBe(true);
+    const plans = await getProperties(storage, parseQuery('properties', { site_id: 'ST-demo', name: 'signup', property: 'plan' }), { now });
+    expect('values' in plans && plans.values[0]!.value).toBe('free');
     await expect(addDemoSite(storage, { now })).rejects.toThrow('already exists');
     await storage.close();
   });

@@ -1,5 +1,5 @@
 import { acquisition, type Acquisition, land, spikeAcquisition } from './acquisition.js';
-import { COUNTRIES, type DeviceProfile, DEVICES, eventsFor, HOUR_WEIGHTS, PAGES, SESSION_LENGTHS, WEEKDAY_WEIGHTS } from './catalog.js';
+import { COUNTRIES, type DeviceProfile, DEVICES, EVENT_PROPS, eventsFor, HOUR_WEIGHTS, PAGES, SESSION_LENGTHS, WEEKDAY_WEIGHTS } from './catalog.js';
 import { between, mulberry32, normal, poisson, type Rng, weighted, zipf } from './random.js';
 
 export interface DemoOptions {
@@ -36,6 +36,8 @@ export interface DemoEvent {
   device_type?: string;
   browser?: string;
   os?: string;
+  /** A custom event's properties (properties-goals.md section 1). */
+  props?: Record<string, string | number | boolean>;
 }
 
 interface Visitor {
@@ -150,7 +152,10 @@ function session(rng: Rng, siteId: string, domain: string, visitor: Visitor, arr
       if (rng() >= probability) continue;
       busy += between(rng, 2, 30);
       const ts = t + busy * 1000;
-      events.push({ ts, event: line(siteId, visitor, ts, 'event', path, name) });
+      const event = line(siteId, visitor, ts, 'event', path, name);
+      const props = propsOf(name, `${visitor.id}\u0000${ts}\u0000${name}`);
+      if (props) event.props = props;
+      events.push({ ts, event });
     }
     t += (busy + pause(rng)) * 1000;
   }
@@ -170,6 +175,26 @@ function line(siteId: string, visitor: Visitor, ts: number, type: DemoEvent['typ
     event.user_agent = device.userAgent;
   }
   return event;
+}
+
+const PROP_PICKERS = Object.fromEntries(
+  Object.entries(EVENT_PROPS).map(([name, keys]) => [name, keys.map(([key, share, values]) => [key, share, weighted(values)] as const)]),
+);
+
+/**
+ * An event's properties, drawn from a generator seeded by the event itself (visitor, time,
+ * name): the main stream stays what it was before events had properties, so every other
+ * field of the data is unchanged.
+ */
+function propsOf(name: string, identity: string): DemoEvent['props'] {
+  const pickers = PROP_PICKERS[name];
+  if (!pickers) return undefined;
+  let hash = 2166136261;
+  for (let i = 0; i < identity.length; i++) hash = Math.imul(hash ^ identity.charCodeAt(i), 16777619);
+  const rng = mulberry32(hash);
+  const props: NonNullable<DemoEvent['props']> = {};
+  for (const [key, share, pick] of pickers) if (rng() < share) props[key] = pick(rng);
+  return Object.keys(props).length > 0 ? props : undefined;
 }
 
 /** Seconds until the next pageview: mostly tens of seconds, a tail of minutes, rarely a break over 30 minutes. */

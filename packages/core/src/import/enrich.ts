@@ -4,7 +4,7 @@ import { lookupCountry, normalizeCountryCode } from '../derive/geo.js';
 import { referrerHost, referrerSource, DIRECT_NONE } from '../derive/referrer.js';
 import { parsePageUrl } from '../derive/url.js';
 import { parseUserAgent } from '../derive/user-agent.js';
-import type { StoredEvent } from '../storage/types.js';
+import type { PropEntry, StoredEvent } from '../storage/types.js';
 import { localDay } from '../time/zone.js';
 import type { Site } from '../types.js';
 import { deriveVisitorId } from './visitor.js';
@@ -27,6 +27,8 @@ export interface IncomingEvent {
   os?: string | undefined;
   ip?: string | undefined;
   user_agent?: string | undefined;
+  /** A custom event's properties, already read by `parseProps`; ignored for pageviews. */
+  props?: readonly PropEntry[] | undefined;
 }
 
 /** An event with every derivation done except its session. */
@@ -48,7 +50,7 @@ export function enrichEvent(site: Site, event: IncomingEvent, salt: (day: string
   const utmMedium = event.utm_medium ?? page.params.utm_medium ?? '';
   const ua = event.user_agent ?? '';
   const device = event.device_type && event.browser && event.os ? undefined : parseUserAgent(ua);
-  return {
+  const enriched: EnrichedEvent = {
     siteId: site.id,
     ts: event.ts,
     day,
@@ -74,4 +76,7 @@ export function enrichEvent(site: Site, event: IncomingEvent, salt: (day: string
     browser: event.browser === undefined ? device!.browser : browserName(event.browser),
     os: event.os === undefined ? device!.os : osName(event.os),
   };
+  // Pageviews carry no properties in this version (properties-goals.md section 1): theirs are ignored.
+  if (event.type === 'event' && event.props !== undefined && event.props.length > 0) enriched.props = event.props;
+  return enriched;
 }

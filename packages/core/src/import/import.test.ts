@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { DuplicateImportError, ImportError } from '../errors.js';
+import { PROPS_MESSAGES } from '../props/props.js';
 import { parseQuery } from '../query/parse.js';
 import { REPORTS } from '../reports/index.js';
 import { createSite } from '../sites/sites.js';
 import { createSqliteStorage } from '../storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../storage/types.js';
 import { ndjson } from '../testing/datasets.js';
+import { MAX_LINE_LENGTH } from './line-schema.js';
 import { importEvents } from './import.js';
 
 const CHROME_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
@@ -116,9 +118,46 @@ describe('importEvents', () => {
     expect(await run('stats')).toMatchObject({ pageviews: 1, sessions: 1 });
   });
 
+  it('props: stored exactly on custom events; a bad one rejects the file with its line number; a pageview\'s are ignored', async () => {
+    const at = (minute: number) => `2026-11-02T10:0${minute}:00Z`;
+    const event = (minute: number, props: unknown) => ({ site_id: 'ST-s', ts: at(minute), type: 'event', name: 'Signup', url: '/', visitor_id: 'v', props });
+    const bad = await importEvents(storage, ndjson([
+      event(0, { plan: 'pro' }),
+      event(1, ['pro']),
+      event(2, { plan: { tier: 'pro' } }),
+      // A pageview's props are accepted and ignored, whatever they are: no pageview is lost to them.
+      { site_id: 'ST-s', ts: at(3), type: 'pageview', url: '/', visitor_id: 'v', props: 'not an object' },
+      event(4, Object.fromEntries(Array.from({ length: 31 }, (_, i) => [`k${i}`, 1]))),
+    ])).catch((e: unknown) => e) as ImportError;
+    expect(bad).toBeInstanceOf(ImportError);
+    expect(bad.lineErrors).toEqual([
+      { line: 2, reason: PROPS_MESSAGES.shape },
+      { line: 3, reason: PROPS_MESSAGES.entry },
+      { line: 5, reason: PROPS_MESSAGES.shape },
+    ]);
+    expect(await run('stats')).toMatchObject({ pageviews: 0 }); // nothing stored
+    await importEvents(storage, ndjson([
+      event(0, { ' Plan ': 'Pro ', seats: 3, trial: true, coupon: null, note: '' }),
+      { site_id: 'ST-s', ts: at(1), type: 'pageview', url: '/', visitor_id: 'v', props: { plan: 'free' } },
+      event(2, null),
+    ]));
+    expect(await REPORTS.properties(storage, parseQuery('properties', { ...range, name: 'Signup' }))).toEqual({
+      name: 'Signup',
+      properties: [
+        { property: ' Plan ', count: 1, visitors: 1 },
+        { property: 'seats', count: 1, visitors: 1 },
+        { property: 'trial', count: 1, visitors: 1 },
+      ],
+    });
+    expect(await REPORTS.properties(storage, parseQuery('properties', { ...range, name: 'Signup', property: 'seats' }))).toMatchObject({ values: [{ value: '3' }] });
+    expect(await run('stats')).toMatchObject({ pageviews: 1 });
+  });
+
   it('rejects oversized lines', async () => {
-    const line = JSON.stringify({ site_id: 'ST-s', ts: '2026-11-02T10:00:00Z', type: 'pageview', url: `/${'a'.repeat(20_000)}` });
+    // The bound leaves room for the event's fields and the largest props: 16,384 + 30 x (300 + 2,000 + 6).
+    expect(MAX_LINE_LENGTH).toBe(85_564);
+    const line = JSON.stringify({ site_id: 'ST-s', ts: '2026-11-02T10:00:00Z', type: 'pageview', url: `/${'a'.repeat(90_000)}` });
     const error = (await importEvents(storage, line).catch((e: unknown) => e)) as ImportError;
-    expect(error.lineErrors).toEqual([{ line: 1, reason: 'line is longer than 16384 characters' }]);
+    expect(error.lineErrors).toEqual([{ line: 1, reason: 'line is longer than 85564 characters' }]);
   });
 });

@@ -1,9 +1,15 @@
 import { z } from 'zod';
-import { MAX_EVENT_NAME_LENGTH } from '../query/messages.js';
+import { parseProps } from '../props/props.js';
+import { MAX_EVENT_NAME_LENGTH, MAX_PROPERTIES, MAX_PROPERTY_KEY_LENGTH, MAX_PROPERTY_VALUE_LENGTH } from '../query/messages.js';
 import { SITE_ID_PATTERN } from '../query/schema.js';
+import type { PropEntry } from '../storage/types.js';
 
-/** Longest accepted NDJSON line, in characters; longer lines are rejected. */
-export const MAX_LINE_LENGTH = 16_384;
+/**
+ * Longest accepted NDJSON line, in characters; longer lines are rejected. 16,384 for the
+ * event's own fields, plus room for the largest `props` (30 keys of 300 and values of
+ * 2,000 characters, with their quotes and separators).
+ */
+export const MAX_LINE_LENGTH = 16_384 + MAX_PROPERTIES * (MAX_PROPERTY_KEY_LENGTH + MAX_PROPERTY_VALUE_LENGTH + 6);
 
 /** Shortest and longest accepted length of each optional text field: the schema and the fast path read them here. */
 const TEXT_LIMITS = {
@@ -70,9 +76,14 @@ export const importLineSchema = z
     }
   });
 
-export type ImportLine = z.output<typeof importLineSchema>;
+/** One line as read: the schema's fields and, for a custom event, its properties (`parseProps`). */
+export type ImportLine = z.output<typeof importLineSchema> & { props?: PropEntry[] };
 
-/** Parses and validates one line; returns the event or a readable reason. */
+/**
+ * Parses and validates one line; returns the event or a readable reason. A custom
+ * event's `props` follow the rules of properties-goals.md section 1 (the reason is the
+ * rule's message); a pageview's `props` are accepted and ignored.
+ */
 export function parseImportLine(text: string): { ok: true; line: ImportLine } | { ok: false; reason: string } {
   if (text.length > MAX_LINE_LENGTH) return { ok: false, reason: `line is longer than ${MAX_LINE_LENGTH} characters` };
   let json: unknown;
@@ -82,14 +93,24 @@ export function parseImportLine(text: string): { ok: true; line: ImportLine } | 
     return { ok: false, reason: 'not valid JSON' };
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return { ok: false, reason: 'not a JSON object' };
+  const props = (json as Record<string, unknown>).props;
   const line = plainLine(json as Record<string, unknown>);
-  if (line) return { ok: true, line };
+  if (line) return withProps(line, props);
   const result = importLineSchema.safeParse(json);
-  if (result.success) return { ok: true, line: result.data };
+  if (result.success) return withProps(result.data, props);
   const issue = result.error.issues[0]!;
   const field = issue.path.join('.');
   const missing = issue.code === 'invalid_type' && (json as Record<string, unknown>)[field] === undefined;
   return { ok: false, reason: missing ? `${field} is required` : `${field} ${issue.message}`.trim() };
+}
+
+/** The line with its custom event's properties, or the props rule it breaks. */
+function withProps(line: ImportLine, props: unknown): { ok: true; line: ImportLine } | { ok: false; reason: string } {
+  if (line.type !== 'event' || props === undefined) return { ok: true, line };
+  const parsed = parseProps(props);
+  if (!parsed.ok) return { ok: false, reason: parsed.reason };
+  if (parsed.props.length > 0) line.props = parsed.props;
+  return { ok: true, line };
 }
 
 const COUNTRY = /^[A-Za-z]{2}$/;

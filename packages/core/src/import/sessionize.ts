@@ -73,7 +73,7 @@ export type SessionFirstEvent = Pick<EnrichedEvent, 'path' | 'referrerSource' | 
  */
 export function stampEvent(e: EnrichedEvent & { sessionId: string }, f: SessionFirstEvent): StoredEvent {
   // Written out field by field: an object spread here costs microseconds per event.
-  return {
+  const stored: StoredEvent = {
     siteId: e.siteId,
     ts: e.ts,
     day: e.day,
@@ -94,4 +94,6 @@ export function stampEvent(e: EnrichedEvent & { sessionId: string }, f: SessionF
     browser: f.browser,
     os: f.os,
   };
+  if (e.props !== undefined && e.props.length > 0) stored.props = e.props;
+  return stored;
 }

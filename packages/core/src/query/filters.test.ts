@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../errors.js';
 import { MAX_FILTERS_LENGTH, MESSAGES } from './messages.js';
 import { parseQuery, type RawParams } from './parse.js';
+import { failure } from './test-helpers.js';
 
-const fails = (endpoint: Parameters<typeof parseQuery>[0], params: RawParams) => {
-  try {
-    parseQuery(endpoint, params);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ValidationError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a validation error');
-};
+const fails = failure;
 const filters = (value: unknown) => ({ site_id: 'ST-a', filters: typeof value === 'string' ? value : JSON.stringify(value) });
 const value = (n: number) => 'v'.repeat(n);
 

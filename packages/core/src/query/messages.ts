@@ -15,6 +15,9 @@ export const MESSAGES = {
   limitRange: 'The limit field must be between 1 and 100.',
   breakdown: 'The selected breakdown is invalid.',
   name: 'The name field must be between 1 and 200 characters.',
+  // properties-goals.md section 2
+  nameRequired: 'The name field is required.',
+  property: 'The property field must be between 1 and 300 characters.',
   // query-extensions.md section 4
   filtersShape: 'The filters field must be a JSON array of [operator, dimension, values] conditions.',
   filterOperator: 'The selected filter operator is invalid.',
@@ -43,13 +46,23 @@ export const MAX_SITE_ID_LENGTH = 64;
 export const MAX_FILTER_CONDITIONS = 10;
 export const MAX_FILTER_VALUES = 20;
 export const MAX_FILTER_VALUE_LENGTH = 500;
+/** Property limits of properties-goals.md section 1: entries per event, key and value length. */
+export const MAX_PROPERTIES = 30;
+export const MAX_PROPERTY_KEY_LENGTH = 300;
+export const MAX_PROPERTY_VALUE_LENGTH = 2000;
+/** `prop:`, the prefix of a property's filter dimension. */
+export const PROP_DIMENSION_PREFIX = 'prop:';
 /** Longest range `interval=hour` accepts, in days. */
 export const MAX_HOUR_RANGE_DAYS = 7;
 /**
  * Longest `filters` text read. Every valid filter written as compact JSON fits, even with
  * every character of every value escaped as `\uXXXX` (6 characters each): the longest
- * operator and dimension (12 characters), 20 values of 500, 10 conditions. A longer text
- * fails the first rule without being parsed.
+ * operator (12 characters), the longest dimension (`prop:` and a key of 300 characters,
+ * escaped), 20 values of 500, 10 conditions. A longer text fails the first rule without
+ * being parsed.
  */
 export const MAX_FILTERS_LENGTH =
-  2 + MAX_FILTER_CONDITIONS * (2 + 2 * (12 + 3) + 2 + MAX_FILTER_VALUES * (6 * MAX_FILTER_VALUE_LENGTH + 3)) + MAX_FILTER_CONDITIONS;
+  2 +
+  MAX_FILTER_CONDITIONS *
+    (2 + (12 + 3) + (6 * (PROP_DIMENSION_PREFIX.length + MAX_PROPERTY_KEY_LENGTH) + 3) + 2 + MAX_FILTER_VALUES * (6 * MAX_FILTER_VALUE_LENGTH + 3)) +
+  MAX_FILTER_CONDITIONS;

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../errors.js';
 import { MESSAGES } from './messages.js';
 import { parseQuery, type RawParams } from './parse.js';
-import type { EndpointName } from '../types.js';
+import { failure } from './test-helpers.js';
 
-const fails = (endpoint: EndpointName, params: RawParams) => {
-  try {
-    parseQuery(endpoint, params);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ValidationError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a validation error');
-};
+const fails = failure;
 
 describe('parseQuery', () => {
   it('applies defaults', () => {

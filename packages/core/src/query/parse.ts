@@ -14,6 +14,8 @@ import {
   intervalSchema,
   limitSchema,
   periodSchema,
+  propertySchema,
+  requiredEventNameSchema,
   siteIdSchema,
   takes,
 } from './schema.js';
@@ -32,8 +34,10 @@ export interface Query {
   limit: number;
   /** `/devices` only; default `device_type`. */
   breakdown: Breakdown;
-  /** `/events` only; one event name, or all when undefined. */
+  /** `/events`: one event name, or all when undefined; `/properties`: the event whose properties are read (required). */
   name: string | undefined;
+  /** `/properties` only: the key whose values are listed, or undefined for the keys. */
+  property: string | undefined;
   /** Conditions that must all hold (query-extensions.md section 1); empty: no filter. */
   filters: FilterCondition[];
   /** The compared range, when the response should carry `comparison`. */
@@ -63,7 +67,8 @@ export function parseQuery(endpoint: EndpointName, raw: RawParams): Query {
   const get = getter(raw);
   const siteId = readSiteId(get);
   const query: Query = {
-    siteId, dates: { period: '30d' }, limit: DEFAULT_LIMIT, breakdown: 'device_type', name: undefined, filters: [], compare: undefined, interval: 'day', format: 'json',
+    siteId, dates: { period: '30d' }, limit: DEFAULT_LIMIT, breakdown: 'device_type', name: undefined, property: undefined, filters: [], compare: undefined,
+    interval: 'day', format: 'json',
   };
   if (endpoint === 'live') return query;
   query.dates = readDates(get);
@@ -78,6 +83,13 @@ export function parseQuery(endpoint: EndpointName, raw: RawParams): Query {
     if (query.interval === 'hour' && days > MAX_HOUR_RANGE_DAYS) throw new ValidationError(MESSAGES.hourRange);
   }
 
+  if (endpoint === 'properties') {
+    // properties-goals.md section 2: name (required), property, then limit.
+    query.name = check(requiredEventNameSchema, (get('name')?.length ?? 0) > 1 ? '' : get('name')?.[0]);
+    query.property = single(get('property'), propertySchema);
+    query.limit = single(get('limit'), limitSchema) ?? DEFAULT_LIMIT;
+    return query;
+  }
   if (takes(endpoint, 'limit')) query.limit = single(get('limit'), limitSchema) ?? DEFAULT_LIMIT;
   if (takes(endpoint, 'breakdown')) query.breakdown = single(get('breakdown'), breakdownSchema) ?? 'device_type';
   if (takes(endpoint, 'name')) query.name = single(get('name'), eventNameSchema);

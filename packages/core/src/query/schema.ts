@@ -6,8 +6,10 @@ import {
   MAX_FILTER_VALUE_LENGTH,
   MAX_FILTER_VALUES,
   MAX_LIMIT,
+  MAX_PROPERTY_KEY_LENGTH,
   MAX_SITE_ID_LENGTH,
   MESSAGES,
+  PROP_DIMENSION_PREFIX,
 } from './messages.js';
 
 /** `ST-` followed by letters and digits. */
@@ -43,6 +45,24 @@ export const eventNameSchema = z
   .string()
   .min(1, { error: MESSAGES.name })
   .max(MAX_EVENT_NAME_LENGTH, { error: MESSAGES.name });
+/** `/properties` `name`: required (missing or empty is its own message), then 1 to 200 characters. */
+export const requiredEventNameSchema = z
+  .string({ error: MESSAGES.nameRequired })
+  .min(1, { error: MESSAGES.nameRequired })
+  .max(MAX_EVENT_NAME_LENGTH, { error: MESSAGES.name });
+/** `/properties` `property`: one property key, 1 to 300 characters. */
+export const propertySchema = z
+  .string()
+  .min(1, { error: MESSAGES.property })
+  .max(MAX_PROPERTY_KEY_LENGTH, { error: MESSAGES.property });
+
+/** `prop:` and a key of 1 to 300 characters (any characters: keys are stored exactly as sent). */
+export const PROP_DIMENSION_PATTERN = new RegExp(`^${PROP_DIMENSION_PREFIX}[\\s\\S]{1,${MAX_PROPERTY_KEY_LENGTH}}$`);
+/** A filter dimension: one of the fixed names, or `prop:<key>`. */
+export const filterDimensionSchema = z.union(
+  [z.enum(FILTER_DIMENSIONS, { error: MESSAGES.filterDimension }), z.string().regex(PROP_DIMENSION_PATTERN, { error: MESSAGES.filterDimension })],
+  { error: MESSAGES.filterDimension },
+);
 
 /** The shape every condition must have before its parts are checked: `[string, string, array]`. */
 export const filterShapeSchema = z.tuple(
@@ -58,7 +78,7 @@ export const filterValuesSchema = z
 /** One condition, its parts checked in the order of the spec's rules: operator, dimension, values. */
 export const filterConditionSchema = z.tuple([
   z.enum(FILTER_OPERATORS, { error: MESSAGES.filterOperator }),
-  z.enum(FILTER_DIMENSIONS, { error: MESSAGES.filterDimension }),
+  filterDimensionSchema,
   filterValuesSchema,
 ]);
 
@@ -88,8 +108,13 @@ export const ENDPOINT_OWN_PARAMETERS = {
   events: ['name'],
   campaigns: [],
   live: [],
-} as const satisfies Record<EndpointName, readonly ('interval' | 'limit' | 'breakdown' | 'name')[]>;
+  properties: ['name', 'property', 'limit'],
+  goals: [],
+} as const satisfies Record<EndpointName, readonly EndpointParameter[]>;
+
+/** An endpoint's own parameter. */
+export type EndpointParameter = 'interval' | 'limit' | 'breakdown' | 'name' | 'property';
 
 /** Whether `endpoint` reads its own parameter `name`. */
-export const takes = (endpoint: EndpointName, name: 'interval' | 'limit' | 'breakdown' | 'name'): boolean =>
+export const takes = (endpoint: EndpointName, name: EndpointParameter): boolean =>
   (ENDPOINT_OWN_PARAMETERS[endpoint] as readonly string[]).includes(name);

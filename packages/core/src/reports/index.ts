@@ -3,6 +3,8 @@ import type { Storage } from '../storage/types.js';
 import type { ComparableEndpoint, ComparedEndpointResponses, EndpointName, EndpointResponses } from '../types.js';
 import { getCampaigns, getChannels, getDevices, getLocations, getReferrers } from './breakdowns.js';
 import { getEvents, getLive } from './events.js';
+import { getGoals } from './goals.js';
+import { getProperties } from './properties.js';
 import { getPages } from './pages.js';
 import type { ReportOptions } from './resolve.js';
 import { getStats, getTimeseries } from './summary.js';
@@ -27,4 +29,6 @@ export const REPORTS: { readonly [E in EndpointName]: Report<E> } = {
   events: getEvents,
   campaigns: getCampaigns,
   live: getLive,
+  properties: getProperties,
+  goals: getGoals,
 };

@@ -1,7 +1,8 @@
 import { SiteNotFoundError, UnsupportedQueryError } from '../errors.js';
 import { PERIOD_DAYS } from '../query/messages.js';
 import type { Query } from '../query/parse.js';
-import { compileSelection } from '../storage/selection.js';
+import type { Goal } from '../goals/goal.js';
+import { compileSelection, isPropDimension } from '../storage/selection.js';
 import type { DayRange, Selection, Storage } from '../storage/types.js';
 import { dayStart, localDay, shiftDay } from '../time/zone.js';
 import type { Site } from '../types.js';
@@ -46,17 +47,32 @@ export interface ResolvedQuery {
 
 /**
  * `resolveRange` plus the compared range and the selection. Refuses a filtered
- * query on a storage that does not declare `capabilities.selection`, rather than
- * answering it unfiltered.
+ * query on a storage that does not declare `capabilities.selection` (and `prop:` or
+ * `goal` filters on one without `capabilities.properties` or `.goals`), rather than
+ * answering it unfiltered. `goal` conditions are resolved against the site's goals.
  */
 export async function resolveQuery(storage: Storage, query: Query, options: ReportOptions = {}): Promise<ResolvedQuery> {
   const { site, range } = await resolveRange(storage, query, options);
-  const selection = compileSelection(query.filters);
-  if (selection && storage.capabilities?.selection !== true) {
-    throw new UnsupportedQueryError(`The ${storage.kind} storage does not implement filters (Storage.capabilities.selection).`);
-  }
+  if (query.filters.length > 0) requireCapability(storage, 'selection', 'filters');
+  if (query.filters.some(([, dimension]) => isPropDimension(dimension))) requireCapability(storage, 'properties', 'prop: filters');
+  const goals = query.filters.some(([, dimension]) => dimension === 'goal') ? await siteGoals(storage, site.id) : [];
+  const selection = compileSelection(query.filters, goals);
   const days = query.compare && comparedDays(range.from, range.to, query.compare);
   return { site, range, compared: days && dayRange(site, days.from, days.to), selection };
+}
+
+/** Throws `UnsupportedQueryError` unless the storage declares the capability (`what`: the feature, for the message). */
+export function requireCapability(storage: Storage, capability: 'selection' | 'properties' | 'goals', what: string): void {
+  if (storage.capabilities?.[capability] !== true) {
+    throw new UnsupportedQueryError(`The ${storage.kind} storage does not implement ${what} (Storage.capabilities.${capability}).`);
+  }
+}
+
+/** The site's goals, from a storage that keeps them. */
+export async function siteGoals(storage: Storage, siteId: string): Promise<Goal[]> {
+  requireCapability(storage, 'goals', 'goals');
+  if (!storage.listGoals) throw new UnsupportedQueryError(`The ${storage.kind} storage declares goals but has no listGoals.`);
+  return storage.listGoals(siteId);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UnsupportedQueryError } from '../errors.js';
+import { addGoal } from '../goals/goals.js';
 import { parseQuery } from '../query/parse.js';
 import { createSite } from '../sites/sites.js';
 import { createSqliteStorage } from '../storage/sqlite/sqlite-storage.js';
@@ -20,6 +21,21 @@ describe('a storage without an optional part of the contract', () => {
       visitors: 0, pageviews: 0, sessions: 0, bounce_rate: 0, avg_duration: 0,
       comparison: { from: '2026-10-31', to: '2026-10-31', visitors: 0, pageviews: 0, sessions: 0, bounce_rate: 0, avg_duration: 0 },
     });
+    await sqlite.close();
+  });
+
+  it('refuses /properties, /goals, prop: and goal filters and goal management without capabilities.properties and .goals', async () => {
+    const sqlite = createSqliteStorage(':memory:');
+    await createSite(sqlite, { id: 'ST-a', name: 'A' });
+    const older: Storage = { ...sqlite, capabilities: { selection: true } };
+    const refused = (what: string, capability: string) => new UnsupportedQueryError(`The sqlite storage does not implement ${what} (Storage.capabilities.${capability}).`);
+    await expect(REPORTS.properties(older, parseQuery('properties', { site_id: 'ST-a', name: 'Signup' }))).rejects.toThrow(refused('properties', 'properties'));
+    await expect(REPORTS.goals(older, parseQuery('goals', { site_id: 'ST-a' }))).rejects.toThrow(refused('goals', 'goals'));
+    await expect(REPORTS.stats(older, parseQuery('stats', { site_id: 'ST-a', filters: '[["is","prop:plan",["pro"]]]' }))).rejects.toThrow(refused('prop: filters', 'properties'));
+    await expect(REPORTS.events(older, parseQuery('events', { site_id: 'ST-a', filters: '[["is","goal",["Signup"]]]' }))).rejects.toThrow(refused('goals', 'goals'));
+    await expect(addGoal(older, 'ST-a', { type: 'event', value: 'Signup' })).rejects.toThrow(refused('goals', 'goals'));
+    // The rest still works on it.
+    expect(await REPORTS.stats(older, parseQuery('stats', { site_id: 'ST-a', filters: '[["is","event",["Signup"]]]', from: '2026-11-01', to: '2026-11-01' }))).toMatchObject({ sessions: 0 });
     await sqlite.close();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileSelection, conditionHolds } from './selection.js';
+import { compileSelection, conditionHolds, eventPasses, goalConditionHolds, propValue } from './selection.js';
 
 describe('conditionHolds: the reference predicate', () => {
   it('is / is_not: exact, case-sensitive, one of the values', () => {
@@ -29,6 +29,51 @@ describe('conditionHolds: the reference predicate', () => {
       ],
       page: [{ operator: 'is_not', values: ['/'] }],
       event: [{ operator: 'contains', values: ['sign'] }],
+      prop: [],
+      goal: [],
     });
+  });
+});
+
+describe('prop: and goal conditions', () => {
+  const goals = [
+    { siteId: 'ST-a', name: 'Signup', type: 'event' as const, value: 'Signup', createdAt: '' },
+    { siteId: 'ST-a', name: 'Visit /thanks*', type: 'page' as const, value: '/thanks*', createdAt: '' },
+  ];
+
+  it('compiles prop: by key and goal by the site\'s goals (is/contains: converts on one; is_not/contains_not: on none)', () => {
+    expect(compileSelection([['is', 'prop:plan', ['pro']], ['contains', 'goal', ['Visit']], ['is_not', 'goal', ['Signup', 'Nope']], ['is', 'goal', ['Nope']]], goals)).toEqual({
+      session: [], page: [], event: [],
+      prop: [{ key: 'plan', operator: 'is', values: ['pro'] }],
+      goal: [
+        { converts: true, goals: [{ type: 'page', value: '/thanks*' }] },
+        { converts: false, goals: [{ type: 'event', value: 'Signup' }] },
+        { converts: true, goals: [] },
+      ],
+    });
+    expect(compileSelection([['contains_not', 'goal', ['i']]], goals)!.goal).toEqual([{ converts: false, goals: [{ type: 'event', value: 'Signup' }, { type: 'page', value: '/thanks*' }] }]);
+  });
+
+  it('an event passes when every event and prop: condition holds; a missing property reads as the empty string', () => {
+    const selection = compileSelection([['is', 'event', ['Signup']], ['is_not', 'prop:plan', ['free']]])!;
+    expect(propValue([['plan', 'pro']], 'plan')).toBe('pro');
+    expect(propValue([['plan', 'pro']], 'seats')).toBe('');
+    expect(propValue(undefined, 'plan')).toBe('');
+    expect(eventPasses(selection, 'Signup', [['plan', 'pro']])).toBe(true);
+    expect(eventPasses(selection, 'Signup', [])).toBe(true);
+    expect(eventPasses(selection, 'Signup', [['plan', 'free']])).toBe(false);
+    expect(eventPasses(selection, 'Download', [['plan', 'pro']])).toBe(false);
+    const empty = compileSelection([['is', 'prop:plan', ['']]])!;
+    expect(eventPasses(empty, 'Download', [['file', 'a.pdf']])).toBe(true);
+    expect(eventPasses(empty, 'Signup', [['plan', 'pro']])).toBe(false);
+  });
+
+  it('a goal condition reads all of the session\'s events', () => {
+    const events = [{ type: 'pageview' as const, name: '', path: '/pricing' }, { type: 'event' as const, name: 'Signup', path: '/thanks' }];
+    expect(goalConditionHolds({ converts: true, goals: [{ type: 'event', value: 'Signup' }] }, events)).toBe(true);
+    expect(goalConditionHolds({ converts: true, goals: [{ type: 'page', value: '/thanks*' }] }, events)).toBe(false);
+    expect(goalConditionHolds({ converts: false, goals: [{ type: 'page', value: '/thanks*' }] }, events)).toBe(true);
+    expect(goalConditionHolds({ converts: false, goals: [] }, events)).toBe(true);
+    expect(goalConditionHolds({ converts: true, goals: [] }, events)).toBe(false);
   });
 });

@@ -1,4 +1,8 @@
+import type { Goal, GoalDefinition } from '../goals/goal.js';
 import type { FilterOperator, Site } from '../types.js';
+
+/** One property of a custom event as stored: `[key, value]`, both exactly as sent (numbers and booleans as `String()` writes them). */
+export type PropEntry = readonly [key: string, value: string];
 
 /**
  * One event as stored: already validated, sessionised and enriched by the core
@@ -37,6 +41,12 @@ export interface StoredEvent {
   deviceType: string;
   browser: string;
   os: string;
+  /**
+   * The custom event's properties in the order sent, keys distinct (properties-goals.md
+   * section 1); absent or empty for none, and always for pageviews (their props are
+   * accepted and ignored).
+   */
+  props?: readonly PropEntry[];
 }
 
 /**
@@ -141,6 +151,21 @@ export interface AttributeCondition extends Condition {
   attribute: SessionAttribute;
 }
 
+/** A `prop:<key>` condition: on the value of `key` on a custom event, `''` when the event lacks the key. */
+export interface PropCondition extends Condition {
+  key: string;
+}
+
+/**
+ * A `goal` condition, resolved against the site's goals: `converts` true, the session
+ * converts on at least one of `goals` (`is`, `contains`); false, on none of them
+ * (`is_not`, `contains_not`). `goals` may be empty (a name that is no goal).
+ */
+export interface GoalCondition {
+  converts: boolean;
+  goals: readonly GoalDefinition[];
+}
+
 /**
  * The compiled `filters` of a query (query-extensions.md section 1), the same for
  * every read of the query. All conditions of all three lists must hold:
@@ -178,6 +203,38 @@ export interface Selection {
   session: readonly AttributeCondition[];
   page: readonly Condition[];
   event: readonly Condition[];
+  /**
+   * `prop:` conditions (properties-goals.md section 3), given only to a storage declaring
+   * `capabilities.properties`. A custom event **passes** when every `event` and every
+   * `prop` condition holds for it; with `event` or `prop` conditions a session matches
+   * only when one of its custom events passes, and the selected custom events are the
+   * passing custom events of matching sessions. Pageviews are not tested by them.
+   */
+  prop?: readonly PropCondition[];
+  /**
+   * `goal` conditions (properties-goals.md section 4), given only to a storage declaring
+   * `capabilities.goals`: session conditions, judged on all of the session's events
+   * (`meetsGoal`, goals/goal.ts), whatever the other conditions select.
+   */
+  goal?: readonly GoalCondition[];
+}
+
+/** `Storage.properties`: one property key (or, for one key, one value) with its totals. */
+export interface PropertyTotals {
+  /** The key, or the value when a key was asked for. */
+  key: string;
+  /** Selected custom events of the name carrying it (with that value), by their own day. */
+  count: number;
+  /** Sum over days of distinct visitor ids among those events. */
+  visitors: number;
+}
+
+/** `Storage.goalTotals`: the totals of one goal (same index as the goals asked for). */
+export interface GoalTotals {
+  /** Sum over days d of distinct visitor ids among matching sessions starting on d that convert on the goal. */
+  visitors: number;
+  /** Events meeting the goal, in matching sessions that convert, whose own day is in the range. */
+  conversions: number;
 }
 
 /** Totals of one time bucket of `Storage.hourBuckets`. */
@@ -199,6 +256,18 @@ export interface StorageCapabilities {
    * refuses filtered queries with an error instead of answering unfiltered numbers.
    */
   readonly selection?: boolean;
+  /**
+   * Custom event properties (properties-goals.md): `writeEvents` stores `props` exactly,
+   * `properties` reads them, and selections may carry `prop` conditions. Without it the
+   * core refuses `/properties` and `prop:` filters with an error.
+   */
+  readonly properties?: boolean;
+  /**
+   * Goals: `insertGoal`, `listGoals`, `deleteGoal` keep them, `goalTotals` reads them, and
+   * selections may carry `goal` conditions. Without it the core refuses goal management,
+   * `/goals` and `goal` filters with an error.
+   */
+  readonly goals?: boolean;
 }
 
 /** One page of `Storage.eventPage`. */
@@ -275,6 +344,22 @@ export interface Storage {
   eventPage?(range: DayRange, after: string | undefined, limit: number): Promise<EventPage>;
   /** Distinct visitors with a pageview at `sinceMs < ts <= untilMs`. */
   liveVisitors(siteId: string, sinceMs: number, untilMs: number): Promise<number>;
+
+  /**
+   * `capabilities.properties`: the selected custom events named `name` whose own day is in
+   * the range, by property key (`property` undefined; one row per key some such event
+   * carries) or by the value of `property` (events without it are left out). Rows only
+   * for keys or values with events, in any order.
+   */
+  properties?(range: DayRange, name: string, property: string | undefined, selection?: Selection): Promise<PropertyTotals[]>;
+  /** `capabilities.goals`: the totals of each goal of `goals`, in the same order (`GoalTotals`). */
+  goalTotals?(range: DayRange, goals: readonly GoalDefinition[], selection?: Selection): Promise<GoalTotals[]>;
+  /** `capabilities.goals`: stores a goal (the core has checked it and the site's limits). */
+  insertGoal?(goal: Goal): Promise<void>;
+  /** `capabilities.goals`: the site's goals, in any order. */
+  listGoals?(siteId: string): Promise<Goal[]>;
+  /** `capabilities.goals`: deletes the site's goal with that display name; whether there was one. */
+  deleteGoal?(siteId: string, name: string): Promise<boolean>;
 
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import type { Storage } from '../storage/types.js';
 import type { EndpointName } from '../types.js';
 import { ALPHA, BETA, DELTA_FIRST, DELTA_SECOND, GAMMA_FIRST, GAMMA_SECOND, ndjson } from './datasets.js';
 import { testStorageExtensions } from './conformance-extensions.js';
+import { testStorageProperties } from './conformance-properties.js';
 
 export interface TestStorageOptions {
   /** Shown in the test names. */
@@ -19,7 +20,8 @@ export interface TestStorageOptions {
 /**
  * The storage conformance suite: imports the small datasets of
  * `datasets.ts` and asserts every endpoint's exact JSON, then the query
- * extensions' cases (`conformance-extensions.ts`) in a second store. A storage
+ * extensions' cases (`conformance-extensions.ts`) in a second store and the
+ * properties-and-goals cases (`conformance-properties.ts`) in a third. A storage
  * adapter is proven by one line in its test file:
  *
  * @example
@@ -243,4 +245,5 @@ export function testStorage({ name, create }: TestStorageOptions): void {
     });
   });
   testStorageExtensions({ name, create });
+  testStorageProperties({ name, create });
 }

@@ -9,3 +9,5 @@ export { ALPHA, BETA, DELTA_FIRST, DELTA_SECOND, GAMMA_FIRST, GAMMA_SECOND, ndjs
 export { EXT, LEAP, HOURS, KOLKATA } from './datasets-extensions.js';
 export { testStorageExtensions } from './conformance-extensions.js';
 export { testExportRoundTrip, CLICKS } from './export-roundtrip.js';
+export { PROPS, PROPS_GOALS } from './datasets-properties.js';
+export { testStorageProperties } from './conformance-properties.js';

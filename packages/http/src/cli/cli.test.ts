@@ -57,6 +57,24 @@ describe('siteline command', () => {
     expect(result.stderr).toContain('  - TLS_CERT_FILE and TLS_KEY_FILE are required');
   });
 
+  it('goals: add (event or page), list, delete; usage errors exit 2, refused goals 1', async () => {
+    const goals = (args: string[]) => cli(args, { env: { DATABASE_PATH: join(dir, 'goals.db') } });
+    await goals(['sites', 'add', '--name', 'Goals', '--id', 'ST-goals']);
+    expect(await goals(['goals', 'add', '--site', 'ST-goals', '--page', '/blog/*'])).toEqual({ code: 0, stdout: 'Added goal "Visit /blog/*" to ST-goals.\n', stderr: '' });
+    expect(await goals(['goals', 'add', '--site', 'ST-goals', '--event', 'Signup'])).toMatchObject({ code: 0, stdout: 'Added goal "Signup" to ST-goals.\n' });
+    expect((await goals(['goals', 'list', '--site', 'ST-goals'])).stdout).toMatch(/^GOAL +TYPE +MATCHES +CREATED\nSignup +event +Signup +\d{4}-\d\d-\d\d\nVisit \/blog\/\* +page +\/blog\/\* +\d{4}/);
+    expect(await goals(['goals', 'add', '--site', 'ST-goals', '--event', 'x'.repeat(201)])).toEqual({ code: 1, stdout: '', stderr: 'siteline: An event goal needs an event name of 1 to 200 characters.\n' });
+    expect(await goals(['goals', 'add', '--site', 'ST-goals', '--event', 'a', '--page', '/b'])).toMatchObject({ code: 2, stderr: expect.stringContaining('either --event <name> or --page <pattern>') });
+    expect(await goals(['goals', 'add', '--site', 'ST-goals'])).toMatchObject({ code: 2, stderr: expect.stringContaining('either --event <name> or --page <pattern>') });
+    expect(await goals(['goals', 'list'])).toMatchObject({ code: 2, stderr: expect.stringContaining('goals list needs --site <id>.') });
+    expect(await goals(['goals', 'delete', '--site', 'ST-goals'])).toMatchObject({ code: 2, stderr: expect.stringContaining('goals delete needs --goal') });
+    expect(await goals(['goals', 'rename', '--site', 'ST-goals'])).toMatchObject({ code: 2, stderr: expect.stringContaining('Unknown subcommand "goals rename"') });
+    expect(await goals(['goals', 'delete', '--site', 'ST-goals', '--goal', 'Signup'])).toEqual({ code: 0, stdout: 'Deleted goal "Signup" of ST-goals.\n', stderr: '' });
+    expect((await goals(['goals', 'list', '--site', 'ST-goals'])).stdout).not.toContain('Signup');
+    expect(await goals(['goals', 'list', '--site', 'ST-none'])).toEqual({ code: 1, stdout: '', stderr: 'siteline: No site ST-none; list them with: siteline sites list\n' });
+    expect(await goals(['goals', '--help'])).toMatchObject({ code: 0, stdout: `${HELP.goals}\n` });
+  });
+
   it('adds and lists sites', async () => {
     expect(await cli(['sites', 'list'])).toMatchObject({ code: 0, stdout: 'No sites yet. Add one with: siteline sites add --name <name>\n' });
     expect(await cli(['sites', 'add', '--name', 'Blog', '--id', 'ST-blog', '--timezone', 'Europe/Berlin', '--domain', 'www.blog.example'])).toEqual({

@@ -8,6 +8,8 @@ Commands:
   serve                 Serve the API with the configuration in .env / the environment
   sites add --name <n>  Add a site
   sites list            List sites
+  goals add|list|delete --site <id>
+                        A site's goals (--event <name> or --page <pattern>)
   import <file>         Import NDJSON events (- reads standard input)
   export --site <id> --from <day> --to <day>
                         Write a site's events of the days as NDJSON (import format)
@@ -52,6 +54,18 @@ accepted beacon first.`,
 "add" prints the new site's id (generated unless --id is given; time zone
 default UTC; --account makes it a Cloud account's site). "list" prints every
 site as a table.`,
+
+  goals: `Usage:
+  siteline goals add    --site <id> --event <name>
+  siteline goals add    --site <id> --page <pattern>
+  siteline goals list   --site <id>
+  siteline goals delete --site <id> --goal <display name>
+
+A goal is a custom event name (shown as that name) or a page path pattern (shown
+as "Visit <pattern>"; * matches any run of characters, / included, and the whole
+path must match: /blog/* matches /blog/ and /blog/a/b, not /blog). A site has at
+most 100 goals, with distinct display names. GET /api/v1/goals reports each
+goal's visitors, conversions and conversion rate; API keys never change goals.`,
 
   accounts: `Usage:
   siteline accounts add --name <name>

@@ -2,6 +2,7 @@ import { ConfigError } from '../config.js';
 import { accountsCommand, keysCommand } from './accounts.js';
 import { demoCommand } from './demo.js';
 import { exportCommand } from './export.js';
+import { goalsCommand } from './goals.js';
 import { HELP } from './help.js';
 import { importCommand } from './import.js';
 import { type CliIo, UsageError } from './io.js';
@@ -12,6 +13,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   start: (args, io) => serveCommand(args, io, true),
   serve: (args, io) => serveCommand(args, io, false),
   sites: sitesCommand,
+  goals: goalsCommand,
   import: importCommand,
   export: exportCommand,
   demo: demoCommand,

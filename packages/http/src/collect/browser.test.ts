@@ -33,7 +33,7 @@ describe('tracker in headless Chromium', () => {
       const first = req.url === '/';
       const body = first ? '<a id="next" href="/second?utm_source=ignored">next</a>' : '<p>second</p>';
       // The first page records an event before the script has loaded: it waits in the queue.
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html(c.url, body, first ? "tracker('event', 'queued')" : ''));
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html(c.url, body, first ? "tracker('event', 'queued', { props: { plan: 'pro', seats: 3, trial: true } })" : ''));
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     sitePort = (site.address() as AddressInfo).port;
@@ -64,7 +64,8 @@ describe('tracker in headless Chromium', () => {
     await accepted(2); // the pageview and the queued event
     await Promise.all([page.waitForURL('**/second**'), page.click('#next')]);
     await accepted(3);
-    await page.evaluate(() => (window as unknown as { tracker: (...a: string[]) => void }).tracker('event', 'clicked'));
+    // The same function as `siteline`, with properties (properties-goals.md section 1).
+    await page.evaluate(() => (window as unknown as { siteline: (...a: unknown[]) => void }).siteline('event', 'clicked', { props: { button: 'Start "free" trial' } }));
     await accepted(4);
     await page.evaluate(() => {
       history.replaceState({}, '', location.href); // same URL: no pageview
@@ -87,6 +88,17 @@ describe('tracker in headless Chromium', () => {
       { name: 'queued', count: 1 },
     ]);
     expect((await REPORTS.live(c.storage, parseQuery('live', { site_id: SITE }), { now })).live).toBe(1);
+    const props = (name: string) => REPORTS.properties(c.storage, parseQuery('properties', { site_id: SITE, period: '1d', name }), { now });
+    expect(await props('queued')).toEqual({
+      name: 'queued',
+      properties: [
+        { property: 'plan', count: 1, visitors: 1 },
+        { property: 'seats', count: 1, visitors: 1 },
+        { property: 'trial', count: 1, visitors: 1 },
+      ],
+    });
+    const button = await REPORTS.properties(c.storage, parseQuery('properties', { site_id: SITE, period: '1d', name: 'clicked', property: 'button' }), { now });
+    expect(button).toEqual({ name: 'clicked', property: 'button', values: [{ value: 'Start "free" trial', count: 1, visitors: 1 }] });
     const pages = (await REPORTS.pages(c.storage, q('pages'), { now })).pages;
     expect(pages.map((p) => [p.url, p.pageviews, p.visitors])).toEqual([
       ['/', 1, 1],

@@ -77,7 +77,7 @@ export class CollectThread implements BeaconSink {
     const { payload } = beacon;
     // Synchronous from the timestamp to the queue: beacons reach the worker in time order.
     this.rows.push(site.id, site.timezone, site.domain ?? '', payload.type, payload.name ?? '', payload.url, payload.referrer,
-      beacon.ip, beacon.userAgent, this.options.now());
+      beacon.ip, beacon.userAgent, this.options.now(), payload.props && payload.props.length > 0 ? JSON.stringify(payload.props) : '');
     if (this.rows.length >= MAX_BEACONS_PER_MESSAGE * FIELD_COUNT) this.send();
     else if (!this.scheduled) {
       this.scheduled = true;

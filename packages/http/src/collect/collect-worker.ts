@@ -5,7 +5,7 @@
  * hold up the thread answering requests.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { type Backend, localDay, type SaltStore } from '@siteline/core';
+import { type Backend, localDay, type PropEntry, type SaltStore } from '@siteline/core';
 import { openBackend } from '../backend.js';
 import type { LogEntry } from '../log.js';
 import { BatchWriter } from './batch-writer.js';
@@ -66,6 +66,8 @@ async function derive({ salts, writer }: Connection, rows: (string | number)[]):
       const salt = typeof saltOrPromise === 'string' ? saltOrPromise : await saltOrPromise;
       const payload: CollectPayload = { site_id: siteId, type, url: rows[i + 5] as string, referrer: rows[i + 6] as string };
       if (type === 'event') payload.name = rows[i + 4] as string;
+      const props = rows[i + 10] as string;
+      if (props !== '') payload.props = JSON.parse(props) as PropEntry[];
       writer.push(deriver.derive(site, { payload, ip: rows[i + 7] as string, userAgent: rows[i + 8] as string }, ts, salt));
     } catch (error) {
       dropped++;

@@ -77,6 +77,7 @@ export class EventDeriver {
       referrer: payload.referrer,
       ip: beacon.ip,
       user_agent: beacon.userAgent,
+      props: payload.props,
     };
     // Orders events with equal timestamps; the `ts * 1000` base keeps it rising across restarts.
     this.lastSeq = Math.max(this.lastSeq + 1, ts * 1000);

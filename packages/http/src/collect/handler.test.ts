@@ -2,7 +2,7 @@ import http from 'node:http';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { createSite } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COLLECT_MESSAGES } from './payload.js';
+import { COLLECT_MESSAGES, MAX_BODY_BYTES } from './payload.js';
 import { startCollector, type TestCollector } from './test-helpers.js';
 import { TRACKER_SCRIPT } from './tracker-script.js';
 
@@ -55,7 +55,7 @@ describe('collect handler: protocol', () => {
   });
 
   it('rejects oversized, malformed and foreign-typed bodies with a clear reason', async () => {
-    const big = JSON.stringify({ ...beacon, referrer: 'x'.repeat(9000) });
+    const big = JSON.stringify({ ...beacon, referrer: 'x'.repeat(MAX_BODY_BYTES) });
     const tooBig = await c.beacon(big);
     expect([tooBig.status, JSON.parse(tooBig.body)]).toEqual([413, { error: 'Payload Too Large' }]);
     const chunked = await new Promise<number>((resolve, reject) => {
@@ -65,7 +65,7 @@ describe('collect handler: protocol', () => {
       });
       req.on('error', reject);
       req.write('{"a":"'); // no Content-Length: the limit must hold while streaming too
-      req.end(`${'x'.repeat(9000)}"}`);
+      req.end(`${'x'.repeat(MAX_BODY_BYTES)}"}`);
     });
     expect(chunked).toBe(413);
     const bad = await c.beacon('{"site_id":');

@@ -87,7 +87,7 @@ const ERRORS = {
 /**
  * The collector as a Node request listener. `POST /collect` answers 202 once the event is
  * derived and queued (before it is written); 400 for a malformed body, 404 for an unknown
- * site, 413 over 8 KB, 415 for other body types, 429 past the client's beacon budget, 503
+ * site, 413 over `MAX_BODY_BYTES` (8 KB and the largest `props`), 415 for other body types, 429 past the client's beacon budget, 503
  * while closing or when storage lags far behind. Bots and pages outside the site's domain get 202 too (a beacon cannot read the
  * answer) and are counted in `stats` and the log. Other paths go to `next()` when given.
  *

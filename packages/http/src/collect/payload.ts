@@ -3,7 +3,7 @@
  * Every rejection names the field at fault, because the only reader is a developer
  * looking at the network panel while wiring up the tracker.
  */
-import { MESSAGES, SITE_ID_PATTERN } from '@siteline/core';
+import { MAX_PROPERTIES, MAX_PROPERTY_KEY_LENGTH, MAX_PROPERTY_VALUE_LENGTH, MESSAGES, parseProps, type PropEntry, PROPS_MESSAGES, SITE_ID_PATTERN } from '@siteline/core';
 
 /** What the tracker sends (unknown extra fields are ignored). */
 export interface CollectPayload {
@@ -15,10 +15,17 @@ export interface CollectPayload {
   url: string;
   /** `document.referrer`; empty for none. */
   referrer: string;
+  /** A custom event's properties (`parseProps`); never for pageviews (theirs are accepted and ignored). */
+  props?: PropEntry[];
 }
 
-/** Largest accepted body, in bytes; bigger ones get 413. */
-export const MAX_BODY_BYTES = 8 * 1024;
+/**
+ * Largest accepted body, in bytes; bigger ones get 413. 8 KB for the beacon's own fields,
+ * plus room for the largest valid `props` as `JSON.stringify` writes it (30 keys of 300 and
+ * values of 2,000 characters, up to 3 bytes each in UTF-8, with quotes and separators), so
+ * no beacon within the props limits is refused for its size.
+ */
+export const MAX_BODY_BYTES = 8 * 1024 + MAX_PROPERTIES * (3 * (MAX_PROPERTY_KEY_LENGTH + MAX_PROPERTY_VALUE_LENGTH) + 6);
 /** Longest accepted page or referrer URL, in characters. */
 export const MAX_URL_CHARS = 2048;
 const MAX_SITE_ID_CHARS = 64;
@@ -32,6 +39,8 @@ export const COLLECT_MESSAGES = {
   name: MESSAGES.name,
   url: `The url field must be an absolute http(s) URL of at most ${MAX_URL_CHARS} characters.`,
   referrer: `The referrer field must be a string of at most ${MAX_URL_CHARS} characters.`,
+  props: PROPS_MESSAGES.shape,
+  property: PROPS_MESSAGES.entry,
 } as const;
 
 export type ParseResult = { ok: true; payload: CollectPayload } | { ok: false; reason: string };
@@ -49,7 +58,7 @@ export function parseCollectBody(text: string): ParseResult {
     return { ok: false, reason: COLLECT_MESSAGES.json };
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, reason: COLLECT_MESSAGES.json };
-  const { site_id, type, name, url, referrer } = body as Record<string, unknown>;
+  const { site_id, type, name, url, referrer, props } = body as Record<string, unknown>;
   const fail = (reason: string): ParseResult => ({ ok: false, reason });
 
   if (typeof site_id !== 'string' || site_id.length > MAX_SITE_ID_CHARS || !SITE_ID_PATTERN.test(site_id)) {
@@ -63,8 +72,12 @@ export function parseCollectBody(text: string): ParseResult {
   if (referrer !== undefined && referrer !== null && (typeof referrer !== 'string' || referrer.length > MAX_URL_CHARS)) {
     return fail(COLLECT_MESSAGES.referrer);
   }
+  // A pageview's props are accepted and ignored (properties-goals.md section 1): no pageview is lost to them.
+  const parsedProps = type === 'event' ? parseProps(props) : undefined;
+  if (parsedProps && !parsedProps.ok) return fail(parsedProps.reason);
   const payload: CollectPayload = { site_id, type, url, referrer: typeof referrer === 'string' ? referrer : '' };
   if (type === 'event') payload.name = name as string;
+  if (parsedProps?.ok && parsedProps.props.length > 0) payload.props = parsedProps.props;
   return { ok: true, payload };
 }
 

@@ -7,8 +7,8 @@ import type { DatabaseLocation } from '../database-url.js';
 import type { LogEntry } from '../log.js';
 import type { BatchOptions } from './batch-writer.js';
 
-/** Fields of one beacon in `BeaconsMessage.rows`, in this order. */
-export const BEACON_FIELDS = ['siteId', 'timezone', 'domain', 'type', 'name', 'url', 'referrer', 'ip', 'userAgent', 'ts'] as const;
+/** Fields of one beacon in `BeaconsMessage.rows`, in this order (`props`: the custom event's `[key, value]` pairs as JSON, '' for none). */
+export const BEACON_FIELDS = ['siteId', 'timezone', 'domain', 'type', 'name', 'url', 'referrer', 'ip', 'userAgent', 'ts', 'props'] as const;
 export const FIELD_COUNT = BEACON_FIELDS.length;
 
 export interface WorkerConfig {
@@ -22,7 +22,7 @@ export interface WorkerConfig {
 }
 
 export type ToWorker =
-  /** `rows`: `FIELD_COUNT` values per beacon; `domain` and `name` are '' when absent. */
+  /** `rows`: `FIELD_COUNT` values per beacon; `domain`, `name` and `props` are '' when absent. */
   | { kind: 'beacons'; rows: (string | number)[] }
   | { kind: 'flush'; id: number }
   | { kind: 'close'; id: number };

@@ -10,12 +10,16 @@
  * <script defer src="https://stats.example.com/tracker.js" data-site="ST-xxxx"></script>
  * ```
  *
- * Then `tracker('event', 'signup')` records a custom event. What it does:
+ * Then `tracker('event', 'signup')` records a custom event, and
+ * `tracker('event', 'Signup', { props: { plan: 'pro', seats: 3 } })` one with properties
+ * (properties-goals.md section 1; the server checks them). The same function is also
+ * `window.siteline`. What it does:
  * - a pageview on load, and on SPA navigation (`history.pushState`/`replaceState`,
  *   `popstate`), never twice in a row for the same URL (the fragment does not count);
- * - sends `{site_id, type, name?, url, referrer}` to `collect` next to the script's own URL
- *   (or `data-api`), with `sendBeacon` and a `text/plain` body (a CORS "simple" request: no
- *   preflight), falling back to `fetch(..., {keepalive: true})`;
+ * - sends `{site_id, type, name?, url, referrer, props?}` to `collect` next to the script's own
+ *   URL (or `data-api`), with `sendBeacon` and a `text/plain` body (a CORS "simple" request: no
+ *   preflight), falling back to `fetch(..., {keepalive: true})`; a body that could pass the 64 KB
+ *   browsers allow either of them (16,000 characters or more: large props) goes by a plain `fetch`;
  * - no cookies, no storage, nothing kept on the device.
  */
 export const TRACKER_SCRIPT = `(function () {
@@ -27,15 +31,17 @@ export const TRACKER_SCRIPT = `(function () {
   var api = s.getAttribute('data-api') || new URL('collect', s.src).href;
   var last;
 
-  function send(type, name) {
+  function send(type, name, props) {
     var body = { site_id: site, type: type, url: l.href, referrer: d.referrer };
     if (name != null) body.name = String(name);
+    if (props != null) body.props = props;
     var data = JSON.stringify(body);
+    var small = data.length < 16000;
     try {
-      if (n.sendBeacon && n.sendBeacon(api, new Blob([data], { type: 'text/plain' }))) return;
+      if (small && n.sendBeacon && n.sendBeacon(api, new Blob([data], { type: 'text/plain' }))) return;
     } catch (e) {}
     try {
-      fetch(api, { method: 'POST', body: data, headers: { 'Content-Type': 'text/plain' }, keepalive: true, credentials: 'omit', mode: 'no-cors' })['catch'](function () {});
+      fetch(api, { method: 'POST', body: data, headers: { 'Content-Type': 'text/plain' }, keepalive: small, credentials: 'omit', mode: 'no-cors' })['catch'](function () {});
     } catch (e) {}
   }
 
@@ -46,8 +52,8 @@ export const TRACKER_SCRIPT = `(function () {
     send('pageview');
   }
 
-  function tracker(command, name) {
-    if (command === 'event' && name) send('event', name);
+  function tracker(command, name, options) {
+    if (command === 'event' && name) send('event', name, options && options.props);
   }
 
   ['pushState', 'replaceState'].forEach(function (method) {
@@ -61,8 +67,8 @@ export const TRACKER_SCRIPT = `(function () {
   });
   w.addEventListener('popstate', page);
 
-  var queued = (w.tracker && w.tracker.q) || [];
-  w.tracker = tracker;
+  var queued = ((w.tracker && w.tracker.q) || []).concat((w.siteline && w.siteline.q) || []);
+  w.tracker = w.siteline = tracker;
   page();
   for (var i = 0; i < queued.length; i++) tracker.apply(null, queued[i]);
 })();

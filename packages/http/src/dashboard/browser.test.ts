@@ -76,7 +76,8 @@ async function open(options: { locale?: string; viewport?: { width: number; heig
 async function settled(page: Page, having: string[] = [], without: string[] = [], panel?: string): Promise<void> {
   await page.waitForFunction(([want, avoid, only]) => {
     const panels = [...document.querySelectorAll('section[data-panel]')];
-    return panels.length === 9 && panels.every((p) => {
+    // 9 panels, the Goals panel when the storage keeps goals, and the properties of an opened event.
+    return panels.length >= 9 && panels.every((p) => {
       const q = p.getAttribute('data-query');
       if (p.getAttribute('aria-busy') !== 'false' || q === null) return false;
       if (only && p.getAttribute('data-panel') !== only) return true;
@@ -128,6 +129,11 @@ async function expectPanelsMatchApi(t: TestDashboard, page: Page): Promise<void>
     const shown = await page.$$eval(`[data-panel=${panel}] tbody tr`, (trs) => trs.map((tr) => [tr.getAttribute('data-key'), ...[...tr.querySelectorAll('td .value')].map((c) => c.textContent)]));
     const key = (r: any) => (panel === 'campaigns' ? `${r.source}\u0000${r.medium}\u0000${r.campaign}` : String(r[name])); // eslint-disable-line @typescript-eslint/no-explicit-any
     expect([panel, shown]).toEqual([panel, rows.map((r) => [key(r), ...metrics.map((m) => count(r[m]))])]);
+  }
+  if (await page.locator('section[data-panel=goals]').count()) {
+    const { goals } = await apiFor(t, page, 'goals');
+    const shown = await page.$$eval('[data-panel=goals] tbody tr', (trs) => trs.map((tr) => [tr.getAttribute('data-key'), ...[...tr.querySelectorAll('td .value')].map((c) => c.textContent)]));
+    expect(['goals', shown]).toEqual(['goals', (goals as any[]).slice(0, 10).map((g) => [g.goal, count(g.visitors), count(g.conversions), percent(g.conversion_rate)])]); // eslint-disable-line @typescript-eslint/no-explicit-any
   }
 }
 
@@ -186,6 +192,64 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
     await settled(s.page, [], ['filters=']);
     expect(await s.page.locator('.chip').count()).toBe(0);
     expect(new URL(s.page.url()).searchParams.has('filters')).toBe(false);
+    expect(s.problems).toEqual([]);
+  });
+
+  it('the Goals panel shows every goal as the API does (visitors, conversions, conversion rate); a click filters by the goal', async () => {
+    const s = await open();
+    await signInWithForm(s, t, t.key);
+    await s.page.waitForSelector('section[data-panel=goals][aria-busy=false]'); // shown once the server said it keeps goals
+    const { goals } = await apiFor(t, s.page, 'goals');
+    expect((goals as { goal: string }[]).map((g) => g.goal).sort()).toEqual(['Visit /docs/*', 'Visit /pricing', 'download', 'signup']);
+    expect((goals as { visitors: number }[]).every((g) => g.visitors > 0)).toBe(true); // the demo data converts on each
+    await expectPanelsMatchApi(t, s.page);
+    // As the page writes it (URLSearchParams: a space is +).
+    const condition = new URLSearchParams({ filters: JSON.stringify([['is', 'goal', ['Visit /pricing']]]) }).toString();
+    await s.page.click('[data-panel=goals] tr[data-key="Visit /pricing"] button.row-filter');
+    await settled(s.page, [condition]);
+    expect(await texts(s.page, '.chip')).toEqual(['Goal is Visit /pricing×']);
+    await expectPanelsMatchApi(t, s.page);
+    // Every session shown converted on the goal: its own row is the whole of the filtered visitors.
+    const stats = await apiFor(t, s.page, 'stats');
+    const { goals: filtered } = await apiFor(t, s.page, 'goals');
+    expect((filtered as { goal: string; visitors: number; conversion_rate: number }[]).find((g) => g.goal === 'Visit /pricing')).toMatchObject({ visitors: stats.visitors, conversion_rate: 100 });
+    expect(s.problems).toEqual([]);
+  });
+
+  it('an Events row opens its properties, a property its values, and a value filters by that event and prop:', async () => {
+    const s = await open();
+    await signInWithForm(s, t, t.key);
+    await s.page.waitForSelector('[data-panel=events] .open-properties'); // offered once the server said it keeps properties
+    await s.page.click('[data-panel=events] tr[data-key="signup"] button.open-properties');
+    await settled(s.page, ['name=signup'], ['property='], 'properties');
+    const keys = await apiFor(t, s.page, 'properties');
+    expect((keys.properties as { property: string }[]).map((p) => p.property)).toEqual(expect.arrayContaining(['plan', 'billing', 'seats']));
+    const shownKeys = await s.page.$$eval('[data-panel=properties] tbody tr', (trs) => trs.map((tr) => [tr.getAttribute('data-key'), ...[...tr.querySelectorAll('td .value')].map((c) => c.textContent)]));
+    expect(shownKeys).toEqual((keys.properties as any[]).map((p) => [p.property, count(p.count), count(p.visitors)])); // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(await s.page.textContent('[data-panel=properties] h2')).toBe('Properties of signup');
+
+    await s.page.click('[data-panel=properties] tr[data-key="plan"] button.row-filter');
+    await settled(s.page, ['name=signup', 'property=plan'], [], 'properties');
+    const values = await apiFor(t, s.page, 'properties');
+    expect(values.values[0].value).toBe('free'); // the demo data's skew: most signups are on the free plan
+    const shownValues = await s.page.$$eval('[data-panel=properties] tbody tr', (trs) => trs.map((tr) => [tr.getAttribute('data-key'), ...[...tr.querySelectorAll('td .value')].map((c) => c.textContent)]));
+    expect(shownValues).toEqual((values.values as any[]).map((v) => [v.value, count(v.count), count(v.visitors)])); // eslint-disable-line @typescript-eslint/no-explicit-any
+
+    const filters = [['is', 'event', ['signup']], ['is', 'prop:plan', ['pro']]];
+    await s.page.click('[data-panel=properties] tr[data-key="pro"] button.row-filter');
+    await settled(s.page, [`filters=${encodeURIComponent(JSON.stringify(filters))}`]);
+    expect(new URL(s.page.url()).searchParams.get('filters')).toBe(JSON.stringify(filters));
+    expect(await texts(s.page, '.chip')).toEqual(['Event is signup×', 'Property plan is pro×']);
+    await expectPanelsMatchApi(t, s.page);
+    // The events panel now counts only signups on the pro plan, as many as the value's row said.
+    const pro = (values.values as { value: string; count: number }[]).find((v) => v.value === 'pro')!;
+    expect(await s.page.$$eval('[data-panel=events] tbody tr', (trs) => trs.map((tr) => tr.getAttribute('data-key')))).toEqual(['signup']);
+    expect(await texts(s.page, '[data-panel=events] tbody td .value')).toEqual([count(pro.count)]);
+    // Back to the keys, then closed.
+    await s.page.click('[data-panel=properties] button:text("All properties of signup")');
+    await settled(s.page, ['name=signup'], ['property='], 'properties');
+    await s.page.click('[data-panel=properties] button:text("Close")');
+    expect(await s.page.locator('section[data-panel=properties]').count()).toBe(0);
     expect(s.problems).toEqual([]);
   });
 
@@ -426,7 +490,7 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
   });
 });
 
-describe('the dashboard on a storage without filters or hour buckets (a third-party adapter declaring neither)', () => {
+describe('the dashboard on a storage without filters, hour buckets, properties or goals (a third-party adapter declaring none)', () => {
   let t: TestDashboard;
   beforeAll(async () => {
     // The SQLite storage declaring neither: the API then refuses filtered and hourly queries (500).
@@ -441,6 +505,9 @@ describe('the dashboard on a storage without filters or hour buckets (a third-pa
     expect(await s.page.locator('[data-panel=referrers] tbody .row-filter').count()).toBeGreaterThan(0);
     expect(await s.page.locator('[data-panel=referrers] tbody button').count()).toBe(0);
     expect(await s.page.getByRole('group', { name: 'Interval' }).getByRole('button', { name: 'Hour' }).isDisabled()).toBe(true);
+    // Neither goals nor properties: no Goals panel, no way to open an event's properties.
+    expect(await s.page.locator('section[data-panel=goals]').count()).toBe(0);
+    expect(await s.page.locator('[data-panel=events] .open-properties').count()).toBe(0);
     await expectPanelsMatchApi(t, s.page);
     expect(s.problems).toEqual([]);
   });

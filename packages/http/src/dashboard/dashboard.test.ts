@@ -107,6 +107,29 @@ describe('dashboard over HTTPS (Community key)', () => {
     }
   });
 
+  it('a key in the address (api_key) is never rendered or redirected to; the sign-in page says why; signed in, the address is cleaned', async () => {
+    const reply = await t.request(`/?site_id=ST-demo&api_key=${t.key}&period=7d`);
+    expect(reply.status).toBe(200);
+    expect(reply.text).not.toContain(t.key);
+    expect(reply.text).toContain('<input type="hidden" name="view" value="?site_id=ST-demo&amp;period=7d">');
+    expect(reply.text).toContain('<p class="error" role="status">The address of this page contained an API key (api_key). It was ignored');
+    // Spelled with escapes, alone, or as the only parameter: dropped just the same.
+    for (const [view, kept] of [[`?api%5Fkey=${t.key}`, ''], [`?api_key=${t.key}`, ''], [`?site_id=ST-demo&api_key`, '?site_id=ST-demo']] as const) {
+      const page = await t.request(`/${view}`);
+      expect(page.text).not.toContain(t.key);
+      expect(page.text).toContain(`<input type="hidden" name="view" value="${kept.replace('&', '&amp;')}">`);
+      expect(page.text).toContain('role="status"');
+    }
+    // A form posted with the key in its view: the redirect leaves it out.
+    const { reply: signedIn, cookie } = await signIn(t, t.key, `?site_id=ST-demo&api_key=${t.key}`);
+    expect([signedIn.status, signedIn.headers.location]).toEqual([303, '/?site_id=ST-demo']);
+    // Signed in, a URL with a key is sent to the same view without it.
+    const again = await t.request(`/?api_key=${t.key}&site_id=ST-demo`, { headers: { Cookie: cookie } });
+    expect([again.status, again.headers.location]).toEqual([303, '/?site_id=ST-demo']);
+    // Without a key in the address: no notice.
+    expect((await t.request('/?site_id=ST-demo')).text).not.toContain('role="status"');
+  });
+
   it('data routes answer exactly what the API answers the key for the same query, through the same rules', async () => {
     const { cookie } = await signIn(t, t.key);
     const query = 'site_id=ST-demo&period=7d&compare=previous_period&filters=%5B%5B%22is%22%2C%22source%22%2C%5B%22google.com%22%5D%5D%5D';
@@ -140,7 +163,7 @@ describe('dashboard over HTTPS (Community key)', () => {
     expect(JSON.parse(reply.text)).toEqual({
       sites: [{ id: 'ST-demo', name: 'Demo', domain: 'demo.siteline.test', timezone: 'Europe/Berlin' }],
       tracker: '/tracker.js',
-      can: { filters: true, hours: true }, // SQLite answers filters and hours
+      can: { filters: true, hours: true, properties: true, goals: true }, // SQLite answers filters, hours, properties and goals
     });
   });
 

@@ -17,7 +17,7 @@ import { type DashboardAssets, loadAssets } from './assets.js';
 import {
   clearedSessionCookie, redirect, sameOrigin, send, sendHtml, sendJson, sessionCookie, sessionIdOf,
 } from './http-io.js';
-import { appPage, safeView, signInPage } from './pages.js';
+import { appPage, carriesKey, KEY_IN_URL_NOTICE, safeView, signInPage } from './pages.js';
 import { type SessionOptions, SessionStore } from './sessions.js';
 
 export interface DashboardHandlerOptions {
@@ -27,8 +27,9 @@ export interface DashboardHandlerOptions {
   authenticate: Authenticator;
   /**
    * Where the site picker's sites come from (a Cloud key sees its account's only), and what
-   * the storage can answer: without `capabilities.selection` (filters) or `hourBuckets`
-   * (hours) the dashboard does not offer them, as the API would refuse them.
+   * the storage can answer: without `capabilities.selection` (filters), `hourBuckets`
+   * (hours), `capabilities.properties` or `capabilities.goals` the dashboard does not offer
+   * them, as the API would refuse them.
    */
   storage: Pick<Storage, 'listSites' | 'capabilities' | 'hourBuckets'>;
   /** Path the dashboard is served at; default `''` (the page is `/`, the rest under `/dashboard/`). */
@@ -107,8 +108,11 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
   const page = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<number> => {
     const files = await assets;
     const principal = await principalOf(req);
-    if (principal) return sendHtml(req, res, 200, appPage(files));
-    return sendHtml(req, res, 200, signInPage(files, { view: safeView(url.search) }), staleCookie(req));
+    const keyInUrl = carriesKey(url.search);
+    // A signed-in browser is sent to the same view without the key, so the address bar drops it.
+    if (principal) return keyInUrl ? redirect(req, res, `${base}/${safeView(url.search)}`) : sendHtml(req, res, 200, appPage(files));
+    const notice = keyInUrl ? { notice: KEY_IN_URL_NOTICE } : {};
+    return sendHtml(req, res, 200, signInPage(files, { view: safeView(url.search), ...notice }), staleCookie(req));
   };
 
   const signIn = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
@@ -168,7 +172,13 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
     if (rest === 'sites') {
       const sites = await options.storage.listSites(principal.accountId === undefined ? undefined : { accountId: principal.accountId });
       const list = sites.map(({ id, name, domain, timezone }) => ({ id, name, domain, timezone }));
-      const can = { filters: options.storage.capabilities?.selection === true, hours: typeof options.storage.hourBuckets === 'function' };
+      const { capabilities } = options.storage;
+      const can = {
+        filters: capabilities?.selection === true,
+        hours: typeof options.storage.hourBuckets === 'function',
+        properties: capabilities?.properties === true,
+        goals: capabilities?.goals === true,
+      };
       return sendJson(req, res, 200, { sites: list, tracker: options.trackerPath ?? '/tracker.js', can });
     }
     await options.api.serveAs(req, res, principal, `/${rest}${url.search}`);

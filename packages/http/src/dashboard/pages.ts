@@ -16,8 +16,35 @@ export const MAX_VIEW_LENGTH = 4096;
  * @example safeView('?site_id=ST-demo&period=7d') // '?site_id=ST-demo&period=7d'
  */
 export function safeView(view: string | undefined): string {
-  return view !== undefined && view.length <= MAX_VIEW_LENGTH && /^\?[\x21-\x7e]*$/.test(view) ? view : '';
+  if (view === undefined || view.length > MAX_VIEW_LENGTH || !/^\?[\x21-\x7e]*$/.test(view)) return '';
+  const kept = view.slice(1).split('&').filter((part) => !isKeyParameter(part)).join('&');
+  return kept === '' ? '' : `?${kept}`;
 }
+
+/**
+ * True when a query string carries an API key (`api_key=`, as the API accepts it). The
+ * dashboard never renders or redirects to such a URL: a key in an address stays in browser
+ * history, bookmarks and every log the URL passes through.
+ * @example carriesKey('?site_id=ST-a&api_key=secret') // true
+ */
+export function carriesKey(view: string | undefined): boolean {
+  return view !== undefined && view.slice(1).split('&').some(isKeyParameter);
+}
+
+/** One `name=value` part of a query string whose name decodes to `api_key`. */
+function isKeyParameter(part: string): boolean {
+  const name = part.split('=', 1)[0]!.replaceAll('+', ' ');
+  try {
+    return decodeURIComponent(name) === 'api_key';
+  } catch {
+    return false; // a malformed escape cannot spell the name
+  }
+}
+
+/** Said on the sign-in page when its address carried a key. */
+export const KEY_IN_URL_NOTICE =
+  'The address of this page contained an API key (api_key). It was ignored and left out of every address this dashboard gives back: ' +
+  'a key in a URL stays in browser history, bookmarks and server logs. Sign in with the form instead, and consider revoking that key.';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -36,13 +63,13 @@ ${script ? `<script type="module" src="dashboard/assets/${assets.script.name}"><
  * The sign-in form. It posts the key once, to this server, which answers with a session
  * cookie; the key is never written back into a page (a refused key leaves the field empty).
  */
-export function signInPage(assets: DashboardAssets, options: { view: string; error?: string }): string {
+export function signInPage(assets: DashboardAssets, options: { view: string; error?: string; notice?: string }): string {
   return `${head(assets, 'Sign in · Siteline', false)}
 <body class="signin">
 <main>
 <h1>Siteline</h1>
 <form method="post" action="dashboard/sign-in">
-${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>\n` : ''}<label for="key">API key</label>
+${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>\n` : ''}${options.notice ? `<p class="error" role="status">${escapeHtml(options.notice)}</p>\n` : ''}<label for="key">API key</label>
 <input id="key" name="key" type="password" required maxlength="512" autocomplete="off" autofocus>
 <input type="hidden" name="view" value="${escapeHtml(options.view)}">
 <button type="submit">Sign in</button>

@@ -17,6 +17,8 @@ import {
   intervalSchema,
   limitSchema,
   periodSchema,
+  propertySchema,
+  requiredEventNameSchema,
   siteIdSchema,
 } from '@siteline/core';
 import { z } from 'zod';
@@ -48,6 +50,8 @@ const SUMMARIES: Record<EndpointName, string> = {
   events: 'Custom events with their count',
   campaigns: 'Sessions with the full UTM source, medium and campaign',
   live: 'Visitors with a pageview in the last 5 minutes',
+  properties: 'The property keys of a custom event, or the values of one key',
+  goals: 'Every goal of the site with its visitors, conversions and conversion rate',
 };
 
 const query = (name: string, schema: Json, description: string, required = false) => ({ name, in: 'query', required, description, schema });
@@ -67,7 +71,9 @@ function parameters(endpoint: EndpointName): Json[] {
       description:
         'JSON array of `[operator, dimension, values]` conditions, all of which must hold (query-extensions.md section 1). ' +
         'Session dimensions select sessions by their attributes; `page` selects sessions with a matching pageview and those pageviews; ' +
-        '`event` selects sessions with a matching custom event and those events. An empty array is no filter.',
+        '`event` selects sessions with a matching custom event and those events; `prop:<key>` reads a custom event\'s property ' +
+        '(`\'\'` when the event lacks it) and selects like `event` (an event passes when every `event` and `prop:` condition holds); ' +
+        '`goal` selects sessions by the goals (display names) they convert on. An empty array is no filter.',
       content: {
         'application/json': { schema: jsonSchema(filterConditionsSchema), example: [['is', 'country', ['DE', 'AT']], ['is', 'page', ['/pricing']]] },
       },
@@ -78,7 +84,10 @@ function parameters(endpoint: EndpointName): Json[] {
     if (own === 'interval') list.push(query('interval', jsonSchema(intervalSchema), 'Bucket size; default `day`. `hour` takes ranges of at most 7 days.'));
     if (own === 'limit') list.push(query('limit', jsonSchema(limitSchema), 'Rows to return; default 20.'));
     if (own === 'breakdown') list.push(query('breakdown', jsonSchema(breakdownSchema), 'Default `device_type`.'));
-    if (own === 'name') list.push(query('name', jsonSchema(eventNameSchema), 'One event name; all when absent.'));
+    if (own === 'name' && endpoint === 'properties') {
+      list.push(query('name', jsonSchema(requiredEventNameSchema), 'The custom event whose properties are read.', true));
+    } else if (own === 'name') list.push(query('name', jsonSchema(eventNameSchema), 'One event name; all when absent.'));
+    if (own === 'property') list.push(query('property', jsonSchema(propertySchema), 'One property key: its values are listed instead of the keys.'));
   }
   list.push(query('format', jsonSchema(formatSchema), 'Default `json`. `csv`: the rows as an RFC 4180 CSV file (text/csv), header row of the JSON field names, `comparison` fields as `comparison_<field>`.'));
   return list;

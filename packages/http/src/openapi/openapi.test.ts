@@ -7,8 +7,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createClient as generateHeyApiClient } from '@hey-api/openapi-ts';
 import { createConfig as redoclyConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { createSite, createSqliteStorage, ENDPOINT_PATHS, importEvents, MESSAGES, type Storage } from '@siteline/core';
-import { EXT, ndjson } from '@siteline/core/testing';
+import { addGoal, createSite, createSqliteStorage, ENDPOINT_PATHS, importEvents, MESSAGES, type Storage } from '@siteline/core';
+import { EXT, ndjson, PROPS, PROPS_GOALS } from '@siteline/core/testing';
 import { checkApiResponse, checkedResponses } from '@siteline/http/testing';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
@@ -70,6 +70,9 @@ describe('GET /api/v1/openapi.json', () => {
     storage = createSqliteStorage(':memory:');
     await createSite(storage, { id: 'ST-ext', name: 'Extensions', timezone: 'UTC' });
     await importEvents(storage, ndjson(EXT));
+    await createSite(storage, { id: 'ST-props', name: 'Properties', timezone: 'UTC' });
+    await importEvents(storage, ndjson(PROPS));
+    for (const goal of PROPS_GOALS) await addGoal(storage, 'ST-props', goal);
     server = https.createServer(tls, createApiHandler({ storage, authenticate: communityAuthenticator(KEY), logger: () => {} }));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     port = (server.address() as AddressInfo).port;
@@ -203,6 +206,8 @@ describe('GET /api/v1/openapi.json', () => {
               events: (await sdk.events({ client, query: range })).data,
               campaigns: (await sdk.campaigns({ client, query: range })).data,
               live: (await sdk.live({ client, query: { site_id: 'ST-ext' } })).data,
+              properties: (await sdk.properties({ client, query: { ...range, site_id: 'ST-props', name: 'Signup', property: 'plan' } })).data,
+              goals: (await sdk.goals({ client, query: { ...range, site_id: 'ST-props', compare: 'previous_period' } })).data,
             },
             openapi: ((await sdk.openapi({ client: createClient({ baseUrl, fetch }) })).data as { openapi?: string }).openapi,
             exportLines: String((await sdk.exportEvents({ client, query: range, parseAs: 'text' })).data).trimEnd().split('\\n').length,
@@ -235,6 +240,8 @@ describe('GET /api/v1/openapi.json', () => {
           events: await direct(`/events?${range}`),
           campaigns: await direct(`/campaigns?${range}`),
           live: { live: 0 },
+          properties: await direct(`/properties?${range.replace('ST-ext', 'ST-props')}&name=Signup&property=plan`),
+          goals: await direct(`/goals?${range.replace('ST-ext', 'ST-props')}&compare=previous_period`),
         },
         openapi: '3.1.0',
         exportLines: (await request(port, `/api/v1/export?${range}`)).body.trimEnd().split('\n').length,
@@ -246,6 +253,58 @@ describe('GET /api/v1/openapi.json', () => {
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
+  });
+
+  it('/properties and /goals over HTTPS: the documented bodies, compare, the prop: and goal filters, their 422s; goals are never written', async () => {
+    const doc = openApiDocument('/api/v1') as Json;
+    const props = doc.paths['/properties'].get.parameters as Json[];
+    expect(props.map((p) => [p.name, p.required])).toEqual([
+      ['site_id', true], ['from', false], ['to', false], ['period', false], ['filters', false], ['compare', false], ['name', true], ['property', false], ['limit', false],
+    ]);
+    expect(props.find((p) => p.name === 'property')!.schema).toEqual({ type: 'string', minLength: 1, maxLength: 300 });
+    expect(doc.paths['/goals'].get.parameters.map((p: Json) => p.name)).toEqual(['site_id', 'from', 'to', 'period', 'filters', 'compare']);
+    const dimension = doc.paths['/stats'].get.parameters.find((p: Json) => p.name === 'filters').content['application/json'].schema.items.prefixItems[1];
+    expect(dimension.anyOf[0].enum).toContain('goal');
+    expect(dimension.anyOf[1].pattern).toBe('^prop:[\\s\\S]{1,300}$');
+    const messages = doc.components.schemas.ValidationError.properties.error.enum as string[];
+    expect(messages).toEqual(expect.arrayContaining([MESSAGES.nameRequired, MESSAGES.property]));
+
+    const range = 'site_id=ST-props&from=2026-11-10&to=2026-11-11';
+    // The numbers of the conformance cases (testing/conformance-properties.ts).
+    expect(JSON.parse((await request(port, `/api/v1/properties?${range}&name=Signup&property=plan&compare=previous_period`)).body)).toEqual({
+      name: 'Signup',
+      property: 'plan',
+      values: [
+        { value: 'pro', count: 3, visitors: 3, comparison: { count: 0, visitors: 0 } },
+        { value: 'Pro', count: 1, visitors: 1, comparison: { count: 0, visitors: 0 } },
+        { value: 'free', count: 1, visitors: 1, comparison: { count: 1, visitors: 1 } },
+      ],
+    });
+    expect((await request(port, `/api/v1/properties?${range}&name=Signup&limit=1`)).body).toBe('{"name":"Signup","properties":[{"property":"plan","count":5,"visitors":4}]}');
+    const goals = JSON.parse((await request(port, `/api/v1/goals?${range}`)).body) as Json;
+    expect(goals.goals[0]).toEqual({ goal: 'Signup', visitors: 5, conversions: 6, conversion_rate: 83.3 });
+    expect(goals.goals).toHaveLength(4);
+    const thanks = encodeURIComponent(JSON.stringify([['is', 'goal', ['Visit /thanks*']]]));
+    expect(JSON.parse((await request(port, `/api/v1/stats?${range}&filters=${thanks}`)).body)).toEqual({ visitors: 2, pageviews: 4, sessions: 2, bounce_rate: 0, avg_duration: 690 });
+    const pro = encodeURIComponent(JSON.stringify([['is', 'prop:plan', ['pro']]]));
+    expect(JSON.parse((await request(port, `/api/v1/goals?${range}&filters=${pro}&compare=previous_period`)).body).goals[0]).toEqual({
+      goal: 'Signup', visitors: 3, conversions: 3, conversion_rate: 100, comparison: { visitors: 0, conversions: 0, conversion_rate: 0 },
+    });
+    const cases: [string, string][] = [
+      ['/properties?site_id=ST-props', MESSAGES.nameRequired],
+      ['/properties?site_id=ST-props&name=', MESSAGES.nameRequired],
+      [`/properties?site_id=ST-props&name=${'x'.repeat(201)}`, MESSAGES.name],
+      ['/properties?site_id=ST-props&name=Signup&property=', MESSAGES.property],
+      ['/properties?site_id=ST-props&name=Signup&limit=101', MESSAGES.limitRange],
+      ['/properties?site_id=ST-props&compare=x', MESSAGES.compare],
+      [`/goals?site_id=ST-props&filters=${encodeURIComponent('[["is","prop:",["x"]]]')}`, MESSAGES.filterDimension],
+    ];
+    for (const [path, error] of cases) expect(await request(port, `/api/v1${path}`)).toMatchObject({ status: 422, body: JSON.stringify({ error }) });
+    // Keys stay read-only: no route writes goals.
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+      expect(await request(port, '/api/v1/goals?site_id=ST-props', method)).toMatchObject({ status: 405, body: '{"error":"Method Not Allowed"}' });
+    }
+    expect((await request(port, '/api/v1/goals?site_id=ST-nope')).status).toBe(404);
   });
 
   it('a client generated from the document by openapi-typescript type-checks and calls the server with openapi-fetch', async () => {

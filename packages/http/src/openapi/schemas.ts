@@ -12,6 +12,9 @@ import {
   type DeviceRow,
   type EndpointResponses,
   type EventRow,
+  type GoalRow,
+  type PropertyRow,
+  type PropertyValueRow,
   type LocationRow,
   MESSAGES,
   type PageRow,
@@ -61,6 +64,11 @@ const deviceRow = named(z.object({ name: z.string(), visitors: count }).strict()
 const eventRow = named(z.object({ name: z.string(), count }).strict(), 'EventRow');
 const campaignRow = named(z.object({ source: z.string(), medium: z.string(), campaign: z.string(), ...sessionMetrics }).strict(), 'CampaignRow');
 const breakdown = z.enum(['device_type', 'browser', 'os']);
+const propertyMetrics = { count, visitors: count };
+const propertyRow = named(z.object({ property: z.string(), ...propertyMetrics }).strict(), 'PropertyRow', 'A property key of the event, with its events and daily visitors.');
+const propertyValueRow = named(z.object({ value: z.string(), ...propertyMetrics }).strict(), 'PropertyValueRow', 'A value of the property, with its events and daily visitors.');
+const goalMetrics = { visitors: count, conversions: count, conversion_rate: percent };
+const goalRow = named(z.object({ goal: z.string().describe('The display name: the event name, or `Visit ` and the page pattern.'), ...goalMetrics }).strict(), 'GoalRow');
 
 /** A row with `comparison`: its metric fields over the compared range. */
 const compared = <S extends z.ZodRawShape, M extends z.ZodRawShape>(row: z.ZodObject<S>, metrics: M, id: string) =>
@@ -102,6 +110,16 @@ export const bodies = {
     z.object({ campaigns: z.array(compared(campaignRow, sessionMetrics, 'ComparedCampaignRow')) }).strict(),
   ]),
   live: z.object({ live: count }).strict(),
+  properties: z.union([
+    z.object({ name: z.string(), properties: z.array(propertyRow) }).strict(),
+    z.object({ name: z.string(), property: z.string(), values: z.array(propertyValueRow) }).strict(),
+    z.object({ name: z.string(), properties: z.array(compared(propertyRow, propertyMetrics, 'ComparedPropertyRow')) }).strict(),
+    z.object({ name: z.string(), property: z.string(), values: z.array(compared(propertyValueRow, propertyMetrics, 'ComparedPropertyValueRow')) }).strict(),
+  ]),
+  goals: z.union([
+    z.object({ goals: z.array(goalRow) }).strict(),
+    z.object({ goals: z.array(compared(goalRow, goalMetrics, 'ComparedGoalRow')) }).strict(),
+  ]),
 };
 for (const [endpoint, schema] of Object.entries(bodies)) {
   registry.add(schema, { id: `${endpoint[0]!.toUpperCase()}${endpoint.slice(1)}Response` });
@@ -137,6 +155,9 @@ same<Equal<z.infer<typeof locationRow>, LocationRow>>();
 same<Equal<z.infer<typeof deviceRow>, DeviceRow>>();
 same<Equal<z.infer<typeof eventRow>, EventRow>>();
 same<Equal<z.infer<typeof campaignRow>, CampaignRow>>();
+same<Equal<z.infer<typeof propertyRow>, PropertyRow>>();
+same<Equal<z.infer<typeof propertyValueRow>, PropertyValueRow>>();
+same<Equal<z.infer<typeof goalRow>, GoalRow>>();
 same<Equal<z.infer<typeof bodies.live>, EndpointResponses['live']>>();
 // Whole bodies: the v1 and compared shapes and the core types are assignable both ways.
 type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -9,6 +9,8 @@ import { parseQuery } from '../../query/parse.js';
 import { REPORTS } from '../../reports/index.js';
 import { createSite } from '../../sites/sites.js';
 import { ALPHA, GAMMA_FIRST, GAMMA_SECOND, ndjson } from '../../testing/datasets.js';
+import { PROPS, PROPS_GOALS } from '../../testing/datasets-properties.js';
+import { addGoal } from '../../goals/goals.js';
 import type { EndpointName } from '../../types.js';
 import type { Storage } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
@@ -118,8 +120,8 @@ describe('SQLite migration 5: one spelling per browser and OS', () => {
     storage.db.exec("INSERT INTO dirty_days SELECT site_id, day FROM rollup_days WHERE true ON CONFLICT DO NOTHING; DELETE FROM rollup_days; DELETE FROM rollup_sessions; DELETE FROM rollup_pages; DELETE FROM rollup_events;");
     expect((await devices(storage, 'os')).devices).toContainEqual({ name: 'android', visitors: 1 });
     expect(storage.db.prepare("SELECT COUNT(*) FROM rollup_sessions WHERE dimension = 'os' AND value = 'android'").pluck().get()).toBe(1);
-    // Back to version 4, as the file was before migration 5 (and without the table migration 6 adds).
-    storage.db.exec('DROP TABLE day_versions');
+    // Back to version 4, as the file was before migration 5 (and without what migrations 6 and 7 add).
+    storage.db.exec('DROP TABLE day_versions; DROP TABLE goals; ALTER TABLE events DROP COLUMN props');
     storage.db.pragma('user_version = 4');
     await storage.close();
 
@@ -147,5 +149,37 @@ describe('SQLite migration 5: one spelling per browser and OS', () => {
     expect(upgraded.db.prepare("SELECT value, visitors FROM rollup_sessions WHERE site_id = 'ST-names' AND dimension = 'os' AND value LIKE 'android'").all())
       .toEqual([{ value: 'Android', visitors: 2 }]);
     await upgraded.close();
+  });
+});
+
+describe('SQLite migration 7: event properties and goals', () => {
+  it('a version-6 database with events keeps them and their answers, then stores properties and goals', async () => {
+    const file = join(dir, 'v6.db');
+    const old = new Database(file);
+    for (const sql of MIGRATIONS.slice(0, 6)) old.exec(sql);
+    old.pragma('user_version = 6');
+    old.close();
+    const before = createSqliteStore(file, { now: () => NOW });
+    // Opened by this version: migrated at once. Undo the last step to hold a real version-6 file with data.
+    before.db.exec('DROP TABLE goals; ALTER TABLE events DROP COLUMN props; PRAGMA user_version = 6');
+    await before.close();
+    const v6 = new Database(file);
+    v6.exec(`INSERT INTO sites VALUES ('ST-props', 'Properties', 'UTC', NULL, NULL, '2026-11-01T00:00:00Z')`);
+    v6.close();
+    const reopened = createSqliteStore(file, { now: () => NOW });
+    expect(reopened.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    await importEvents(reopened, ndjson(PROPS));
+    for (const goal of PROPS_GOALS) await addGoal(reopened, 'ST-props', goal);
+    const range = { site_id: 'ST-props', from: '2026-11-10', to: '2026-11-11' };
+    // As testing/conformance-properties.ts works them out.
+    expect(await REPORTS.properties(reopened, parseQuery('properties', { ...range, name: 'Signup', property: 'plan' }))).toEqual({
+      name: 'Signup', property: 'plan',
+      values: [{ value: 'pro', count: 3, visitors: 3 }, { value: 'Pro', count: 1, visitors: 1 }, { value: 'free', count: 1, visitors: 1 }],
+    });
+    expect((await REPORTS.goals(reopened, parseQuery('goals', range))).goals[0]).toEqual({ goal: 'Signup', visitors: 5, conversions: 6, conversion_rate: 83.3 });
+    // Stored exactly: a JSON array of [key, value] strings on custom events only.
+    expect(reopened.db.prepare("SELECT props FROM events WHERE session_id = 'Q1' AND type = 1").pluck().get()).toBe('[["plan","pro"],["seats","3"]]');
+    expect(reopened.db.prepare("SELECT COUNT(*) FROM events WHERE type = 0 AND props IS NOT NULL").pluck().get()).toBe(0);
+    await reopened.close();
   });
 });

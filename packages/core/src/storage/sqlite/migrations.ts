@@ -344,4 +344,21 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (site_id, day)
   ) STRICT, WITHOUT ROWID;
   `,
+  `
+  -- Custom event properties (properties-goals.md): a custom event's props as the JSON
+  -- array of its [key, value] pairs (both strings, exactly as sent), NULL without any.
+  -- Existing rows have none, so no day's raw rows change and no version is bumped.
+  ALTER TABLE events ADD COLUMN props TEXT;
+
+  -- Goals, site settings: an event goal (type 'event', value the event name) or a page
+  -- goal (type 'page', value the path pattern); name is the display name, unique per site.
+  CREATE TABLE goals (
+    site_id     TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    type        TEXT NOT NULL,
+    value       TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    PRIMARY KEY (site_id, name)
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];

@@ -56,11 +56,14 @@ describe('readDay', () => {
       siteId: 'ST-odd', ts: ts + i * 1000, day: '2026-11-02', type: i % 2 === 0 ? 'pageview' : 'event', name: i % 2 === 0 ? '' : text, path: i % 2 === 0 ? text : '/',
       visitorId: `v"${i}\u0000`, sessionId: `s\\${i}😀`, seq: i, entryPath: text, referrerSource: text, channel: 'Direct', utmSource: text,
       utmMedium: '', utmCampaign: '', countryCode: 'DE', deviceType: 'Desktop', browser: text, os: 'Linux',
+      ...(i % 2 === 1 ? { props: [[`k${text}`, text], ['"', '\\']] as [string, string][] } : {}),
     }));
     await s.writeEvents(events);
     const rows = runSteps(createChunkReader(s.db)('ST-odd', '2026-11-02', 'UTC'));
     // Own rows: id, visitor, start, end, bounce, then ATTRIBUTES: entry page 5, referrer 6, browser 10, utm_source 12.
     expect(rows.events.map((e) => [e[0], e[1], e[3]]).sort()).toEqual(events.map((e) => [e.sessionId, e.visitorId, e.type === 'pageview' ? e.path : e.name]).sort());
     expect(rows.own.map((r) => [r[0], r[1], r[5], r[6], r[12], r[10]]).sort()).toEqual(events.map((e) => [e.sessionId, e.visitorId, e.entryPath, e.referrerSource, e.utmSource, e.browser]).sort());
+    // Custom events' properties, through json() inside the JSON array; none on pageviews.
+    expect(rows.events.map((e) => [e[0], e[7]]).sort()).toEqual(events.map((e) => [e.sessionId, e.props ?? null]).sort());
   });
 });

@@ -22,8 +22,10 @@ const BATCH = 5_000;
 export type SessionRow = [string, string, number, number, number, ...string[]];
 /** A foreign session: id, its day, start, end, then the attributes. */
 export type ForeignRow = [string, string, number, number, ...string[]];
-/** An event of the day: session, visitor, type (0 pageview), path or name, gap (null for none), timestamp, id. */
-export type EventRow = [string, string, number, string, number | null, number, number];
+/** A custom event's properties as stored (`[key, value]` pairs), null for none. */
+export type PropsCell = [string, string][] | null;
+/** An event of the day: session, visitor, type (0 pageview), path or name, gap (null for none), timestamp, id, properties. */
+export type EventRow = [string, string, number, string, number | null, number, number, PropsCell];
 
 /** The rows of one day's chunk, read in one snapshot. */
 export interface DayRows {
@@ -33,8 +35,8 @@ export interface DayRows {
   /** The day's events, in no particular order. */
   events: EventRow[];
   foreign: ForeignRow[];
-  /** Events of the chunk's sessions on other days: session id, type, path or name. */
-  outside: [string, number, string][];
+  /** Events of the chunk's sessions on other days: session id, type, path or name, properties. */
+  outside: [string, number, string, PropsCell][];
 }
 
 /**
@@ -56,8 +58,8 @@ export function createChunkReader(db: Database.Database, batch = BATCH) {
   // In time order (the primary key); the chunk groups them by visitor in memory (a SQL sort of the day costs more than the read).
   const eventsJson = (from: string) =>
     db.prepare(
-      `SELECT json_group_array(json_array(session_id, visitor_id, type, CASE type WHEN 0 THEN path ELSE name END, gap_ms, ts, id))
-       FROM (SELECT session_id, visitor_id, type, name, path, gap_ms, ts, id FROM events WHERE site_id = ? AND ${from} AND ts < ? ORDER BY ts, id LIMIT ${batch})`,
+      `SELECT json_group_array(json_array(session_id, visitor_id, type, CASE type WHEN 0 THEN path ELSE name END, gap_ms, ts, id, json(props)))
+       FROM (SELECT session_id, visitor_id, type, name, path, gap_ms, ts, id, props FROM events WHERE site_id = ? AND ${from} AND ts < ? ORDER BY ts, id LIMIT ${batch})`,
     ).pluck();
   const eventsFirst = eventsJson('ts >= ?');
   const eventsNext = eventsJson('(ts, id) > (?, ?)');
@@ -68,7 +70,7 @@ export function createChunkReader(db: Database.Database, batch = BATCH) {
   ).raw();
   // Events are keyed by time, not session: a session's events lie within [start_ts, end_ts] of its row.
   const sessionEvents = db.prepare(
-    `SELECT type, CASE type WHEN 0 THEN path ELSE name END, ts FROM events WHERE site_id = ? AND ts >= ? AND ts <= ? AND session_id = ?`,
+    `SELECT type, CASE type WHEN 0 THEN path ELSE name END, ts, props FROM events WHERE site_id = ? AND ts >= ? AND ts <= ? AND session_id = ?`,
   ).raw();
 
   return function* readDay(siteId: string, day: string, timezone: string): Generator<void, DayRows> {
@@ -103,10 +105,10 @@ export function createChunkReader(db: Database.Database, batch = BATCH) {
     for (const e of events) if (!ownIds.has(e[0])) foreignIds.add(e[0]);
     const foreign = foreignIds.size === 0 ? [] : (foreignSessions.all(JSON.stringify([...foreignIds]), siteId) as ForeignRow[]);
     for (const row of foreign) spanning.push([row[0], row[2], row[3]]);
-    const outside: [string, number, string][] = [];
+    const outside: [string, number, string, PropsCell][] = [];
     for (const [sessionId, first, last] of spanning) {
-      for (const [type, text, ts] of sessionEvents.all(siteId, first, last, sessionId) as [number, string, number][]) {
-        if (ts < start || ts >= end) outside.push([sessionId, type, text]);
+      for (const [type, text, ts, props] of sessionEvents.all(siteId, first, last, sessionId) as [number, string, number, string | null][]) {
+        if (ts < start || ts >= end) outside.push([sessionId, type, text, props === null ? null : (JSON.parse(props) as [string, string][])]);
       }
     }
     return { day, own, events, foreign, outside };

@@ -71,7 +71,10 @@ export function createColumnCache(db: Database.Database, versions: DayVersions, 
     let site = sites.get(siteId);
     if (!site) {
       const paths = new Dictionary();
-      const dicts = { paths, names: new Dictionary(), attributes: ATTRIBUTES.map((a) => (a === 'entryPath' ? paths : new Dictionary())) };
+      const dicts = {
+        paths, names: new Dictionary(), propKeys: new Dictionary(), propValues: new Dictionary(),
+        attributes: ATTRIBUTES.map((a) => (a === 'entryPath' ? paths : new Dictionary())),
+      };
       sites.set(siteId, (site = { dicts, chunks: new Map() }));
     }
     return site;

@@ -15,7 +15,7 @@
  * valid while their versions (sqlite-day-versions.ts) hold.
  */
 import type { SessionAttribute } from '../types.js';
-import type { DayRows } from './sqlite-chunk-reader.js';
+import type { DayRows, PropsCell } from './sqlite-chunk-reader.js';
 import { SESSION_ATTRIBUTE_COLUMN } from '../selection.js';
 
 /** The session attributes in chunk order; `entryPath` shares the path dictionary with pageviews. */
@@ -34,12 +34,18 @@ export class Dictionary {
     }
     return code;
   }
+  /** The value's code, or undefined when no chunk has it yet (adds nothing). */
+  find(value: string): number | undefined {
+    return this.codes.get(value);
+  }
 }
 
-/** A site's dictionaries: `paths` (entry pages and pageview paths), `names` (custom events), one per other attribute. */
+/** A site's dictionaries: `paths` (entry pages and pageview paths), `names` (custom events), property keys and values, one per other attribute. */
 export interface SiteDictionaries {
   paths: Dictionary;
   names: Dictionary;
+  propKeys: Dictionary;
+  propValues: Dictionary;
   /** Indexed like `ATTRIBUTES` (index 0, `entryPath`, is `paths`). */
   attributes: Dictionary[];
 }
@@ -63,10 +69,20 @@ export interface DayChunk {
   evVisitor: Int32Array;
   evGap: Float64Array;
   evTs: Float64Array;
-  /** Events of the chunk's sessions on other days, for deciding whether they match. */
+  /**
+   * The custom events' properties, as key and value codes: those of day event `e` are
+   * `evPropKey/evPropValue[evProps[e] .. evProps[e + 1])` (none for pageviews).
+   */
+  evProps: Int32Array;
+  evPropKey: Int32Array;
+  evPropValue: Int32Array;
+  /** Events of the chunk's sessions on other days, for deciding whether they match; their properties as above. */
   exSession: Int32Array;
   exPageview: Uint8Array;
   exCode: Int32Array;
+  exProps: Int32Array;
+  exPropKey: Int32Array;
+  exPropValue: Int32Array;
   /** Distinct visitor groups (sessions and events numbered apart), for stamps unique across chunks. */
   groups: number;
   /** Rows held, for the cache bound. */
@@ -75,6 +91,14 @@ export interface DayChunk {
   dependsOn: string[];
   /** Which sessions match, for the last few selections asked (by their JSON): a dashboard asks every endpoint with the same filters. */
   matches: Map<string, Uint8Array>;
+  /** Per goal asked (by type and value), where it converts in this chunk (sqlite-scan.ts `goalTotals`). */
+  goalHits: Map<string, GoalHits>;
+}
+
+/** Where one goal converts in a chunk: its own sessions that convert (ascending), and the session of each of the day's events that meets it. */
+export interface GoalHits {
+  own: Int32Array;
+  events: Int32Array;
 }
 
 /**
@@ -148,11 +172,14 @@ export function* buildChunk(rows: DayRows, dicts: SiteDictionaries): Generator<v
   const evVisitor = new Int32Array(kept);
   const evGap = new Float64Array(kept);
   const evTs = new Float64Array(kept);
+  /** The row each placed event came from, to lay out its properties in placed order. */
+  const rowOf = new Int32Array(kept);
   for (let i = 0; i < n; i++) {
     const g = groupOf[i]!;
     if (g < 0) continue;
     const [, , type, text, gap, ts] = events[i]!;
     const at = next[g]!++;
+    rowOf[at] = i;
     evSession[at] = sessionOf[i]!;
     evPageview[at] = type === 0 ? 1 : 0;
     evCode[at] = type === 0 ? dicts.paths.code(text) : dicts.names.code(text);
@@ -160,6 +187,7 @@ export function* buildChunk(rows: DayRows, dicts: SiteDictionaries): Generator<v
     evGap[at] = gap ?? Number.NaN;
     evTs[at] = ts;
   }
+  const ev = codeProps(kept, (at) => events[rowOf[at]!]![7], dicts);
   const { outside } = rows;
   const exSession = new Int32Array(outside.length);
   const exPageview = new Uint8Array(outside.length);
@@ -169,13 +197,37 @@ export function* buildChunk(rows: DayRows, dicts: SiteDictionaries): Generator<v
     exPageview[i] = type === 0 ? 1 : 0;
     exCode[i] = type === 0 ? dicts.paths.code(text) : dicts.names.code(text);
   });
+  const ex = codeProps(outside.length, (i) => outside[i]![3], dicts);
   dependsOn.delete(day);
   return {
     day, own: own.length, sessions, attributes, visitor, bounce, durationMs, startTs,
-    evSession, evPageview, evCode, evVisitor, evGap, evTs,
-    exSession, exPageview, exCode,
-    groups: sessionGroups + perGroup.length, size: sessions + kept + outside.length, dependsOn: [...dependsOn].sort(), matches: new Map(),
+    evSession, evPageview, evCode, evVisitor, evGap, evTs, evProps: ev.offsets, evPropKey: ev.keys, evPropValue: ev.values,
+    exSession, exPageview, exCode, exProps: ex.offsets, exPropKey: ex.keys, exPropValue: ex.values,
+    groups: sessionGroups + perGroup.length,
+    size: sessions + kept + outside.length + ev.keys.length + ex.keys.length,
+    dependsOn: [...dependsOn].sort(),
+    matches: new Map(),
+    goalHits: new Map(),
   };
+}
+
+/** The properties of `count` events (`propsOf(i)`) as offsets into key and value codes (see `DayChunk.evProps`). */
+function codeProps(count: number, propsOf: (i: number) => PropsCell | undefined, dicts: SiteDictionaries) {
+  const offsets = new Int32Array(count + 1);
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    total += propsOf(i)?.length ?? 0;
+    offsets[i + 1] = total;
+  }
+  const keys = new Int32Array(total);
+  const values = new Int32Array(total);
+  for (let i = 0, at = 0; i < count; i++) {
+    for (const [key, value] of propsOf(i) ?? []) {
+      keys[at] = dicts.propKeys.code(key);
+      values[at++] = dicts.propValues.code(value);
+    }
+  }
+  return { offsets, keys, values };
 }
 
 /** Runs a generator of steps (`readDay`, `buildChunk`) through without pausing. */

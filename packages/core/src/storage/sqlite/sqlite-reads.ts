@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
 import { dayStart, localDay, shiftDay } from '../../time/zone.js';
+import type { GoalDefinition } from '../../goals/goal.js';
+import { hasConditions } from '../selection.js';
 import type { BreakdownTotals, DayRange, EventTotals, PageTotals, Selection, SessionDimension, SummaryTotals } from '../types.js';
 import { type ColumnCache, createColumnCache } from './sqlite-column-cache.js';
 import type { DayVersions } from './sqlite-day-versions.js';
@@ -160,8 +162,7 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
    * `read` and the scan in one read transaction (which loads only what a write changed in between).
    */
   const scanned = async <T>(range: DayRange, selection: Selection | undefined, get: () => T): Promise<T> => {
-    const conditions = selection && selection.session.length + selection.page.length + selection.event.length > 0;
-    await columnCache.prepare(range, zoneOf(range.siteId), conditions ? { visit: columns.matcher(range.siteId, selection) } : {});
+    await columnCache.prepare(range, zoneOf(range.siteId), selection && hasConditions(selection) ? { visit: columns.matcher(range.siteId, selection) } : {});
     const days = stale(range);
     if (days) refresh(range.siteId, days);
     return snapshot(get) as T;
@@ -191,6 +192,11 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
         ? scanned(range, selection, () => columns.customEvents(range, name, selection))
         : read(range, `events\u0000${name ?? ''}`, (q, r) => q.customEvents(r, name), (parts): EventTotals[] => sumBy(parts.flat(), (row) => row.name)),
     hourBuckets: (range: DayRange, starts: readonly number[], selection?: Selection) => scanned(range, selection, () => columns.hourBuckets(range, starts, selection)),
+    // Properties and goals have no rollups: filtered or not, they scan the column cache (which the server keeps warm).
+    properties: (range: DayRange, name: string, property: string | undefined, selection?: Selection) =>
+      scanned(range, selection, () => columns.properties(range, name, property, selection)),
+    goalTotals: (range: DayRange, goals: readonly GoalDefinition[], selection?: Selection) =>
+      scanned(range, selection, () => columns.goalTotals(range, goals, selection)),
     liveVisitors: raw.liveVisitors,
   };
 }

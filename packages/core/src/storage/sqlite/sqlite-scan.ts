@@ -4,13 +4,44 @@
  * the same totals the raw definition gives (sqlite-selection-raw.ts; a
  * differential test holds them equal).
  */
+import type { GoalDefinition } from '../../goals/goal.js';
 import { bucketIndex } from '../selection.js';
-import type { BreakdownTotals, BucketTotals, DayRange, DayTotals, EventTotals, PageTotals, Selection, SessionDimension, SummaryTotals } from '../types.js';
+import type {
+  BreakdownTotals, BucketTotals, DayRange, DayTotals, EventTotals, GoalTotals, PageTotals, PropertyTotals, Selection, SessionDimension, SummaryTotals,
+} from '../types.js';
 import type { ColumnCache } from './sqlite-column-cache.js';
-import { ATTRIBUTES, type DayChunk } from './sqlite-columns.js';
-import { compile, type CompiledSelection, Counters } from './sqlite-scan-selection.js';
+import { ATTRIBUTES, type DayChunk, type GoalHits } from './sqlite-columns.js';
+import { compile, type CompiledSelection, Counters, eventsOf, GoalMasks } from './sqlite-scan-selection.js';
 
 const NONE: Selection = { session: [], page: [], event: [] };
+
+/** Goals whose hits a chunk keeps (a site has at most 100). */
+const MAX_GOAL_HITS = 256;
+
+/** Where each of `goals` converts in the chunk (`any`: masks of all of them, to skip the events that meet none). */
+function goalHits(chunk: DayChunk, goals: readonly GoalDefinition[], any: GoalMasks, dicts: Parameters<typeof compile>[1]): GoalHits[] {
+  const meetsAny = any.meets();
+  const meets = goals.map((g) => new GoalMasks([g], dicts).meets());
+  const [day, outside] = eventsOf(chunk);
+  const converts = goals.map(() => new Uint8Array(chunk.sessions));
+  const events: number[][] = goals.map(() => []);
+  for (const list of [day, outside]) {
+    for (let i = 0; i < list.session.length; i++) {
+      if (!meetsAny(list, i)) continue;
+      const s = list.session[i]!;
+      for (let g = 0; g < goals.length; g++) {
+        if (!meets[g]!(list, i)) continue;
+        converts[g]![s] = 1;
+        if (list === day) events[g]!.push(s);
+      }
+    }
+  }
+  return goals.map((_, g) => {
+    const own: number[] = [];
+    for (let s = 0; s < chunk.own; s++) if (converts[g]![s]) own.push(s);
+    return { own: Int32Array.from(own), events: Int32Array.from(events[g]!) };
+  });
+}
 
 /** The filtered reads (and `hourBuckets`, also unfiltered: no selection selects everything) over `cache`. */
 export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: string) => string) {
@@ -23,11 +54,20 @@ export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: strin
       base += chunk.groups;
     }
   };
-  /** Calls `add(event)` for each selected pageview (`pageviews` 1) or custom event (0) of the chunk. */
-  const selected = (chunk: DayChunk, match: Uint8Array, bits: Uint8Array | undefined, pageviews: 0 | 1, add: (e: number) => void) => {
+  /** Calls `add(event)` for each selected pageview of the chunk. */
+  const selected = (chunk: DayChunk, match: Uint8Array, bits: Uint8Array | undefined, add: (e: number) => void) => {
     const { evSession, evPageview, evCode } = chunk;
     for (let e = 0; e < evSession.length; e++) {
-      if (evPageview[e] === pageviews && match[evSession[e]!] && (!bits || bits[evCode[e]!])) add(e);
+      if (evPageview[e] === 1 && match[evSession[e]!] && (!bits || bits[evCode[e]!])) add(e);
+    }
+  };
+  /** Calls `add(event)` for each selected custom event of the chunk (of one name code, when given): those of matching sessions that pass. */
+  const selectedCustom = (chunk: DayChunk, match: Uint8Array, c: CompiledSelection, add: (e: number) => void, nameCode?: number) => {
+    const pass = c.passes();
+    const [day] = eventsOf(chunk);
+    const { evSession, evPageview, evCode } = chunk;
+    for (let e = 0; e < evSession.length; e++) {
+      if (evPageview[e] === 0 && match[evSession[e]!] && (nameCode === undefined || evCode[e] === nameCode) && (!pass || pass(day, e))) add(e);
     }
   };
   /** Visits the matching own sessions, with whether each is the first of its visitor group in this chunk. */
@@ -50,7 +90,7 @@ export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: strin
         t.durationMs += chunk.durationMs[s]!;
         if (newVisitor) t.visitors++;
       });
-      selected(chunk, match, c.pageBits(), 1, () => t.pageviews++);
+      selected(chunk, match, c.pageBits(), () => t.pageviews++);
       if (t.sessions > 0 || t.pageviews > 0) days.push(t);
     });
     return days;
@@ -115,7 +155,7 @@ export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: strin
         const [pv, vis, timed, top, es, eb] = counters.fit(dicts.paths.values.length);
         stamps = Counters.stamps(dicts.paths.values.length, stamps);
         const { evCode, evVisitor, evGap } = chunk;
-        selected(chunk, match, c.pageBits(), 1, (e) => {
+        selected(chunk, match, c.pageBits(), (e) => {
           const p = evCode[e]!;
           pv![p]!++;
           const stamp = base + evVisitor[e]!;
@@ -149,7 +189,7 @@ export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: strin
       const dicts = cache.dictionaries(range.siteId);
       const counts = new Map<number, number>();
       scan(range, selection, (chunk, match, _base, c) => {
-        selected(chunk, match, c.eventBits(), 0, (e) => {
+        selectedCustom(chunk, match, c, (e) => {
           const code = chunk.evCode[e]!;
           counts.set(code, (counts.get(code) ?? 0) + 1);
         });
@@ -157,6 +197,75 @@ export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: strin
       return [...counts]
         .map(([code, count]) => ({ name: dicts.names.values[code]!, count }))
         .filter((row) => name === undefined || row.name === name);
+    },
+
+    /** Selected custom events named `name` by property key, or by the value of `property` (storage/types.ts `properties`). */
+    properties(range: DayRange, name: string, property: string | undefined, selection = NONE): PropertyTotals[] {
+      const dicts = cache.dictionaries(range.siteId);
+      // By key code, or by value code of the one key; codes of both grow while the range loads.
+      const dict = property === undefined ? dicts.propKeys : dicts.propValues;
+      const counters = new Counters(2); // count, visitors
+      let stamps = Counters.stamps(64);
+      scan(range, selection, (chunk, match, base, c) => {
+        const nameCode = dicts.names.find(name);
+        const keyCode = property === undefined ? -1 : dicts.propKeys.find(property);
+        if (nameCode === undefined || keyCode === undefined) return;
+        const [count, visitors] = counters.fit(dict.values.length);
+        stamps = Counters.stamps(dict.values.length, stamps);
+        const { evProps, evPropKey, evPropValue, evVisitor } = chunk;
+        selectedCustom(chunk, match, c, (e) => {
+          const stamp = base + evVisitor[e]!;
+          for (let j = evProps[e]!; j < evProps[e + 1]!; j++) {
+            if (keyCode >= 0 && evPropKey[j] !== keyCode) continue;
+            const code = keyCode >= 0 ? evPropValue[j]! : evPropKey[j]!;
+            count![code]!++;
+            if (stamps[code] !== stamp) {
+              stamps[code] = stamp;
+              visitors![code]!++;
+            }
+          }
+        }, nameCode);
+      });
+      const [count, visitors] = counters.fit(dict.values.length);
+      const out: PropertyTotals[] = [];
+      dict.values.forEach((key, code) => {
+        if (count![code]) out.push({ key, count: count![code]!, visitors: visitors![code]! });
+      });
+      return out;
+    },
+
+    /**
+     * Each goal's visitors (matching sessions starting in the range that convert) and
+     * conversions (storage/types.ts `goalTotals`). Where a goal converts in a chunk does not
+     * depend on the query: it is worked out once per chunk and goal (`goalHits`), so a query
+     * touches only the goal's converting sessions and events.
+     */
+    goalTotals(range: DayRange, goals: readonly GoalDefinition[], selection = NONE): GoalTotals[] {
+      const dicts = cache.dictionaries(range.siteId);
+      const keys = goals.map((g) => `${g.type}\u0000${g.value}`);
+      const totals = goals.map(() => ({ visitors: 0, conversions: 0, stamp: -1 }));
+      scan(range, selection, (chunk, match, base) => {
+        const missing = goals.map((_, g) => g).filter((g) => !chunk.goalHits.has(keys[g]!));
+        if (missing.length > 0) {
+          if (chunk.goalHits.size + missing.length > MAX_GOAL_HITS) chunk.goalHits.clear();
+          goalHits(chunk, missing.map((g) => goals[g]!), new GoalMasks(missing.map((g) => goals[g]!), dicts), dicts)
+            .forEach((hits, i) => chunk.goalHits.set(keys[missing[i]!]!, hits));
+        }
+        for (let g = 0; g < goals.length; g++) {
+          const hits = chunk.goalHits.get(keys[g]!)!;
+          const t = totals[g]!;
+          for (const s of hits.events) t.conversions += match[s]!;
+          for (const s of hits.own) {
+            if (!match[s]) continue;
+            const stamp = base + chunk.visitor[s]!;
+            if (t.stamp !== stamp) {
+              t.stamp = stamp;
+              t.visitors++;
+            }
+          }
+        }
+      });
+      return totals.map(({ visitors, conversions }) => ({ visitors, conversions }));
     },
 
     hourBuckets(range: DayRange, starts: readonly number[], selection = NONE): BucketTotals[] {
@@ -172,7 +281,7 @@ export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: strin
             row.visitors++;
           }
         });
-        selected(chunk, match, c.pageBits(), 1, (e) => bucketOf(chunk.evTs[e]!).pageviews++);
+        selected(chunk, match, c.pageBits(), (e) => bucketOf(chunk.evTs[e]!).pageviews++);
       });
       return rows.filter((r) => r.sessions > 0 || r.pageviews > 0).map(({ start, visitors, sessions: n, pageviews }) => ({ start, visitors, sessions: n, pageviews }));
     },

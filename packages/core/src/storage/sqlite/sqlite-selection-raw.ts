@@ -7,9 +7,11 @@
  * naive column hold that cache to. Values reach SQL only as bound parameters.
  */
 import type Database from 'better-sqlite3';
-import { allHold, bucketIndex, SESSION_ATTRIBUTE_COLUMN } from '../selection.js';
+import { type GoalDefinition, meetsGoal } from '../../goals/goal.js';
+import { allHold, bucketIndex, eventPasses, SESSION_ATTRIBUTE_COLUMN } from '../selection.js';
 import type {
-  BreakdownTotals, BucketTotals, Condition, DayRange, DayTotals, EventTotals, PageTotals, Selection, SessionDimension, SummaryTotals,
+  BreakdownTotals, BucketTotals, Condition, DayRange, DayTotals, EventTotals, GoalTotals, PageTotals, PropEntry, PropertyTotals, Selection,
+  SessionDimension, SummaryTotals,
 } from '../types.js';
 
 /** What each breakdown groups by, on alias `s`. */
@@ -35,31 +37,49 @@ interface Clause {
 const holds = (column: string, conditions: readonly Condition[]): Clause =>
   conditions.length === 0 ? { sql: '1', args: [] } : { sql: `siteline_holds(${column}, ?)`, args: [JSON.stringify(conditions)] };
 
+/** "Custom event `alias` passes the `event` and `prop:` conditions" (`eventPasses`), as SQL. */
+const passes = (alias: string, selection: Selection): Clause =>
+  selection.event.length + (selection.prop?.length ?? 0) === 0
+    ? { sql: '1', args: [] }
+    : { sql: `siteline_passes(${alias}.name, ${alias}.props, ?)`, args: [JSON.stringify({ event: selection.event, prop: selection.prop ?? [] })] };
+
+/** "Event `alias` meets one of `goals`" (`meetsGoal`), as SQL. */
+const meets = (alias: string, goals: readonly GoalDefinition[]): Clause => ({
+  sql: `siteline_meets(${alias}.type, ${alias}.name, ${alias}.path, ?)`,
+  args: [JSON.stringify(goals)],
+});
+
 /** "Session `s` matches" (storage/types.ts `Selection`), as SQL on the alias `s`. */
 function matching(selection: Selection): Clause {
   const parts: Clause[] = selection.session.map((c) => holds(`s.${SESSION_ATTRIBUTE_COLUMN[c.attribute]}`, [c]));
-  const exists = (type: number, column: string, conditions: readonly Condition[]) => {
-    const inner = holds(`x.${column}`, conditions);
+  const exists = (inner: Clause, type?: number, not = false) => {
     parts.push({
       // A session's events all lie within [start_ts, end_ts] of its row: the time range finds them (events are keyed by time).
-      sql: `EXISTS (SELECT 1 FROM events x WHERE x.site_id = s.site_id AND x.ts BETWEEN s.start_ts AND s.end_ts
-              AND x.session_id = s.session_id AND x.type = ${type} AND ${inner.sql})`,
+      sql: `${not ? 'NOT ' : ''}EXISTS (SELECT 1 FROM events x WHERE x.site_id = s.site_id AND x.ts BETWEEN s.start_ts AND s.end_ts
+              AND x.session_id = s.session_id${type === undefined ? '' : ` AND x.type = ${type}`} AND ${inner.sql})`,
       args: inner.args,
     });
   };
-  if (selection.page.length > 0) exists(0, 'path', selection.page);
-  if (selection.event.length > 0) exists(1, 'name', selection.event);
+  if (selection.page.length > 0) exists(holds('x.path', selection.page), 0);
+  if (selection.event.length + (selection.prop?.length ?? 0) > 0) exists(passes('x', selection), 1);
+  for (const goal of selection.goal ?? []) exists(meets('x', goal.goals), undefined, !goal.converts);
   return { sql: parts.map((p) => p.sql).join(' AND ') || '1', args: parts.flatMap((p) => p.args) };
 }
 
-/** The raw filtered reads over `db` (registers the `siteline_holds` SQL function on it). */
+/** The raw filtered reads over `db` (registers the `siteline_holds`, `siteline_passes` and `siteline_meets` SQL functions on it). */
 export function createRawSelectionReads(db: Database.Database) {
-  const parsed = new Map<string, Condition[]>();
-  db.function('siteline_holds', { deterministic: true }, (value: unknown, json: unknown) => {
-    let conditions = parsed.get(json as string);
-    if (!conditions) parsed.set(json as string, (conditions = JSON.parse(json as string) as Condition[]));
-    return allHold(conditions, value as string) ? 1 : 0;
-  });
+  const parsed = new Map<string, unknown>();
+  const cachedJson = <T>(json: unknown): T => {
+    let value = parsed.get(json as string);
+    if (value === undefined) parsed.set(json as string, (value = JSON.parse(json as string)));
+    return value as T;
+  };
+  const propsOf = (text: unknown): PropEntry[] => (text === null ? [] : (JSON.parse(text as string) as PropEntry[]));
+  db.function('siteline_holds', { deterministic: true }, (value: unknown, json: unknown) => (allHold(cachedJson<Condition[]>(json), value as string) ? 1 : 0));
+  db.function('siteline_passes', { deterministic: true }, (name: unknown, props: unknown, json: unknown) =>
+    eventPasses({ session: [], page: [], ...cachedJson<Pick<Selection, 'event' | 'prop'>>(json) }, name as string, propsOf(props)) ? 1 : 0);
+  db.function('siteline_meets', { deterministic: true }, (type: unknown, name: unknown, path: unknown, json: unknown) =>
+    cachedJson<GoalDefinition[]>(json).some((g) => meetsGoal(g, type === 0 ? 'pageview' : 'event', name as string, path as string)) ? 1 : 0);
   const statements = new Map<string, Database.Statement>();
   const all = <T>(sql: string, args: unknown[]): T[] => {
     let statement = statements.get(sql);
@@ -75,7 +95,7 @@ export function createRawSelectionReads(db: Database.Database) {
   /** Selected events of a type (0 pageview, 1 custom event) in the range, on alias `e`. */
   const events = (range: DayRange, selection: Selection, type: 0 | 1): Clause => {
     const m = matching(selection);
-    const own = holds(type === 0 ? 'e.path' : 'e.name', type === 0 ? selection.page : selection.event);
+    const own = type === 0 ? holds('e.path', selection.page) : passes('e', selection);
     return {
       sql: `FROM events e JOIN sessions s ON s.site_id = e.site_id AND s.session_id = e.session_id
             WHERE e.site_id = ? AND e.ts >= ? AND e.ts < ? AND e.type = ${type} AND ${own.sql} AND ${m.sql}`,
@@ -136,6 +156,44 @@ export function createRawSelectionReads(db: Database.Database) {
       const e = events(range, selection, 1);
       const named = name === undefined ? { sql: '', args: [] } : { sql: ' AND e.name = ?', args: [name] };
       return all<EventTotals>(`SELECT e.name AS name, COUNT(*) AS count ${e.sql}${named.sql} GROUP BY e.name`, [...e.args, ...named.args]);
+    },
+
+    properties(range: DayRange, name: string, property: string | undefined, selection = NONE): PropertyTotals[] {
+      const e = events(range, selection, 1);
+      const rows = new Map<string, { count: number; seen: Set<string> }>();
+      for (const { day, visitor, props } of all<{ day: string; visitor: string; props: string | null }>(
+        `SELECT e.day AS day, e.visitor_id AS visitor, e.props AS props ${e.sql} AND e.name = ?`, [...e.args, name])) {
+        for (const [key, value] of propsOf(props)) {
+          if (property !== undefined && key !== property) continue;
+          const k = property === undefined ? key : value;
+          let row = rows.get(k);
+          if (!row) rows.set(k, (row = { count: 0, seen: new Set() }));
+          row.count++;
+          row.seen.add(`${day}\u0000${visitor}`);
+        }
+      }
+      return [...rows].map(([key, { count, seen }]) => ({ key, count, visitors: seen.size }));
+    },
+
+    goalTotals(range: DayRange, goals: readonly GoalDefinition[], selection = NONE): GoalTotals[] {
+      const m = matching(selection);
+      return goals.map((goal) => {
+        const sessionMeets = meets('x', [goal]);
+        const [{ visitors }] = all<{ visitors: number }>(
+          `SELECT COUNT(DISTINCT s.day || char(0) || s.visitor_id) AS visitors FROM sessions s
+           WHERE s.site_id = ? AND s.day BETWEEN ? AND ? AND ${m.sql}
+             AND EXISTS (SELECT 1 FROM events x WHERE x.site_id = s.site_id AND x.ts BETWEEN s.start_ts AND s.end_ts
+               AND x.session_id = s.session_id AND ${sessionMeets.sql})`,
+          [range.siteId, range.from, range.to, ...m.args, ...sessionMeets.args],
+        ) as [{ visitors: number }];
+        const eventMeets = meets('e', [goal]);
+        const [{ conversions }] = all<{ conversions: number }>(
+          `SELECT COUNT(*) AS conversions FROM events e JOIN sessions s ON s.site_id = e.site_id AND s.session_id = e.session_id
+           WHERE e.site_id = ? AND e.ts >= ? AND e.ts < ? AND ${eventMeets.sql} AND ${m.sql}`,
+          [range.siteId, range.startMs, range.endMs, ...eventMeets.args, ...m.args],
+        ) as [{ conversions: number }];
+        return { visitors, conversions };
+      });
     },
 
     hourBuckets(range: DayRange, starts: readonly number[], selection = NONE): BucketTotals[] {

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { demoNdjson } from '../../demo/index.js';
+import { DEMO_GOALS, demoNdjson } from '../../demo/index.js';
+import { addGoal } from '../../goals/goals.js';
 import { importEvents } from '../../import/import.js';
 import { parseQuery } from '../../query/parse.js';
 import { REPORTS } from '../../reports/index.js';
@@ -36,11 +37,14 @@ function rawOnly(store: Sqlite): Storage {
     pages: async (r, s) => (s ? raw.pages(r, s) : store.pages(r)),
     customEvents: async (r, name, s) => (s ? raw.customEvents(r, name, s) : store.customEvents(r, name)),
     hourBuckets: async (r, starts, s) => raw.hourBuckets(r, starts, s),
+    properties: async (r, name, property, s) => raw.properties(r, name, property, s),
+    goalTotals: async (r, goals, s) => raw.goalTotals(r, goals, s),
   };
 }
 
 /** Filters of every kind: one session dimension, a page, an event, combinations, negations and a condition nothing satisfies. */
 const FILTERS: FilterCondition[][] = [
+  [], // unfiltered: /properties and /goals read the column cache even so
   [['is', 'country', ['DE', 'AT']]],
   [['is_not', 'device_type', ['Desktop']]],
   [['contains', 'source', ['google', 'bing']]],
@@ -54,6 +58,11 @@ const FILTERS: FilterCondition[][] = [
   [['is_not', 'event', ['outbound']]],
   [['is', 'country', ['US']], ['contains', 'page', ['/docs']], ['is', 'event', ['download']]],
   [['is', 'os', ['nothing-has-this']]],
+  [['is', 'prop:button', ['Start free trial', 'See a demo']]],
+  [['is_not', 'prop:button', ['Talk to sales']], ['is', 'event', ['cta_click']]],
+  [['is', 'prop:url', ['']], ['contains', 'prop:version', ['2.4']]],
+  [['is', 'goal', ['Visit /pricing']], ['is_not', 'goal', ['Visit /docs/*']]],
+  [['contains', 'goal', ['Visit']], ['is', 'country', ['US', 'DE']]],
 ];
 
 /** Every endpoint over a few ranges, filtered, compared and bucketed, as JSON lines. */
@@ -62,6 +71,7 @@ async function answers(storage: Storage, siteId: string): Promise<string[]> {
   const variants: [EndpointName, Record<string, string>][] = [
     ['stats', {}], ['timeseries', {}], ['timeseries', { interval: 'week' }], ['pages', { limit: '100' }], ['referrers', {}], ['channels', {}],
     ['locations', {}], ['devices', { breakdown: 'browser' }], ['events', {}], ['events', { name: 'download' }], ['campaigns', {}],
+    ['properties', { name: 'outbound' }], ['properties', { name: 'cta_click', property: 'button' }], ['goals', {}],
   ];
   for (const filters of FILTERS) {
     // 7 days compared with the 7 before: every day of the data, two ranges per request.
@@ -87,7 +97,10 @@ afterEach(async () => {
 async function store(options: Parameters<typeof createSqliteStore>[1] = {}, path = ':memory:'): Promise<Sqlite> {
   const s = createSqliteStore(path, { now: () => NOW, ...options });
   open.push(s);
-  for (const site of SITES) await createSite(s, site);
+  for (const site of SITES) {
+    await createSite(s, site);
+    for (const goal of DEMO_GOALS) await addGoal(s, site.id, goal);
+  }
   await importEvents(s, SITES.flatMap((site, i) => [
     ...demoNdjson({ siteId: site.id, days: 14, pageviewsPerDay: 60, seed: 7 + i, end: NOW, timezone: site.timezone, domain: site.domain }),
   ]));
@@ -103,6 +116,13 @@ describe('SQLite filtered reads (column cache) against the raw definition', () =
       expect(fast).toEqual(await answers(rawOnly(s), site.id));
       // The filters select something and leave something out (the numbers are not all zero, not all the totals).
       expect(fast.some((line) => line.startsWith('stats') && /"sessions":[1-9]/.test(line))).toBe(true);
+      // So do the prop: and goal filters, and /properties and /goals have rows with numbers.
+      for (const dimension of ['prop:button', 'goal']) {
+        expect(fast.some((line) => line.startsWith(`stats [[["is","${dimension}"`) && /"sessions":[1-9]/.test(line))).toBe(true);
+      }
+      expect(fast.some((line) => line.startsWith('properties [[],') && /"property":"url","count":[1-9]/.test(line))).toBe(true);
+      expect(fast.some((line) => line.startsWith('properties [[["is","prop:button"') && /"value":"Start free trial","count":[1-9]/.test(line))).toBe(true);
+      expect(fast.some((line) => line.startsWith('goals [[],') && /"goal":"Visit \/pricing","visitors":[1-9]/.test(line))).toBe(true);
       expect(fast).toEqual(await answers(s, site.id)); // served again from the cache
     }
   }, 180_000);

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import type { Goal } from '../../goals/goal.js';
 import type { Site } from '../../types.js';
 import type { ImportRecord, Storage, StoredEvent } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
@@ -68,6 +69,22 @@ const toSite = (row: SiteRow): Site => ({
   createdAt: row.created_at,
 });
 
+interface GoalRow {
+  site_id: string;
+  name: string;
+  type: string;
+  value: string;
+  created_at: string;
+}
+
+const toGoal = (row: GoalRow): Goal => ({
+  siteId: row.site_id,
+  name: row.name,
+  type: row.type === 'page' ? 'page' : 'event',
+  value: row.value,
+  createdAt: row.created_at,
+});
+
 /** The SQLite store with its connection and its column cache's counters and warming: for the adapter's own modules, tests and the bench only. */
 export type SqliteStore = Storage & {
   readonly db: Database.Database;
@@ -128,6 +145,9 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   const allSites = db.prepare<[], SiteRow>('SELECT * FROM sites ORDER BY created_at, id');
   const accountSites = db.prepare<[string], SiteRow>('SELECT * FROM sites WHERE account_id = ? ORDER BY created_at, id');
   const communitySites = db.prepare<[], SiteRow>('SELECT * FROM sites WHERE account_id IS NULL ORDER BY created_at, id');
+  const insertGoal = db.prepare('INSERT INTO goals (site_id, name, type, value, created_at) VALUES (?, ?, ?, ?, ?)');
+  const siteGoals = db.prepare<[string], GoalRow>('SELECT site_id, name, type, value, created_at FROM goals WHERE site_id = ?');
+  const deleteGoal = db.prepare('DELETE FROM goals WHERE site_id = ? AND name = ?');
   const timezones = new Map<string, string>();
   const timezoneOf = (siteId: string): string | undefined => {
     let zone = timezones.get(siteId);
@@ -170,7 +190,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   const eventPage = createEventPages(db);
   return {
     kind: 'sqlite',
-    capabilities: { selection: true },
+    capabilities: { selection: true, properties: true, goals: true },
     db,
     columnCacheStats: () => reads.columnCache.stats(),
     columnCacheWarmed: warm(),
@@ -197,6 +217,13 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     hourBuckets: async (range, starts, selection) => reads.hourBuckets(range, starts, selection),
     liveVisitors: async (siteId, since, until) => reads.liveVisitors(siteId, since, until),
     eventPage: async (range, after, limit) => eventPage(range, after, limit),
+    properties: async (range, name, property, selection) => reads.properties(range, name, property, selection),
+    goalTotals: async (range, goals, selection) => reads.goalTotals(range, goals, selection),
+    async insertGoal(goal) {
+      insertGoal.run(goal.siteId, goal.name, goal.type, goal.value, goal.createdAt);
+    },
+    listGoals: async (siteId) => siteGoals.all(siteId).map(toGoal),
+    deleteGoal: async (siteId, name) => deleteGoal.run(siteId, name).changes > 0,
     async close() {
       reads.columnCache.close();
       if (db.open) db.close();

@@ -15,7 +15,7 @@ interface SessionState extends SessionAttributes {
   custom_events: number;
 }
 
-const EVENT_COLUMNS = ['id', 'site_id', 'ts', 'day', 'type', 'name', 'path', 'visitor_id', 'session_id', 'seq', 'gap_ms'];
+const EVENT_COLUMNS = ['id', 'site_id', 'ts', 'day', 'type', 'name', 'path', 'visitor_id', 'session_id', 'seq', 'gap_ms', 'props'];
 const SESSION_COLUMNS = [
   'site_id', 'session_id', 'visitor_id', 'day', 'start_ts', 'end_ts', 'end_seq', 'last_event_id', 'pageviews', 'custom_events',
   'entry_path', 'referrer_source', 'channel', 'utm_source', 'utm_medium', 'utm_campaign', 'country_code', 'device_type', 'browser', 'os',
@@ -102,7 +102,7 @@ export function createWriter(db: Database.Database, live: LiveDeltas): (events: 
       const e = group[i]!;
       const next = group[i + 1];
       const gap = withGaps && next ? next.ts - e.ts : null;
-      eventRows.add([nextId++, e.siteId, e.ts, e.day, e.type === 'pageview' ? 0 : 1, e.name, e.path, e.visitorId, e.sessionId, e.seq, gap]);
+      eventRows.add([nextId++, e.siteId, e.ts, e.day, e.type === 'pageview' ? 0 : 1, e.name, e.path, e.visitorId, e.sessionId, e.seq, gap, propsText(e)]);
       if (!liveDays) {
         if (e.day !== day) touched.add(`${e.siteId}\u0000${(day = e.day)}`);
       } else if (!withGaps) touched.add(`${e.siteId}\u0000${e.day}`);
@@ -221,6 +221,11 @@ export function createWriter(db: Database.Database, live: LiveDeltas): (events: 
     setNextEventId.run(nextId);
     return { dirty: touched, written: new Set([...touched, ...liveWritten]) };
   };
+}
+
+/** The `props` column of an event: its custom event properties as JSON, or NULL (pageviews carry none). */
+export function propsText(e: StoredEvent): string | null {
+  return e.type === 'event' && e.props !== undefined && e.props.length > 0 ? JSON.stringify(e.props) : null;
 }
 
 /** `event` carrying the attributes already stored for its session. */

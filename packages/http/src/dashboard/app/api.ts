@@ -14,13 +14,15 @@ export interface SitesResponse {
   sites: SiteInfo[];
   /** Path of the tracker script on this server, for the install snippet. */
   tracker: string;
-  /** What the server's storage answers: filters (`capabilities.selection`) and hour buckets. */
+  /** What the server's storage answers: filters (`capabilities.selection`), hour buckets, event properties and goals. */
   can: Capabilities;
 }
 
 export interface Capabilities {
   filters: boolean;
   hours: boolean;
+  properties: boolean;
+  goals: boolean;
 }
 
 /** A request the server refused: its status and the API's `error` message. */

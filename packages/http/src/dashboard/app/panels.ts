@@ -10,6 +10,7 @@ export interface Row {
   key: string;
   /** The row's name as shown. */
   label: string;
+  /** Shown as the panel's `formats` say (counts by default). */
   metrics: number[];
   /** The same metrics over the compared range, when compare is on. */
   compared?: number[];
@@ -17,14 +18,19 @@ export interface Row {
   filter: FilterCondition[];
 }
 
+/** How a metric column is shown. */
+export type MetricFormat = 'count' | 'percent';
+
 export interface ListPanel {
-  id: 'pages' | 'referrers' | 'channels' | 'locations' | 'devices' | 'events' | 'campaigns';
+  id: 'pages' | 'referrers' | 'channels' | 'locations' | 'devices' | 'events' | 'campaigns' | 'goals';
   title: string;
   /** API path below `/api/v1`. */
   path: string;
   /** Heading of the name column. */
   nameHeading: string;
   metricHeadings: string[];
+  /** Per metric column; counts when absent. */
+  formats?: MetricFormat[];
   /** Why the list is empty when no filter is set. */
   empty: string;
   rows(body: Record<string, unknown>, breakdown: Breakdown): Row[];
@@ -83,12 +89,41 @@ export const PANELS: readonly ListPanel[] = [
   },
 ];
 
-/** How a condition reads on its chip: `Source is google.com`. */
+/**
+ * The Goals panel (properties-goals.md section 4): every goal of the site with its visitors,
+ * conversions and conversion rate; a click selects the sessions that converted on it.
+ */
+export const GOALS_PANEL: ListPanel = {
+  id: 'goals', title: 'Goals', path: 'goals', nameHeading: 'Goal', metricHeadings: ['Visitors', 'Conversions', 'Conversion rate'],
+  formats: ['count', 'count', 'percent'],
+  empty: 'No goals for this site yet. Add one on the server: npx siteline goals add --site <id> --event signup (or --page "/thanks*").',
+  rows: (body) => list(body, 'goals').map((row) => {
+    const goal = String(row.goal);
+    const fields = ['visitors', 'conversions', 'conversion_rate'];
+    return { key: goal, label: goal, metrics: metrics(row, fields), compared: compared(row, fields), filter: [['is', 'goal', [goal]]] };
+  }),
+};
+
+/**
+ * The rows of `/properties` for an opened event: its keys, or the values of one key. A
+ * value's row selects that event with that value (`event` and `prop:<key>` together).
+ */
+export function propertyRows(body: Record<string, unknown>, event: string, property: string | undefined): Row[] {
+  const field = property === undefined ? 'properties' : 'values';
+  return list(body, field).map((row) => {
+    const name = String(property === undefined ? row.property : row.value);
+    const filter: FilterCondition[] = property === undefined ? [] : [['is', 'event', [event]], ['is', `prop:${property}`, [name]]];
+    return { key: name, label: name, metrics: metrics(row, ['count', 'visitors']), compared: compared(row, ['count', 'visitors']), filter };
+  });
+}
+
+/** How a condition reads on its chip: `Source is google.com`, `Property plan is pro`. */
 export function describeCondition([operator, dimension, values]: FilterCondition): string {
   const names: Record<string, string> = {
     entry_page: 'Entry page', source: 'Source', channel: 'Channel', country: 'Country', device_type: 'Device type', browser: 'Browser', os: 'OS',
-    utm_source: 'UTM source', utm_medium: 'UTM medium', utm_campaign: 'UTM campaign', page: 'Page', event: 'Event',
+    utm_source: 'UTM source', utm_medium: 'UTM medium', utm_campaign: 'UTM campaign', page: 'Page', event: 'Event', goal: 'Goal',
   };
+  if (dimension.startsWith('prop:')) names[dimension] = `Property ${dimension.slice(5)}`;
   const verbs: Record<string, string> = { is: 'is', is_not: 'is not', contains: 'contains', contains_not: 'does not contain' };
   const shown = values.map((v) => (dimension === 'country' ? countryName(v) : v === '' ? '(none)' : v));
   return `${names[dimension] ?? dimension} ${verbs[operator] ?? operator} ${shown.join(' or ')}`;

@@ -28,8 +28,11 @@ export const BREAKDOWNS: readonly Breakdown[] = ['device_type', 'browser', 'os']
 export const METRICS: readonly Metric[] = ['visitors', 'pageviews', 'sessions'];
 const COMPARES: readonly CompareChoice[] = ['previous_period', 'year_over_year', 'off'];
 const DIMENSIONS: readonly FilterDimension[] = [
-  'entry_page', 'source', 'channel', 'country', 'device_type', 'browser', 'os', 'utm_source', 'utm_medium', 'utm_campaign', 'page', 'event',
+  'entry_page', 'source', 'channel', 'country', 'device_type', 'browser', 'os', 'utm_source', 'utm_medium', 'utm_campaign', 'page', 'event', 'goal',
 ];
+/** A dimension the view keeps: a fixed one, or `prop:` and a key (the API checks the key's length). */
+const isDimension = (value: unknown): value is FilterDimension =>
+  typeof value === 'string' && ((DIMENSIONS as readonly string[]).includes(value) || (value.startsWith('prop:') && value.length > 5));
 const OPERATORS = ['is', 'is_not', 'contains', 'contains_not'];
 
 const DEFAULTS = { period: '30d', compare: 'previous_period', interval: 'day', breakdown: 'device_type', metric: 'visitors' } as const;
@@ -54,7 +57,7 @@ function parseFilters(text: string | null): FilterCondition[] {
     const value: unknown = JSON.parse(text);
     if (!Array.isArray(value)) return [];
     return value.filter((c): c is FilterCondition =>
-      Array.isArray(c) && c.length === 3 && OPERATORS.includes(c[0]) && DIMENSIONS.includes(c[1]) &&
+      Array.isArray(c) && c.length === 3 && OPERATORS.includes(c[0]) && isDimension(c[1]) &&
       Array.isArray(c[2]) && c[2].length > 0 && c[2].every((v: unknown) => typeof v === 'string'));
   } catch {
     return [];

@@ -3,7 +3,7 @@ import type { FilterCondition, StatsResponse, SummaryComparison, TimeseriesRow }
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { type Capabilities, getData, type SitesResponse } from '../api.js';
-import { BREAKDOWN_LABELS, PANELS } from '../panels.js';
+import { BREAKDOWN_LABELS, GOALS_PANEL, PANELS } from '../panels.js';
 import { BREAKDOWNS, readView, reportParams, type View, withFilter, withoutFilter, writeView } from '../state.js';
 import { useData } from '../use-data.js';
 import { Chart } from './Chart.js';
@@ -12,8 +12,16 @@ import { Controls } from './Controls.js';
 import { NoData, NoSites } from './EmptySite.js';
 import { IntervalSwitch } from './IntervalSwitch.js';
 import { Live } from './Live.js';
+import { type OpenProperties, Properties } from './Properties.js';
 import { RankedTable } from './RankedTable.js';
 import { Summary } from './Summary.js';
+
+/**
+ * What the storage is assumed to answer until the sites list says: filters and hours (the
+ * URL's view is asked at once, a refusal shows in its panel), but no goals or properties
+ * (their panels would ask unasked-for reports a storage may refuse).
+ */
+const UNTIL_SITES: Capabilities = { filters: true, hours: true, properties: false, goals: false };
 
 type Stats = StatsResponse & { comparison?: SummaryComparison };
 type Series = { timeseries: TimeseriesRow[]; comparison?: TimeseriesRow[] };
@@ -64,7 +72,7 @@ export function App() {
       <Live site={view.site} />
       <Chips filters={view.filters} onRemove={(i) => navigate(withoutFilter(view, i))} onClear={() => navigate({ ...view, filters: [] })} />
       {sites && !sites.can.filters && <p class="note">This server's storage does not answer filtered queries yet, so rows cannot be clicked to filter.</p>}
-      <Reports view={view} can={sites?.can ?? { filters: true, hours: true }} onChange={navigate} empty={(filtered) => (site && sites ? <NoData site={site} tracker={sites.tracker} filtered={filtered} /> : null)} />
+      <Reports view={view} can={sites?.can ?? UNTIL_SITES} onChange={navigate} empty={(filtered) => (site && sites ? <NoData site={site} tracker={sites.tracker} filtered={filtered} /> : null)} />
     </Shell>
   );
 }
@@ -106,7 +114,12 @@ function Reports({ view, can, onChange, empty }: ReportsProps) {
     devices: useData<Record<string, unknown>>('devices', withParam('breakdown', view.breakdown)),
     events: useData<Record<string, unknown>>('events', base),
     campaigns: useData<Record<string, unknown>>('campaigns', base),
+    goals: useData<Record<string, unknown>>('goals', can.goals ? base : undefined),
   };
+  const goals = lists.goals;
+  const [properties, setProperties] = useState<OpenProperties | undefined>(undefined);
+  // Another site's events are not this one's: close the drill-down when the site changes.
+  useEffect(() => setProperties(undefined), [view.site]);
   const addFilter = (conditions: FilterCondition[]) => onChange(withFilter(view, conditions));
   const nothing = stats.data !== undefined && stats.data.pageviews === 0 && stats.data.sessions === 0;
   return (
@@ -120,9 +133,14 @@ function Reports({ view, can, onChange, empty }: ReportsProps) {
         {PANELS.map((panel) => {
           const loaded = lists[panel.id];
           const rows = loaded.data ? panel.rows(loaded.data, view.breakdown) : [];
+          const opensProperties = panel.id === 'events' && can.properties;
           return (
             <RankedTable key={panel.id} id={panel.id} title={panel.title} nameHeading={panel.id === 'devices' ? BREAKDOWN_LABELS[view.breakdown] : panel.nameHeading}
               metricHeadings={panel.metricHeadings} loaded={loaded} rows={rows} onFilter={can.filters ? addFilter : undefined}
+              rowControl={opensProperties ? (row) => (
+                <button type="button" class="open-properties" aria-expanded={properties?.event === row.key} onClick={() => setProperties({ event: row.key })}
+                  aria-label={`Properties of event ${row.label}`}>Properties</button>
+              ) : undefined}
               empty={view.filters.length > 0 ? 'Nothing matches the filters in this period.' : panel.empty}>
               {panel.id === 'devices' && (
                 <div class="tabs" role="group" aria-label="Devices by">
@@ -134,6 +152,14 @@ function Reports({ view, can, onChange, empty }: ReportsProps) {
             </RankedTable>
           );
         })}
+        {properties && can.properties && (
+          <Properties open={properties} base={base} onOpen={setProperties} onFilter={can.filters ? addFilter : undefined} />
+        )}
+        {can.goals && (
+          <RankedTable id={GOALS_PANEL.id} title={GOALS_PANEL.title} nameHeading={GOALS_PANEL.nameHeading} metricHeadings={GOALS_PANEL.metricHeadings}
+            formats={GOALS_PANEL.formats} loaded={goals} rows={goals.data ? GOALS_PANEL.rows(goals.data, view.breakdown) : []}
+            onFilter={can.filters ? addFilter : undefined} empty={GOALS_PANEL.empty} />
+        )}
       </div>
     </>
   );

@@ -1,9 +1,9 @@
-/** A ranked list as a table; each name is a button that adds the row as a filter. */
+/** A ranked list as a table; each name is a button that adds the row as a filter (or opens the row). */
 import type { FilterCondition } from '@siteline/core';
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { changeOf, formatCount } from '../format.js';
-import type { Row } from '../panels.js';
+import { changeOf, formatCount, formatPercent } from '../format.js';
+import type { MetricFormat, Row } from '../panels.js';
 import type { Loaded } from '../use-data.js';
 import { DownloadCsv } from './DownloadCsv.js';
 
@@ -21,9 +21,17 @@ export interface RankedTableProps {
   empty: string;
   /** Adds a row's conditions; undefined when the storage cannot filter (the names are then plain text). */
   onFilter?: ((conditions: FilterCondition[]) => void) | undefined;
+  /** Instead of filtering, a click on a name opens the row (a property's values); its label for screen readers. */
+  onOpen?: { run(row: Row): void; label(row: Row): string } | undefined;
+  /** A control after a row's name (the events' "Properties" button). */
+  rowControl?: ((row: Row) => ComponentChildren) | undefined;
+  /** Per metric column; counts when absent. */
+  formats?: MetricFormat[] | undefined;
   /** Controls above the table (the devices' breakdown tabs). */
   children?: ComponentChildren;
 }
+
+const FORMAT: Record<MetricFormat, (n: number) => string> = { count: formatCount, percent: formatPercent };
 
 export function RankedTable(props: RankedTableProps) {
   const [all, setAll] = useState(false);
@@ -52,7 +60,12 @@ export function RankedTable(props: RankedTableProps) {
             {shown.map((row) => (
               <tr key={row.key} data-key={row.key}>
                 <th scope="row">
-                  {props.onFilter ? (
+                  {props.onOpen ? (
+                    <button type="button" class="row-filter" onClick={() => props.onOpen!.run(row)} aria-label={props.onOpen.label(row)}>
+                      <span class="bar" style={{ width: `${((row.metrics[0] ?? 0) / max) * 100}%` }} />
+                      <span class="label">{row.label}</span>
+                    </button>
+                  ) : props.onFilter ? (
                     <button type="button" class="row-filter" onClick={() => props.onFilter?.(row.filter)} aria-label={`Filter by ${props.nameHeading.toLowerCase()} ${row.label}`}>
                       <span class="bar" style={{ width: `${((row.metrics[0] ?? 0) / max) * 100}%` }} />
                       <span class="label">{row.label}</span>
@@ -63,12 +76,13 @@ export function RankedTable(props: RankedTableProps) {
                       <span class="label">{row.label}</span>
                     </span>
                   )}
+                  {props.rowControl?.(row)}
                 </th>
                 {row.metrics.map((value, i) => {
                   const change = row.compared ? changeOf(value, row.compared[i] ?? 0) : undefined;
                   return (
                     <td class="num" key={i}>
-                      <span class="value">{formatCount(value)}</span>
+                      <span class="value">{FORMAT[props.formats?.[i] ?? 'count'](value)}</span>
                       {row.compared && <span class="chg">{change ? change.text : 'new'}</span>}
                     </td>
                   );

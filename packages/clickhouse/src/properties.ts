@@ -1,0 +1,95 @@
+/**
+ * The property and goal reads (properties-goals.md) of the ClickHouse store, from the raw
+ * `events` and `sessions` rows of the range, filtered or not (no rollup holds them). A
+ * custom event's properties are two parallel arrays on its own row (`prop_keys`,
+ * `prop_values`, migration 4), so a property is read, grouped and filtered on the row
+ * itself; sessions are matched as the filtered reads match them (selection.ts). SQL only,
+ * values through escape.ts, runs on 18.16 and 26.x.
+ */
+import type { DayRange, GoalDefinition, GoalTotals, PropertyTotals, Selection } from '@siteline/core';
+import { hasConditions } from '@siteline/core';
+import { clampDay, outsideDateType } from './days.js';
+import { sqlDate, sqlString } from './escape.js';
+import { tableName, type SchemaTarget } from './schema.js';
+import {
+  type Bounds, type createSelectionReads, matchingRowsWhere, matchingSessionsSql, meetsAnySql, meetsSql, NONE, passesSql, selectedEventsWhere,
+} from './selection.js';
+
+const inDays = (r: DayRange, from: string, to: string) =>
+  `site_id = ${sqlString(r.siteId)} AND day >= ${sqlDate(clampDay(from))} AND day <= ${sqlDate(clampDay(to))}`;
+
+/**
+ * The selected custom events named `name` with their own day in the range, by property
+ * key (`k`, through `ARRAY JOIN` of the two arrays) or by the value of `property`:
+ * events (`n`) and daily distinct visitors (`v`). Without a selection every custom event
+ * of the name is selected.
+ */
+export function propertiesSql(t: SchemaTarget, r: DayRange, b: Bounds | undefined, name: string, property: string | undefined, selection?: Selection): string {
+  const where = [
+    b && selection ? selectedEventsWhere(t, r, b, selection, 'event') : `${inDays(r, r.from, r.to)} AND type = 'event'`,
+    `name = ${sqlString(name)}`,
+  ];
+  if (property === undefined) {
+    return `SELECT prop_key AS k, count() AS n, uniqExact(day, visitor_id) AS v FROM ${tableName(t, 'events')}
+      ARRAY JOIN prop_keys AS prop_key WHERE ${where.join(' AND ')} GROUP BY k`;
+  }
+  const key = sqlString(property);
+  return `SELECT prop_values[indexOf(prop_keys, ${key})] AS k, count() AS n, uniqExact(day, visitor_id) AS v FROM ${tableName(t, 'events')}
+    WHERE ${where.join(' AND ')} AND has(prop_keys, ${key}) GROUP BY k`;
+}
+
+/**
+ * Conversions of each goal (`c1` .. `cN`): the events of the range meeting it, in matching
+ * sessions (those starting in `[lo, to]`; any session without a selection).
+ */
+export function conversionsSql(t: SchemaTarget, r: DayRange, b: Bounds, goals: readonly GoalDefinition[], selection?: Selection): string {
+  const counts = goals.map((g, i) => `countIf(${meetsSql(g)}) AS c${i + 1}`).join(', ');
+  const matching = selection ? ` AND session_id IN (${matchingSessionsSql(t, r, b.lo, b.hi, selection)})` : '';
+  return `SELECT ${counts} FROM ${tableName(t, 'events')} WHERE ${inDays(r, r.from, r.to)} AND ${meetsAnySql(goals)}${matching}`;
+}
+
+/**
+ * Visitors of each goal (`v1` .. `vN`): matching sessions starting in the range that
+ * convert on it, daily distinct visitors summed. Per day and visitor, the signs of the
+ * rows of sessions with an event meeting goal i in `[from, hi]` (a session's events all
+ * lie there) are summed (`l1` .. `lN`): a visitor of a day counts when one of their
+ * current sessions converts, as every visitor count of selection.ts. One `IN` set per goal
+ * (measured: a third of the time of one set of (session, goal) pairs joined to every
+ * session row once per goal).
+ */
+export function goalVisitorsSql(t: SchemaTarget, r: DayRange, b: Bounds, goals: readonly GoalDefinition[], selection: Selection = NONE): string {
+  const converting = (g: GoalDefinition) => `SELECT session_id FROM ${tableName(t, 'events')} WHERE ${inDays(r, r.from, b.hi)} AND ${meetsSql(g)}`;
+  return `SELECT ${goals.map((_, i) => `countIf(l${i + 1} > 0) AS v${i + 1}`).join(', ')} FROM (
+      SELECT ${goals.map((g, i) => `sumIf(toInt64(sign), session_id IN (${converting(g)})) AS l${i + 1}`).join(', ')}
+      FROM ${tableName(t, 'sessions')} WHERE ${matchingRowsWhere(t, r, r.from, b.hi, selection)}
+      GROUP BY day, visitor_id
+    )`;
+}
+
+const num = (value: unknown): number => Number(value);
+
+/** The store's `properties` and `goalTotals` over the filtered reads' bounds and query function. */
+export function createPropertyReads(target: SchemaTarget, selected: Pick<ReturnType<typeof createSelectionReads>, 'bounds' | 'rows'>) {
+  const { rows, bounds } = selected;
+  const filtering = (selection: Selection | undefined) => (selection && hasConditions(selection) ? selection : undefined);
+  return {
+    async properties(r: DayRange, name: string, property: string | undefined, selection?: Selection): Promise<PropertyTotals[]> {
+      if (outsideDateType(r)) return [];
+      const s = filtering(selection);
+      const found = await rows<{ k: string; n: string; v: string }>(propertiesSql(target, r, s && (await bounds(r)), name, property, s));
+      return found.map((x) => ({ key: x.k, count: num(x.n), visitors: num(x.v) }));
+    },
+
+    async goalTotals(r: DayRange, goals: readonly GoalDefinition[], selection?: Selection): Promise<GoalTotals[]> {
+      if (goals.length === 0) return [];
+      if (outsideDateType(r)) return goals.map(() => ({ visitors: 0, conversions: 0 }));
+      const s = filtering(selection);
+      const b = await bounds(r);
+      const [[conversions], [visitors]] = await Promise.all([
+        rows<Record<string, string>>(conversionsSql(target, r, b, goals, s)),
+        rows<Record<string, string>>(goalVisitorsSql(target, r, b, goals, s)),
+      ]);
+      return goals.map((_, i) => ({ visitors: num(visitors?.[`v${i + 1}`] ?? 0), conversions: num(conversions?.[`c${i + 1}`] ?? 0) }));
+    },
+  };
+}
