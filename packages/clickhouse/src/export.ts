@@ -1,5 +1,5 @@
 import type { ClickHouseSettings } from '@clickhouse/client';
-import type { DayRange, EventPage, StoredEvent } from '@siteline/core';
+import type { DayRange, EventPage, PropEntry, StoredEvent } from '@siteline/core';
 import { clampDay, outsideDateType, readDay } from './days.js';
 import { sqlDate, sqlInt, sqlString } from './escape.js';
 import { SESSION_ATTRIBUTE_COLUMNS } from './migrations/002-rollups.js';
@@ -7,7 +7,10 @@ import { tableName, type SchemaTarget } from './schema.js';
 
 type Rows = <T>(query: string, settings?: ClickHouseSettings) => Promise<T[]>;
 
-interface EventRead { ts: string; seq: string; d: string; type: 'pageview' | 'event'; name: string; path: string; session_id: string; visitor_id: string }
+interface EventRead {
+  ts: string; seq: string; d: string; type: 'pageview' | 'event'; name: string; path: string; session_id: string; visitor_id: string;
+  prop_keys: string[]; prop_values: string[];
+}
 
 /** A page's session ids fit one look-up; 18.16's default `max_query_size` (256 KiB) does not hold 5,000 ids. */
 const LOOKUP: ClickHouseSettings = { max_query_size: String(4 * 1024 * 1024) };
@@ -30,7 +33,7 @@ export function createEventPages(rows: Rows, target: SchemaTarget) {
       position = ` AND (ts > ${t} OR (ts = ${t} AND (seq > ${s} OR (seq = ${s} AND session_id > ${id}))))`;
     }
     const events = await rows<EventRead>(
-      `SELECT ts, seq, toString(day) AS d, type, name, path, session_id, visitor_id FROM ${tableName(target, 'events')}
+      `SELECT ts, seq, toString(day) AS d, type, name, path, session_id, visitor_id, prop_keys, prop_values FROM ${tableName(target, 'events')}
        WHERE site_id = ${sqlString(range.siteId)} AND day >= ${sqlDate(clampDay(range.from))} AND day <= ${sqlDate(clampDay(range.to))}${position}
        ORDER BY ts, seq, session_id LIMIT ${sqlInt(limit)}`,
     );
@@ -58,5 +61,6 @@ function toStored(siteId: string, e: EventRead, s: Record<string, string> | unde
     seq: Number(e.seq), entryPath: s.a_entry_path!, referrerSource: s.a_referrer_source!, channel: s.a_channel!, utmSource: s.a_utm_source!,
     utmMedium: s.a_utm_medium!, utmCampaign: s.a_utm_campaign!, countryCode: s.a_country_code!, deviceType: s.a_device_type!,
     browser: s.a_browser!, os: s.a_os!,
+    ...(e.prop_keys.length === 0 ? {} : { props: e.prop_keys.map((key, i): PropEntry => [key, e.prop_values[i]!]) }),
   };
 }

@@ -72,6 +72,10 @@ describe('createClient over real HTTPS', () => {
     expect(await client.csv('stats', { ...alpha, to: '2026-11-02' })).toBe(
       'visitors,pageviews,sessions,bounce_rate,avg_duration\r\n3,6,4,25,352.5\r\n',
     );
+    // /goals and /properties too (ST-alpha has no goals, and its signup carries no properties: the header alone).
+    expect(await client.csv('goals', alpha)).toBe('goal,visitors,conversions,conversion_rate\r\n');
+    expect(await client.csv('properties', { ...alpha, name: 'signup' })).toBe('name,property,count,visitors\r\n');
+    expect(server.hits.at(-1)!.url).toBe('/api/v1/properties?site_id=ST-alpha&from=2026-11-02&to=2026-11-03&name=signup&format=csv');
     await expect(client.csv('pages', { site_id: 'ST-nope' })).rejects.toMatchObject({ name: 'NotFoundError', status: 404, message: 'Site not found.' });
     await expect(client.csv('pages', { ...alpha, limit: 500 })).rejects.toMatchObject({ status: 422, message: 'The limit field must be between 1 and 100.' });
   });

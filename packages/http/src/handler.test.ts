@@ -4,8 +4,8 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSite, createSqliteStorage, importEvents, MESSAGES, type Storage } from '@siteline/core';
-import { ALPHA, ndjson } from '@siteline/core/testing';
+import { addGoal, createSite, createSqliteStorage, importEvents, MESSAGES, type Storage } from '@siteline/core';
+import { ALPHA, ndjson, PROPS, PROPS_GOALS } from '@siteline/core/testing';
 import { checkApiResponse } from '@siteline/http/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { communityAuthenticator } from './auth.js';
@@ -57,6 +57,9 @@ describe('createApiHandler over real TLS', () => {
     storage = createSqliteStorage(join(dir, 'api.db'));
     await createSite(storage, { id: 'ST-alpha', name: 'Alpha', timezone: 'UTC', domain: 'alpha.example' });
     await importEvents(storage, ndjson(ALPHA));
+    await createSite(storage, { id: 'ST-props', name: 'Properties', timezone: 'UTC' });
+    await importEvents(storage, ndjson(PROPS));
+    for (const goal of PROPS_GOALS) await addGoal(storage, 'ST-props', goal);
     api = await serve({ storage, now: () => Date.parse('2026-11-03T12:04:00Z') });
   });
   afterAll(async () => {
@@ -153,6 +156,23 @@ describe('createApiHandler over real TLS', () => {
     expect((await api.get(`/api/v1/channels?${range}`)).body).toBe(
       'channel,visitors,sessions,comparison_visitors,comparison_sessions\r\nDirect,1,1,1,1\r\nPaid Search,1,1,0,0\r\n',
     );
+  });
+
+  it('format=csv on /goals and /properties: the goal rows; an event\'s keys or one key\'s values with name (and property) on every record', async () => {
+    // The numbers of the properties-and-goals conformance cases (conformance-properties.ts, worked out by hand from datasets-properties.ts).
+    const range = 'site_id=ST-props&from=2026-11-10&to=2026-11-11&format=csv';
+    const goals = await api.get(`/api/v1/goals?${range}&compare=previous_period`);
+    expect([goals.status, goals.headers['content-disposition'], goals.body]).toEqual([200, 'attachment; filename="ST-props-goals-2026-11-10-2026-11-11.csv"',
+      'goal,visitors,conversions,conversion_rate,comparison_visitors,comparison_conversions,comparison_conversion_rate\r\n' +
+      'Signup,5,6,83.3,1,1,50\r\nVisit /blog/*,2,2,33.3,0,0,0\r\nVisit /thanks*,2,2,33.3,1,1,50\r\nPurchase,0,0,0,0,0,0\r\n']);
+    const keys = await api.get(`/api/v1/properties?${range}&name=Signup`);
+    expect([keys.headers['content-disposition'], keys.body]).toEqual(['attachment; filename="ST-props-properties-2026-11-10-2026-11-11.csv"',
+      'name,property,count,visitors\r\nSignup,plan,5,4\r\nSignup,coupon,1,1\r\nSignup,seats,1,1\r\n']);
+    expect((await api.get(`/api/v1/properties?${range}&name=Signup&property=plan&compare=previous_period`)).body).toBe(
+      'name,property,value,count,visitors,comparison_count,comparison_visitors\r\n' +
+      'Signup,plan,pro,3,3,0,0\r\nSignup,plan,Pro,1,1,0,0\r\nSignup,plan,free,1,1,1,1\r\n');
+    expect((await api.get(`/api/v1/properties?${range}&name=Nope`)).body).toBe('name,property,count,visitors\r\n');
+    expect(await api.get(`/api/v1/properties?${range}`)).toMatchObject({ status: 422, json: { error: 'The name field is required.' } });
   });
 
   it('format=csv: same validation, auth and errors (as JSON); any other format is 422', async () => {

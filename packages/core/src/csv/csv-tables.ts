@@ -5,7 +5,8 @@
  *
  * - `rows`: the body's array of rows, or `null` when the body is itself the one row (`/stats`).
  * - `fields`: the row's fields; `context`: fields of the body beside the rows, repeated on
- *   every record in front (`/devices`' `breakdown`, so a file says what it breaks down).
+ *   every record in front (`/devices`' `breakdown`, `/properties`' `name` and `property`, so
+ *   a file says what it breaks down).
  * - `comparison`: with `compare`, the compared fields, each written as `comparison_<field>`;
  *   read from the row's own `comparison` object (`row`) or from the body's `comparison`
  *   (`body`): an object for the one-row `/stats`, an array for `/stats/timeseries`, whose
@@ -14,6 +15,8 @@
  */
 import type { ComparableEndpoint } from '../types.js';
 import type { CsvValue } from './csv-writer.js';
+
+type Record_ = Readonly<Record<string, unknown>>;
 
 interface CsvTable {
   readonly rows: string | null;
@@ -27,8 +30,14 @@ const TIMESERIES = ['date', 'visitors', 'pageviews', 'sessions'] as const;
 const SESSION_METRICS = ['visitors', 'sessions'] as const;
 const PAGE_METRICS = ['pageviews', 'visitors', 'bounce_rate', 'avg_duration'] as const;
 
-/** The CSV rows of every endpoint that takes `format` (all but `/live`). */
-export const CSV_TABLES: { readonly [E in ComparableEndpoint]: CsvTable } = {
+const COUNTS = ['count', 'visitors'] as const;
+const GOAL_METRICS = ['visitors', 'conversions', 'conversion_rate'] as const;
+
+/**
+ * The CSV rows of every endpoint that takes `format` (all but `/live`); a function where the
+ * body has two shapes (`/properties`: an event's keys, or with `property` one key's values).
+ */
+export const CSV_TABLES: { readonly [E in ComparableEndpoint]: CsvTable | ((body: Record_) => CsvTable) } = {
   stats: { rows: null, fields: SUMMARY, comparison: { from: 'body', fields: ['from', 'to', ...SUMMARY] } },
   timeseries: { rows: 'timeseries', fields: TIMESERIES, comparison: { from: 'body', fields: TIMESERIES } },
   pages: { rows: 'pages', fields: ['url', ...PAGE_METRICS], comparison: { from: 'row', fields: PAGE_METRICS } },
@@ -40,9 +49,11 @@ export const CSV_TABLES: { readonly [E in ComparableEndpoint]: CsvTable } = {
   campaigns: {
     rows: 'campaigns', fields: ['source', 'medium', 'campaign', ...SESSION_METRICS], comparison: { from: 'row', fields: SESSION_METRICS },
   },
+  properties: (body) => ('values' in body
+    ? { rows: 'values', context: ['name', 'property'], fields: ['value', ...COUNTS], comparison: { from: 'row', fields: COUNTS } }
+    : { rows: 'properties', context: ['name'], fields: ['property', ...COUNTS], comparison: { from: 'row', fields: COUNTS } }),
+  goals: { rows: 'goals', fields: ['goal', ...GOAL_METRICS], comparison: { from: 'row', fields: GOAL_METRICS } },
 };
-
-type Record_ = Readonly<Record<string, unknown>>;
 
 /**
  * The header and records of a report body as `toCsv` takes them.
@@ -50,8 +61,9 @@ type Record_ = Readonly<Record<string, unknown>>;
  * // { header: ['url', 'pageviews', 'visitors', 'bounce_rate', 'avg_duration'], rows: [['/', 3, 2, 50, 12.5]] }
  */
 export function csvTable(endpoint: ComparableEndpoint, body: object, compared: boolean): { header: string[]; rows: CsvValue[][] } {
-  const table = CSV_TABLES[endpoint];
   const whole = body as Record_;
+  const entry = CSV_TABLES[endpoint];
+  const table = typeof entry === 'function' ? entry(whole) : entry;
   const context = table.context ?? [];
   const comparisonFields = compared ? table.comparison.fields : [];
   const header = [...context, ...table.fields, ...comparisonFields.map((f) => `comparison_${f}`)];

@@ -1,12 +1,14 @@
 import { classifyChannel } from '../derive/channel.js';
 import { DIRECT_NONE } from '../derive/referrer.js';
-import type { StoredEvent } from '../storage/types.js';
+import type { PropEntry, StoredEvent } from '../storage/types.js';
 
 /**
  * A stored event as a line of the import format (decisions.md section 8) that imports back to
  * the same stored event (its `seq` aside, which only keeps the export's order): stored
  * visitor and session ids, path, the session's referrer source as a referrer URL
- * (`https://<source>/`, none for `Direct / None`), UTM fields, country, device, browser and OS.
+ * (`https://<source>/`, none for `Direct / None`), UTM fields, country, device, browser and OS,
+ * and a custom event's `props` (stored values are strings, written as strings: they import
+ * back to the same text; the entries in their stored order).
  *
  * The channel is not a field of the format: it is derived again on import from the referrer
  * and UTM fields, and from click ids of the URL, which are not stored. When the fields alone
@@ -30,7 +32,13 @@ export function exportLine(e: StoredEvent): string {
   line.device_type = e.deviceType;
   line.browser = e.browser;
   line.os = e.os;
-  return JSON.stringify(line);
+  const text = JSON.stringify(line);
+  return e.type === 'event' && e.props !== undefined && e.props.length > 0 ? `${text.slice(0, -1)},"props":${propsJson(e.props)}}` : text;
+}
+
+/** Written entry by entry: an object would move integer-like keys first and lose the stored order. */
+function propsJson(props: readonly PropEntry[]): string {
+  return `{${props.map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`).join(',')}}`;
 }
 
 const CLICK_IDS = [{}, { gclid: 'export' }, { msclkid: 'export' }, { fbclid: 'export' }] as const;

@@ -51,6 +51,11 @@ describe('parseQuery', () => {
     expect(fails('stats', { site_id: 'ST-a', format: 'CSV' })).toBe(MESSAGES.format);
     expect(fails('stats', { site_id: 'ST-a', format: ['csv', 'csv'] })).toBe(MESSAGES.format);
     expect(parseQuery('live', { site_id: 'ST-a', format: 'xml' }).format).toBe('json');
+    // /properties and /goals too; format is checked last, after /properties' own name.
+    expect(parseQuery('properties', { site_id: 'ST-a', name: 'Signup', format: 'csv' }).format).toBe('csv');
+    expect(parseQuery('goals', { site_id: 'ST-a', format: 'csv' }).format).toBe('csv');
+    expect(fails('properties', { site_id: 'ST-a', name: 'Signup', format: 'xml' })).toBe(MESSAGES.format);
+    expect(fails('properties', { site_id: 'ST-a', format: 'xml' })).toBe('The name field is required.');
   });
 
   it('accepts exactly 3660 days', () => {

@@ -88,11 +88,11 @@ export function parseQuery(endpoint: EndpointName, raw: RawParams): Query {
     query.name = check(requiredEventNameSchema, (get('name')?.length ?? 0) > 1 ? '' : get('name')?.[0]);
     query.property = single(get('property'), propertySchema);
     query.limit = single(get('limit'), limitSchema) ?? DEFAULT_LIMIT;
-    return query;
+  } else {
+    if (takes(endpoint, 'limit')) query.limit = single(get('limit'), limitSchema) ?? DEFAULT_LIMIT;
+    if (takes(endpoint, 'breakdown')) query.breakdown = single(get('breakdown'), breakdownSchema) ?? 'device_type';
+    if (takes(endpoint, 'name')) query.name = single(get('name'), eventNameSchema);
   }
-  if (takes(endpoint, 'limit')) query.limit = single(get('limit'), limitSchema) ?? DEFAULT_LIMIT;
-  if (takes(endpoint, 'breakdown')) query.breakdown = single(get('breakdown'), breakdownSchema) ?? 'device_type';
-  if (takes(endpoint, 'name')) query.name = single(get('name'), eventNameSchema);
   query.format = single(get('format'), formatSchema) ?? 'json';
   return query;
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openExport } from '../export/export-events.js';
+import { addGoal } from '../goals/goals.js';
 import { importEvents } from '../import/import.js';
 import { parseExportQuery, parseQuery, type RawParams } from '../query/parse.js';
 import { REPORTS } from '../reports/index.js';
@@ -9,6 +10,7 @@ import type { EndpointName } from '../types.js';
 import type { TestStorageOptions } from './conformance.js';
 import { ALPHA, BETA, DELTA_FIRST, DELTA_SECOND, GAMMA_FIRST, GAMMA_SECOND, ndjson } from './datasets.js';
 import { EXT } from './datasets-extensions.js';
+import { PROPS, PROPS_GOALS } from './datasets-properties.js';
 
 /** Sessions whose channel comes from a click id of the landing URL alone (not stored, see export-line.ts). */
 export const CLICKS = [
@@ -19,6 +21,18 @@ export const CLICKS = [
   { ts: '2026-11-05T09:02:00Z', type: 'event', name: '=cmd|calc', visitor_id: 'c3', url: '/' },
 ].map((line) => ({ site_id: 'ST-clicks', ...line }));
 
+/**
+ * Properties that a careless writer would change: integer-like keys (an object puts them
+ * first), quotes, a line break, non-ASCII, a formula-like value, a number and a boolean
+ * (stored as text), an unset entry (dropped), a pageview's props (ignored).
+ */
+export const ODD_PROPS = [
+  { ts: '2026-11-10T11:00:00Z', type: 'pageview', visitor_id: 'o1', url: '/odd', props: { ignored: 'yes' } },
+  { ts: '2026-11-10T11:01:00Z', type: 'event', name: 'Odd', visitor_id: 'o1', url: '/odd',
+    props: { z: 'last?', 2: 'two', 1: 'one', 'say "hi"': 'line\nbreak', 'größe': '=1+1', n: 1.5, ok: true, unset: null } },
+  { ts: '2026-11-11T11:00:00Z', type: 'event', name: 'Odd', visitor_id: 'o2', url: '/odd', props: { 1: 'one', z: 'first' } },
+].map((line) => ({ site_id: 'ST-props', ...line }));
+
 const SITES: NewSite[] = [
   { id: 'ST-alpha', name: 'Alpha', timezone: 'UTC', domain: 'alpha.example' },
   { id: 'ST-beta', name: 'Beta', timezone: 'America/New_York' },
@@ -26,8 +40,9 @@ const SITES: NewSite[] = [
   { id: 'ST-delta', name: 'Delta' },
   { id: 'ST-ext', name: 'Extensions', timezone: 'UTC' },
   { id: 'ST-clicks', name: 'Clicks', timezone: 'Europe/Berlin', domain: 'clicks.example' },
+  { id: 'ST-props', name: 'Properties', timezone: 'UTC' },
 ];
-const DATA = [ALPHA, BETA, GAMMA_FIRST, GAMMA_SECOND, DELTA_FIRST, DELTA_SECOND, EXT, CLICKS];
+const DATA = [ALPHA, BETA, GAMMA_FIRST, GAMMA_SECOND, DELTA_FIRST, DELTA_SECOND, EXT, CLICKS, PROPS, ODD_PROPS];
 const WIDE = { from: '2026-10-01', to: '2026-11-30' };
 
 /** Every endpoint with every variant that reads differently: intervals, breakdowns, compare, filters. */
@@ -37,6 +52,12 @@ const VARIANTS: [EndpointName, RawParams][] = [
   ['devices', {}], ['devices', { breakdown: 'browser' }], ['devices', { breakdown: 'os' }], ['events', {}], ['campaigns', {}],
   ['pages', { limit: '100', filters: '[["is","country",["DE","GB"]]]' }], ['stats', { filters: '[["contains","page",["/"]]]' }],
   ['channels', { filters: '[["is_not","channel",["Direct"]]]', compare: 'previous_period' }],
+  ['goals', {}], ['goals', { compare: 'previous_period' }], ['goals', { filters: '[["is","country",["DE"]]]' }],
+  ['properties', { name: 'Signup' }], ['properties', { name: 'Signup', property: 'plan', compare: 'previous_period' }],
+  ['properties', { name: 'Odd' }], ['properties', { name: 'Odd', property: '1' }], ['properties', { name: 'Odd', property: 'say "hi"' }],
+  ['properties', { name: 'Download', property: 'file', filters: '[["is","goal",["Signup"]]]' }],
+  ['stats', { filters: '[["is","prop:plan",["pro"]]]' }], ['events', { filters: '[["contains","prop:größe",["="]]]' }],
+  ['pages', { limit: '100', filters: '[["is_not","goal",["Visit /thanks*"]]]' }],
 ];
 /** Ranges of the data: the whole export, single days, and days of a sharp edge (DST, midnight). */
 const RANGES = [WIDE, { from: '2026-11-02', to: '2026-11-03' }, { from: '2026-11-01', to: '2026-11-01' }, { from: '2026-11-05', to: '2026-11-05' }, { from: '2026-11-09', to: '2026-11-11' }];
@@ -44,7 +65,8 @@ const RANGES = [WIDE, { from: '2026-11-02', to: '2026-11-03' }, { from: '2026-11
 /**
  * The export round trip: every site's events exported (`openExport`, in pages of 3 events
  * so that paging is exercised), imported into a second empty store of the same adapter
- * with the same sites, must give the same JSON on every endpoint, range and variant.
+ * with the same sites (and the same goals), must give the same JSON on every endpoint, range
+ * and variant, `/properties` and `/goals` included.
  * @example testExportRoundTrip({ name: 'sqlite', create: async () => createSqliteStorage(':memory:') });
  */
 export function testExportRoundTrip({ name, create }: TestStorageOptions): void {
@@ -56,6 +78,7 @@ export function testExportRoundTrip({ name, create }: TestStorageOptions): void 
     beforeAll(async () => {
       [source, copy] = [await create(), await create()];
       for (const site of SITES) for (const store of [source, copy]) await createSite(store, site);
+      for (const goal of PROPS_GOALS) for (const store of [source, copy]) await addGoal(store, 'ST-props', goal);
       for (const lines of DATA) await importEvents(source, ndjson(lines));
       for (const site of SITES) {
         let text = '';
@@ -84,6 +107,20 @@ export function testExportRoundTrip({ name, create }: TestStorageOptions): void 
       // S3 from blog.example.org: the referrer source as a URL, on both of its events.
       expect(alpha.filter((l) => l.visitor_id === 'v2').map((l) => l.referrer)).toEqual(['https://blog.example.org/', 'https://blog.example.org/']);
       expect(alpha.find((l) => l.type === 'event' && l.name === 'signup')).toMatchObject({ url: '/pricing', session_id: alpha[0]!.session_id });
+    });
+
+    it('carries each custom event\'s props as the import format\'s props, in their stored order, as text', () => {
+      const lines = exported.get('ST-props')!.trimEnd().split('\n');
+      const props = (visitor: string, type: string) => lines.map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => l.visitor_id === visitor && l.type === type).map((l) => l.props);
+      // Q1, Q4, Q7 of visitor a (datasets-properties.ts): numbers as stored text, null dropped; pageviews none.
+      expect(props('a', 'event')).toEqual([{ plan: 'pro', seats: '3' }, { file: 'a.pdf' }, { plan: 'pro' }, { plan: 'Pro' }]);
+      expect(props('a', 'pageview')).toEqual([undefined, undefined, undefined, undefined]);
+      expect(props('d', 'event')).toEqual([undefined]); // Q5's Signup without props
+      // The odd line's text as written: stored order (the import line's, integer-like keys first as JSON.parse reads them), every value a string.
+      const odd = lines.filter((l) => l.includes('"visitor_id":"o1"'));
+      expect(odd[1]!.slice(odd[1]!.indexOf('"props"'))).toBe('"props":{"1":"one","2":"two","z":"last?","say \\"hi\\"":"line\\nbreak","größe":"=1+1","n":"1.5","ok":"true"}}');
+      expect(odd[0]).not.toContain('"props"');
     });
 
     it('carries channels decided by a click id as the click id', () => {

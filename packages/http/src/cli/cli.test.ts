@@ -98,7 +98,7 @@ describe('siteline command', () => {
     writeFileSync(good, [
       line({ ts: '2026-05-01T10:00:00Z', url: '/', visitor_id: 'v1', referrer: 'https://www.google.com/' }),
       line({ ts: '2026-05-01T10:01:00Z', url: '/pricing', visitor_id: 'v1' }),
-      line({ ts: '2026-05-01T10:02:00Z', type: 'event', name: 'signup', visitor_id: 'v1' }),
+      line({ ts: '2026-05-01T10:02:00Z', type: 'event', name: 'signup', visitor_id: 'v1', props: { plan: 'pro', seats: 3 } }),
       '',
     ].join('\n'));
     expect(await cli(['import', 'good.ndjson'])).toEqual({
@@ -136,6 +136,7 @@ describe('siteline command', () => {
       ['2026-05-01T10:02:00.000Z', 'event', 'signup', 'https://google.com/'],
     ]);
     expect(new Set(lines.map((l) => l.session_id)).size).toBe(1);
+    expect(lines.map((l) => (l as Record<string, unknown>).props)).toEqual([undefined, undefined, { plan: 'pro', seats: '3' }]); // stored as text
     const other = { DATABASE_PATH: join(dir, 'copy.db') };
     expect((await cli(['sites', 'add', '--name', 'Blog', '--id', 'ST-blog', '--timezone', 'Europe/Berlin', '--domain', 'blog.example'], { env: other })).code).toBe(0);
     writeFileSync(join(dir, 'export.ndjson'), exported.stdout);

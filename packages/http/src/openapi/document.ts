@@ -158,7 +158,8 @@ function exportOperation(): Json {
     summary: 'The site\'s raw events of the range as NDJSON, in the import format',
     description:
       'One JSON object a line, in time order: the import format of decisions.md section 8 with the stored visitor and session ids, ' +
-      'path, referrer source (as `https://<source>/`), UTM fields, country, device, browser and OS. Importing it into an empty store with the same site gives the same reports. ' +
+      'path, referrer source (as `https://<source>/`), UTM fields, country, device, browser and OS, and a custom event\'s `props` (its stored values, as strings). ' +
+      'Importing it into an empty store with the same site (and the same goals) gives the same reports. ' +
       'Streamed (chunked); an error after the first byte cuts the transfer off.',
     parameters: parameters('stats').filter((p) => ['site_id', 'from', 'to', 'period'].includes(p.name as string)),
     responses: {

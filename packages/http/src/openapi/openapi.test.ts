@@ -260,9 +260,10 @@ describe('GET /api/v1/openapi.json', () => {
     const props = doc.paths['/properties'].get.parameters as Json[];
     expect(props.map((p) => [p.name, p.required])).toEqual([
       ['site_id', true], ['from', false], ['to', false], ['period', false], ['filters', false], ['compare', false], ['name', true], ['property', false], ['limit', false],
+      ['format', false],
     ]);
     expect(props.find((p) => p.name === 'property')!.schema).toEqual({ type: 'string', minLength: 1, maxLength: 300 });
-    expect(doc.paths['/goals'].get.parameters.map((p: Json) => p.name)).toEqual(['site_id', 'from', 'to', 'period', 'filters', 'compare']);
+    expect(doc.paths['/goals'].get.parameters.map((p: Json) => p.name)).toEqual(['site_id', 'from', 'to', 'period', 'filters', 'compare', 'format']);
     const dimension = doc.paths['/stats'].get.parameters.find((p: Json) => p.name === 'filters').content['application/json'].schema.items.prefixItems[1];
     expect(dimension.anyOf[0].enum).toContain('goal');
     expect(dimension.anyOf[1].pattern).toBe('^prop:[\\s\\S]{1,300}$');

@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
-import type { DayRange, EventPage, StoredEvent } from '../types.js';
+import type { DayRange, EventPage, PropEntry, StoredEvent } from '../types.js';
 
 interface ExportRow {
   ts: number; seq: number; id: number; day: string; type: number; name: string; path: string; visitor_id: string; session_id: string;
   entry_path: string; referrer_source: string; channel: string; utm_source: string; utm_medium: string; utm_campaign: string;
-  country_code: string; device_type: string; browser: string; os: string;
+  country_code: string; device_type: string; browser: string; os: string; props: string | null;
 }
 
 /**
@@ -17,7 +17,7 @@ interface ExportRow {
 export function createEventPages(db: Database.Database): (range: DayRange, after: string | undefined, limit: number) => EventPage {
   const select = db.prepare<[string, number, number, number, number, number, number, number, number], ExportRow>(
     `SELECT e.ts, e.seq, e.id, e.day, e.type, e.name, e.path, e.visitor_id, e.session_id, s.entry_path, s.referrer_source, s.channel,
-       s.utm_source, s.utm_medium, s.utm_campaign, s.country_code, s.device_type, s.browser, s.os
+       s.utm_source, s.utm_medium, s.utm_campaign, s.country_code, s.device_type, s.browser, s.os, e.props
      FROM events e JOIN sessions s ON s.site_id = e.site_id AND s.session_id = e.session_id
      WHERE e.site_id = ? AND e.ts >= ? AND e.ts < ? AND (e.ts > ? OR (e.ts = ? AND (e.seq > ? OR (e.seq = ? AND e.id > ?))))
      ORDER BY e.ts, e.seq, e.id LIMIT ?`,
@@ -39,5 +39,6 @@ function toStored(siteId: string, r: ExportRow): StoredEvent {
     sessionId: r.session_id, seq: r.seq, entryPath: r.entry_path, referrerSource: r.referrer_source, channel: r.channel,
     utmSource: r.utm_source, utmMedium: r.utm_medium, utmCampaign: r.utm_campaign, countryCode: r.country_code,
     deviceType: r.device_type, browser: r.browser, os: r.os,
+    ...(r.props === null ? {} : { props: JSON.parse(r.props) as PropEntry[] }),
   };
 }
