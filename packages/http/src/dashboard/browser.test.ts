@@ -444,7 +444,7 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
   });
   it('"Download CSV" on every panel saves exactly the rows of that panel\'s request (a small site, figures computed by hand), through the session only', async () => {
     await createSite(t.backend.storage, { id: 'ST-tiny', name: 'Tiny', timezone: 'UTC', domain: 'tiny.example' });
-    const line = (l: Record<string, string>) => JSON.stringify({ site_id: 'ST-tiny', ...l });
+    const line = (l: Record<string, unknown>) => JSON.stringify({ site_id: 'ST-tiny', ...l });
     const desktop = { country_code: 'DE', device_type: 'Desktop', browser: 'Chrome', os: 'Windows' };
     await importEvents(t.backend.storage, [
       // v1, 10 Nov: / from a referral, then /pricing, then an event named like a formula; 90 s, no bounce.
