@@ -94,9 +94,10 @@ stored and every bad line number is printed with its reason.`,
   export: `Usage: siteline export --site <id> --from <YYYY-MM-DD> --to <YYYY-MM-DD>
 
 Writes the site's events of the days (inclusive, the site's time zone) to standard
-output as NDJSON in the import format, in time order, read from the database of
-DATABASE_URL directly. "siteline import" of the output into an empty database with
-the same site gives the same reports.`,
+output as NDJSON in the import format (custom events with their props), in time
+order, read from the database of DATABASE_URL directly. "siteline import" of the
+output into an empty database with the same site (and the same goals: add them with
+"siteline goals add") gives the same reports.`,
 
   demo: `Usage: siteline demo [--id ST-demo] [--days 30] [--pageviews-per-day 400] [--seed 1]
 
