@@ -33,6 +33,20 @@ export const ODD_PROPS = [
   { ts: '2026-11-11T11:00:00Z', type: 'event', name: 'Odd', visitor_id: 'o2', url: '/odd', props: { 1: 'one', z: 'first' } },
 ].map((line) => ({ site_id: 'ST-props', ...line }));
 
+/**
+ * Sessions a store may keep apart from the day of their events: one (explicit id) with events
+ * two days apart, and one whose start moves two days earlier with a second import (its first
+ * state replaced). ClickHouse looks sessions up by the page's days first (export.ts).
+ */
+export const LONG_FIRST = [
+  { ts: '2026-11-08T23:00:00Z', type: 'pageview', visitor_id: 'l1', session_id: 'long', url: '/long' },
+  { ts: '2026-11-10T09:00:00Z', type: 'pageview', visitor_id: 'l1', session_id: 'long', url: '/long/end' },
+  { ts: '2026-11-11T10:00:00Z', type: 'pageview', visitor_id: 'm1', session_id: 'moved', url: '/moved/later', country_code: 'FR' },
+].map((line) => ({ site_id: 'ST-props', ...line }));
+export const LONG_SECOND = [
+  { ts: '2026-11-09T10:00:00Z', type: 'pageview', visitor_id: 'm1', session_id: 'moved', url: '/moved/first', country_code: 'NL' },
+].map((line) => ({ site_id: 'ST-props', ...line }));
+
 const SITES: NewSite[] = [
   { id: 'ST-alpha', name: 'Alpha', timezone: 'UTC', domain: 'alpha.example' },
   { id: 'ST-beta', name: 'Beta', timezone: 'America/New_York' },
@@ -42,7 +56,7 @@ const SITES: NewSite[] = [
   { id: 'ST-clicks', name: 'Clicks', timezone: 'Europe/Berlin', domain: 'clicks.example' },
   { id: 'ST-props', name: 'Properties', timezone: 'UTC' },
 ];
-const DATA = [ALPHA, BETA, GAMMA_FIRST, GAMMA_SECOND, DELTA_FIRST, DELTA_SECOND, EXT, CLICKS, PROPS, ODD_PROPS];
+const DATA = [ALPHA, BETA, GAMMA_FIRST, GAMMA_SECOND, DELTA_FIRST, DELTA_SECOND, EXT, CLICKS, PROPS, ODD_PROPS, LONG_FIRST, LONG_SECOND];
 const WIDE = { from: '2026-10-01', to: '2026-11-30' };
 
 /** Every endpoint with every variant that reads differently: intervals, breakdowns, compare, filters. */

@@ -140,14 +140,21 @@ function operation(endpoint: EndpointName): Json {
           ...(endpoint === 'live' ? {} : { 'text/csv': CSV_CONTENT }),
         },
       },
-      401: use('Unauthorized'),
-      403: use('HttpsRequired'),
-      404: use('NotFound'),
-      414: use('UriTooLong'),
-      422: use('ValidationError'),
-      429: use('TooManyRequests'),
-      500: use('ServerError'),
+      ...errorResponses(),
     },
+  };
+}
+
+/** The error answers every read (report or export) can give, all JSON. */
+function errorResponses(): Json {
+  return {
+    401: use('Unauthorized'),
+    403: use('HttpsRequired'),
+    404: use('NotFound'),
+    414: use('UriTooLong'),
+    422: use('ValidationError'),
+    429: use('TooManyRequests'),
+    500: use('ServerError'),
   };
 }
 
@@ -173,13 +180,7 @@ function exportOperation(): Json {
           },
         },
       },
-      401: use('Unauthorized'),
-      403: use('HttpsRequired'),
-      404: use('NotFound'),
-      414: use('UriTooLong'),
-      422: use('ValidationError'),
-      429: use('TooManyRequests'),
-      500: use('ServerError'),
+      ...errorResponses(),
     },
   };
 }
