@@ -3,6 +3,7 @@ import type { BreakdownTotals, DayTotals, PageTotals, Site, Storage } from '@sit
 import { connect, type ClientConnection } from './client.js';
 import { clientIO } from './client-io.js';
 import { outsideDateType, readDay } from './days.js';
+import { createEventPages } from './export.js';
 import { sqlIdent } from './escape.js';
 import { goalRow, goalsSql, goalVersions, toGoal, type GoalRead } from './goals.js';
 import { migrateSchema } from './migrate.js';
@@ -227,6 +228,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
 
     hourBuckets: (range, starts, selection) => selected.hourBuckets(range, starts, selection),
+    eventPage: (range, after, limit) => eventPage(range, after, limit),
 
     async liveVisitors(siteId, sinceMs, untilMs) {
       if (untilMs < 0 || untilMs <= sinceMs) return 0;
@@ -273,6 +275,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   });
   const visitorsBy = createVisitorReads(io, target, rollups);
   const selected = createSelectionReads(io, target, options.cluster !== undefined);
+  const eventPage = createEventPages(rows, target);
   const propertyReads = createPropertyReads(target, selected);
 
   return storage;

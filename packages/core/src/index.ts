@@ -10,7 +10,7 @@
  */
 export * from './types.js';
 export * from './errors.js';
-export { parseQuery, type Query, type RawParams, type DateSelection } from './query/parse.js';
+export { parseQuery, parseExportQuery, type ExportQuery, type Query, type RawParams, type DateSelection } from './query/parse.js';
 export {
   MESSAGES, DEFAULT_LIMIT, MAX_LIMIT, MAX_RANGE_DAYS, PERIOD_DAYS, MAX_FILTER_CONDITIONS, MAX_FILTER_VALUES, MAX_FILTER_VALUE_LENGTH,
   MAX_FILTERS_LENGTH, MAX_HOUR_RANGE_DAYS, MAX_PROPERTIES, MAX_PROPERTY_KEY_LENGTH, MAX_PROPERTY_VALUE_LENGTH, PROP_DIMENSION_PREFIX,
@@ -18,6 +18,7 @@ export {
 export {
   SITE_ID_PATTERN, isCalendarDate, siteIdSchema, dateSchema, periodSchema, limitSchema, breakdownSchema, eventNameSchema,
   filterConditionSchema, filterConditionsSchema, filterValuesSchema, compareSchema, intervalSchema, ENDPOINT_OWN_PARAMETERS,
+  FORMATS, type Format, formatSchema,
   requiredEventNameSchema, propertySchema, filterDimensionSchema, PROP_DIMENSION_PATTERN, type EndpointParameter,
 } from './query/schema.js';
 export { bounceRate, averageSeconds, percentage, conversionRate } from './metrics/metrics.js';
@@ -68,3 +69,8 @@ export {
   SALT_RETENTION_MS,
 } from './salts/salts.js';
 export * from './demo/index.js';
+export { toCsv, csvField, type CsvValue } from './csv/csv-writer.js';
+export { CSV_TABLES, csvTable } from './csv/csv-tables.js';
+export { csvReport, type CsvReport } from './csv/csv-report.js';
+export { openExport, EXPORT_PAGE_SIZE, type EventExport } from './export/export-events.js';
+export { exportLine } from './export/export-line.js';

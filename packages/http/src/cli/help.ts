@@ -11,6 +11,8 @@ Commands:
   goals add|list|delete --site <id>
                         A site's goals (--event <name> or --page <pattern>)
   import <file>         Import NDJSON events (- reads standard input)
+  export --site <id> --from <day> --to <day>
+                        Write a site's events of the days as NDJSON (import format)
   demo                  Add the demo site with a month of generated traffic
   accounts add|list     Cloud accounts (EDITION=cloud)
   keys create|list|revoke --account <id>
@@ -105,6 +107,14 @@ also for requests in flight and for every server process using the database.`,
 Imports events in the NDJSON import format (one JSON object a line) into the
 database of DATABASE_URL. All or nothing: if any line is invalid, nothing is
 stored and every bad line number is printed with its reason.`,
+
+  export: `Usage: siteline export --site <id> --from <YYYY-MM-DD> --to <YYYY-MM-DD>
+
+Writes the site's events of the days (inclusive, the site's time zone) to standard
+output as NDJSON in the import format (custom events with their props), in time
+order, read from the database of DATABASE_URL directly. "siteline import" of the
+output into an empty database with the same site (and the same goals: add them with
+"siteline goals add") gives the same reports.`,
 
   demo: `Usage: siteline demo [--id ST-demo] [--days 30] [--pageviews-per-day 400] [--seed 1]
 

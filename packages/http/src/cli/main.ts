@@ -1,6 +1,7 @@
 import { ConfigError } from '../config.js';
 import { accountsCommand, keysCommand } from './accounts.js';
 import { demoCommand } from './demo.js';
+import { exportCommand } from './export.js';
 import { goalsCommand } from './goals.js';
 import { HELP } from './help.js';
 import { importCommand } from './import.js';
@@ -15,6 +16,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   sites: sitesCommand,
   goals: goalsCommand,
   import: importCommand,
+  export: exportCommand,
   demo: demoCommand,
   accounts: accountsCommand,
   keys: keysCommand,

@@ -6,6 +6,7 @@ import { MIGRATIONS } from './migrations.js';
 import { type ColumnCacheStats, DEFAULT_COLUMN_CACHE_ROWS } from './sqlite-column-cache.js';
 import { warmColumnCache } from './sqlite-column-warm.js';
 import { createDayVersions } from './sqlite-day-versions.js';
+import { createEventPages } from './sqlite-export.js';
 import { createReads } from './sqlite-reads.js';
 import { createRollups } from './sqlite-rollups.js';
 import { createLiveDeltas } from './sqlite-live.js';
@@ -186,6 +187,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
       stopped: () => !db.open,
     });
   };
+  const eventPage = createEventPages(db);
   return {
     kind: 'sqlite',
     capabilities: { selection: true, properties: true, goals: true },
@@ -214,6 +216,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     customEvents: async (range, name, selection) => reads.customEvents(range, name, selection),
     hourBuckets: async (range, starts, selection) => reads.hourBuckets(range, starts, selection),
     liveVisitors: async (siteId, since, until) => reads.liveVisitors(siteId, since, until),
+    eventPage: async (range, after, limit) => eventPage(range, after, limit),
     properties: async (range, name, property, selection) => reads.properties(range, name, property, selection),
     goalTotals: async (range, goals, selection) => reads.goalTotals(range, goals, selection),
     async insertGoal(goal) {
