@@ -47,7 +47,7 @@ export function peopleCases(instances: () => [Backend, Backend]): void {
     expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect((await b.session(id))?.user?.email).toBe(owner);
     expect((await b.session(id))?.session.csrf).toBe(session.csrf);
-    expect(await b.session(`${id.slice(0, -1)}A`)).toBeUndefined();
+    expect(await b.session(`${id.slice(0, -1)}${id.endsWith('A') ? 'E' : 'A'}`)).toBeUndefined(); // one character off (an id ends in A one time in 16)
 
     t += SESSION_LIMITS.idleMs - 1_000; // used just before going idle: written, so it lives on
     expect(await a.session(id)).toBeDefined();
