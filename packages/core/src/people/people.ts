@@ -3,7 +3,8 @@
  * (SQLite here, ClickHouse in its package). Secrets (link tokens, session ids) are random
  * 256-bit values given to the caller once; stores keep only their SHA-256.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { hashesEqual } from '../accounts/keys.js';
 import { newUserId } from '../accounts/rules.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import { type PeopleStore, type Role, ROLES, type UserRow, type WebSessionRow } from './types.js';
@@ -207,6 +208,6 @@ export class People {
  * @example csrfMatches(session, form.get('csrf'))
  */
 export function csrfMatches(session: WebSessionRow, posted: string | null | undefined): boolean {
-  if (typeof posted !== 'string' || posted.length !== session.csrf.length) return false;
-  return timingSafeEqual(Buffer.from(posted), Buffer.from(session.csrf));
+  // Bytes, not characters, are compared: a token of as many characters with a wider one is refused, not thrown on.
+  return typeof posted === 'string' && hashesEqual(Buffer.from(posted), Buffer.from(session.csrf));
 }

@@ -126,7 +126,7 @@ describe('account pages, Cloud edition', () => {
     expect((await page(t, '/dashboard/account/sites', keySession)).status).toBe(403);
   });
 
-  it('refuses a form from another origin, without Origin, without or with a stale CSRF token (403), and changes nothing', async () => {
+  it('refuses a form from another origin, without Origin, without, with a stale or with a non-ASCII CSRF token (403), and changes nothing', async () => {
     const stale = csrfIn((await page(t, '/dashboard/account/keys', owner)).text);
     const fresh = await signInWithPassword(t, 'owner@acme.test', PASSWORD);
     const csrf = csrfIn((await page(t, '/dashboard/account/keys', fresh.cookie)).text);
@@ -135,6 +135,7 @@ describe('account pages, Cloud edition', () => {
       { fields: { csrf, name: 'no-origin' }, origin: null },
       { fields: { name: 'no-token' } },
       { fields: { csrf: stale, name: 'stale-token' } },
+      { fields: { csrf: `é${csrf.slice(1)}`, name: 'wide-token' } }, // as many characters as the token, more bytes
     ];
     for (const { fields, origin } of attempts) {
       const reply = await postForm(t, '/dashboard/account/keys', fields, { cookie: fresh.cookie, ...(origin === undefined ? {} : { origin }) });
