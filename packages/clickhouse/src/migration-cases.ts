@@ -57,6 +57,7 @@ async function legacyStore(client: ClickHouseClient, target: SchemaTarget, serve
       return row && toSite(row);
     },
     listSites: unused,
+    updateSite: unused,
     async writeEvents(events, record) {
       if (record && Number((await rows<{ n: string }>(importCountSql(target, record.hash)))[0]?.n) > 0) throw new DuplicateImportError(record.hash);
       if (events.length > 0) await insert('events', events.map(eventRow));

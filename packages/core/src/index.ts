@@ -46,7 +46,7 @@ export type * from './storage/types.js';
 export { createSqliteStorage, type SqliteStorageOptions } from './storage/sqlite/sqlite-storage.js';
 export { openSqliteBackend, type SqliteBackendOptions } from './storage/sqlite/sqlite-backend.js';
 export { type Backend, type BackendCapabilities, type BackendRole, BackendError } from './backend.js';
-export { createSite, generateSiteId, type NewSite } from './sites/sites.js';
+export { createSite, editSite, generateSiteId, type NewSite, type SiteEdit } from './sites/sites.js';
 export { importEvents, type ImportInput, type ImportOptions, type ImportSummary } from './import/import.js';
 export { enrichEvent, type IncomingEvent, type EnrichedEvent } from './import/enrich.js';
 export { Sessionizer, stampSessions, stampEvent, continuesSession, newSessionId, SESSION_GAP_MS, type SessionFirstEvent } from './import/sessionize.js';

@@ -277,6 +277,12 @@ export interface EventPage {
   next: string | undefined;
 }
 
+/** What an edit of a site may change (see `Storage.updateSite`). */
+export interface SiteChanges {
+  name: string;
+  domain: string | null;
+}
+
 /** Hash and size of an imported batch, kept so a re-import is refused. */
 export interface ImportRecord {
   hash: string;
@@ -308,6 +314,12 @@ export interface Storage {
   getSite(id: string): Promise<Site | undefined>;
   /** All sites, or those of one account (`null`: Community sites). */
   listSites(filter?: { accountId?: string | null }): Promise<Site[]>;
+  /**
+   * Sets a site's name and domain (validated by the core's `updateSite`); resolves the
+   * changed site, or `undefined` when there is no such site. Nothing else of a site
+   * changes: its time zone decides the days its data is stored under.
+   */
+  updateSite(id: string, changes: SiteChanges): Promise<Site | undefined>;
 
   /**
    * Stores events atomically (all or none), updating whatever sessions or

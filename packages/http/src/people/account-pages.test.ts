@@ -100,6 +100,38 @@ describe('account pages, Cloud edition', () => {
     expect(JSON.parse((await api(t, `/goals?site_id=${siteId}&period=7d`, t.cloud!.keyA)).text)).toEqual({ goals: [] });
   });
 
+  it('sites: an owner edits name and domain (the list and the dashboard show them), the time zone is read-only; bad input, another account\'s site and a post without CSRF token change nothing', async () => {
+    const csrf = csrfIn((await page(t, '/dashboard/account/sites', owner)).text);
+    const added = await postForm(t, '/dashboard/account/sites', { csrf, name: 'Docs', domain: 'docs.acme.test', timezone: 'Asia/Tokyo' }, { cookie: owner });
+    const siteId = /Site Docs added as (ST-[A-Za-z0-9]{12})\./.exec(added.text)![1]!;
+    expect(added.text).toContain(`<input type="hidden" name="site_id" value="${siteId}">`);
+    expect(added.text).toContain('Time zone: <strong>Asia/Tokyo</strong>. It cannot change: the site\'s data is stored by its local days.');
+    const shown = async () => (JSON.parse((await page(t, '/dashboard/data/sites', owner)).text) as { sites: { id: string }[] }).sites.find((s) => s.id === siteId);
+    const edit = (fields: Record<string, string>, cookie = owner) => postForm(t, '/dashboard/account/sites/edit', { site_id: siteId, ...fields }, { cookie });
+
+    const saved = await edit({ csrf, name: 'Handbook', domain: 'WWW.Handbook.Acme.test', timezone: 'UTC' });
+    expect([saved.status, saved.text.includes(`Site Handbook (${siteId}) saved.`)]).toEqual([200, true]);
+    expect(saved.text).toContain(`<h3>Handbook</h3><p><code>${siteId}</code> · handbook.acme.test · Asia/Tokyo ·`);
+    const handbook = { id: siteId, name: 'Handbook', domain: 'handbook.acme.test', timezone: 'Asia/Tokyo' };
+    expect(await shown()).toEqual(handbook); // the dashboard's site list; the time zone posted alongside is not taken
+
+    const noName = await edit({ csrf, name: '  ', domain: 'other.acme.test' });
+    expect([noName.status, noName.text.includes('A site needs a name.')]).toEqual([422, true]);
+    const badDomain = await edit({ csrf, name: 'Renamed', domain: 'https://handbook.acme.test/x' });
+    expect([badDomain.status, badDomain.text.includes('A domain is a host name such as example.com (no scheme or path).')]).toEqual([422, true]);
+    expect(badDomain.text).toContain(`<details open><summary>Edit Handbook</summary>`); // the form open again with what was entered
+    expect(badDomain.text).toContain(`id="edit-domain-${siteId}" name="domain" maxlength="253" placeholder="example.com" value="https://handbook.acme.test/x"`);
+    expect((await edit({ name: 'No token', domain: '' })).status).toBe(403);
+    expect((await postForm(t, '/dashboard/account/sites/edit', { csrf, site_id: siteId, name: 'Cross', domain: '' }, { cookie: owner, origin: 'https://evil.example' })).status).toBe(403);
+    expect(await shown()).toEqual(handbook);
+    const theirs = await postForm(t, '/dashboard/account/sites/edit', { csrf, site_id: 'ST-globex', name: 'Taken', domain: '' }, { cookie: owner });
+    expect([theirs.status, theirs.text.includes('There is no such site in this account.')]).toEqual([404, true]);
+    expect((await t.backend.storage.getSite('ST-globex'))!.name).not.toBe('Taken');
+
+    expect((await edit({ csrf, name: 'Handbook', domain: '' })).status).toBe(200); // an empty domain: none
+    expect(await shown()).toEqual({ ...handbook, domain: null });
+  });
+
   it('a viewer sees the dashboard and gets 403 on every owner page and action; a key session reaches no account page', async () => {
     const viewer = await userWithPassword(t, t.cloud!.accountA, 'viewer@acme.test', 'viewer', PASSWORD);
     expect((await page(t, '/dashboard/data/stats?site_id=ST-demo', viewer)).status).toBe(200);
@@ -112,7 +144,7 @@ describe('account pages, Cloud edition', () => {
       expect((await page(t, `/dashboard/account/${section}`, viewer)).status).toBe(403);
     }
     const actions: [string, Record<string, string>][] = [
-      ['keys', { name: 'x' }], ['keys/revoke', { key_id: t.cloud!.keyAId }], ['sites', { name: 'X', timezone: 'UTC' }],
+      ['keys', { name: 'x' }], ['keys/revoke', { key_id: t.cloud!.keyAId }], ['sites', { name: 'X', timezone: 'UTC' }], ['sites/edit', { site_id: 'ST-demo', name: 'X', domain: '' }],
       ['goals', { site_id: 'ST-demo', type: 'event', value: 'X' }], ['goals/delete', { site_id: 'ST-demo', goal: 'X' }],
       ['users', { email: 'x@acme.test', role: 'owner' }], ['users/role', { user_id: 'usr_x', role: 'owner' }], ['users/remove', { user_id: 'usr_x' }],
     ];
@@ -122,6 +154,7 @@ describe('account pages, Cloud edition', () => {
     }
     expect((await t.backend.accounts.listKeys(t.cloud!.accountA)).filter((k) => k.name === 'x')).toEqual([]);
     expect(await t.people.store.userByEmail('x@acme.test')).toBeUndefined();
+    expect((await t.backend.storage.getSite('ST-demo'))!.name).not.toBe('X');
     const keySession = cookieOf(await postForm(t, '/dashboard/sign-in', { key: t.cloud!.keyB }));
     expect((await page(t, '/dashboard/account/sites', keySession)).status).toBe(403);
   });
@@ -221,7 +254,7 @@ describe('account pages, Community edition', () => {
   });
   afterAll(() => t?.close());
 
-  it('the installation\'s owner: the same pages minus keys (404), sites of the installation', async () => {
+  it('the installation\'s owner: the same pages minus keys (404), sites of the installation, edited', async () => {
     const owner = await userWithPassword(t, '', 'admin@example.com', 'owner', PASSWORD);
     const sites = await page(t, '/dashboard/account/sites', owner);
     expect(sites.status).toBe(200);
@@ -235,5 +268,8 @@ describe('account pages, Community edition', () => {
     const goals = JSON.parse((await api(t, '/goals?site_id=ST-demo&period=7d', t.key)).text) as { goals: { goal: string }[] };
     expect(goals.goals.map((g) => g.goal)).toContain('Signup');
     expect(JSON.parse((await page(t, '/dashboard/data/sites', owner)).text).sites.map((s: { id: string }) => s.id)).toEqual(['ST-demo']);
+    const edited = await postForm(t, '/dashboard/account/sites/edit', { csrf, site_id: 'ST-demo', name: 'Our demo', domain: 'demo.example.com' }, { cookie: owner });
+    expect([edited.status, edited.text.includes('Site Our demo (ST-demo) saved.')]).toEqual([200, true]);
+    expect(JSON.parse((await page(t, '/dashboard/data/sites', owner)).text).sites).toEqual([{ id: 'ST-demo', name: 'Our demo', domain: 'demo.example.com', timezone: 'Europe/Berlin' }]);
   });
 });

@@ -1,10 +1,11 @@
 /**
  * The account interface in real headless Chromium over real HTTPS, on SQLite and on a real
  * ClickHouse server: an owner opens the operator's one-time link, sets a password, signs in,
- * creates a key (the API answers it), revokes it (401), adds a site and a goal (in GET
- * /goals), invites a viewer who gets 403 on every owner page; refused forms; and the session
- * started on one server keeps working on a second server over the same backend. axe-core on
- * every page; screenshots only into a temporary folder (printed).
+ * creates a key (the API answers it), revokes it (401), adds a site, edits its name and
+ * domain, adds a goal (in GET /goals), invites a viewer who gets 403 on every owner page;
+ * refused forms; and the session started on one server keeps working on a second server over
+ * the same backend. axe-core on every page; screenshots only into a temporary folder
+ * (printed).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -101,7 +102,7 @@ for (const engine of ENGINES) {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it('the owner: link, password, sign-in, a key the API accepts then refuses once revoked, a site and a goal in GET /goals, an invitation', async () => {
+    it('the owner: link, password, sign-in, a key the API accepts then refuses once revoked, a site (added, edited) and a goal in GET /goals, an invitation', async () => {
       const page = await newPage();
       await page.goto(ownerLink);
       expect(await axe(page)).toEqual([]);
@@ -152,6 +153,16 @@ for (const engine of ENGINES) {
       expect(await page.inputValue(`#snippet-${siteId}`)).toContain(`data-site="${siteId}"`);
       expect(await axe(page)).toEqual([]);
       await shot(page, '6-sites');
+      await page.click(`summary:has-text("Edit Shop")`); // the edit form: name and domain; the time zone read-only
+      await page.fill(`#edit-name-${siteId}`, 'Shop EU');
+      await page.fill(`#edit-domain-${siteId}`, 'eu.shop.acme.test');
+      await page.click('button:has-text("Save Shop")');
+      await page.waitForSelector(`text=Site Shop EU (${siteId}) saved.`);
+      expect(await page.textContent(`li:has(#snippet-${siteId}) h3`)).toBe('Shop EU');
+      expect(await axe(page)).toEqual([]);
+      await shot(page, '6b-site-edited');
+      const seen = (await b.backend.storage.listSites({ accountId: a.cloud!.accountA })).find((s) => s.id === siteId); // through the second server's backend
+      expect(seen).toMatchObject({ name: 'Shop EU', domain: 'eu.shop.acme.test', timezone: 'Europe/Berlin' });
       await page.click(`a[href="goals?site_id=${siteId}"]`);
       await page.fill('#goal-value', 'Signup');
       await page.click('button:has-text("Add goal")');

@@ -85,9 +85,10 @@ export const trackerSnippet = (origin: string, trackerPath: string, siteId: stri
   `<script>window.tracker=window.tracker||function(){(window.tracker.q=window.tracker.q||[]).push(arguments)}</script>\n<script defer src="${origin}${trackerPath}" data-site="${siteId}"></script>`;
 
 /** Sites: add, list with the tracker snippet to copy. */
-export function sitesBody(frame: AccountFrame, sites: Site[], snippet: (site: Site) => string, form: { name?: string; domain?: string; timezone?: string } = {}): string {
+export function sitesBody(frame: AccountFrame, sites: Site[], snippet: (site: Site) => string, form: { name?: string; domain?: string; timezone?: string } = {}, editing?: SiteEditForm): string {
   const list = sites.map((s) => `<li class="panel site"><h3>${e(s.name)}</h3><p><code>${e(s.id)}</code> · ${e(s.domain ?? 'no domain')} · ${e(s.timezone)} · <a href="goals?site_id=${encodeURIComponent(s.id)}">Goals</a></p>
-<label for="snippet-${e(s.id)}">Tracker snippet</label><textarea id="snippet-${e(s.id)}" readonly rows="3">${e(snippet(s))}</textarea> <button type="button" data-copy="snippet-${e(s.id)}">Copy snippet</button></li>`).join('\n');
+<label for="snippet-${e(s.id)}">Tracker snippet</label><textarea id="snippet-${e(s.id)}" readonly rows="3">${e(snippet(s))}</textarea> <button type="button" data-copy="snippet-${e(s.id)}">Copy snippet</button>
+${editSiteForm(frame, s, editing?.siteId === s.id ? editing : undefined)}</li>`).join('\n');
   return `<section class="panel"><h2>Add a site</h2>
 ${formFor(frame, 'sites', ' class="stack"')}
 <label for="site-name">Name</label><input id="site-name" name="name" required maxlength="200" value="${e(form.name ?? '')}">
@@ -95,6 +96,24 @@ ${formFor(frame, 'sites', ' class="stack"')}
 <label for="site-timezone">Time zone</label><input id="site-timezone" name="timezone" required maxlength="64" value="${e(form.timezone ?? 'UTC')}">
 <button type="submit">Add site</button></form></section>
 <section><h2>Sites</h2>${sites.length === 0 ? '<p class="empty">No sites yet.</p>' : `<ul class="sites">${list}</ul>`}</section>`;
+}
+
+/** What an owner entered in a site's edit form, shown again (the form open) when it was refused. */
+export interface SiteEditForm {
+  siteId: string;
+  name: string;
+  domain: string;
+}
+
+/** A site's edit form: name and domain; the time zone shown read-only, with why and what to do instead. */
+function editSiteForm(frame: AccountFrame, site: Site, entered?: SiteEditForm): string {
+  const id = e(site.id);
+  return `<details${entered ? ' open' : ''}><summary>Edit ${e(site.name)}</summary>
+${formFor(frame, 'sites/edit', ' class="stack"')}<input type="hidden" name="site_id" value="${id}">
+<label for="edit-name-${id}">Name</label><input id="edit-name-${id}" name="name" required maxlength="200" value="${e(entered?.name ?? site.name)}">
+<label for="edit-domain-${id}">Domain</label><input id="edit-domain-${id}" name="domain" maxlength="253" placeholder="example.com" value="${e(entered?.domain ?? site.domain ?? '')}">
+<p>Time zone: <strong>${e(site.timezone)}</strong>. It cannot change: the site's data is stored by its local days. For another time zone, export the site (<code>siteline export</code>) and import it into a new site with that time zone (<code>siteline import</code>).</p>
+<button type="submit">Save ${e(site.name)}</button></form></details>`;
 }
 
 /** Goals of one site: pick the site, add an event or page goal, list, delete. */

@@ -4,12 +4,12 @@
  * an owner's (a viewer gets 403), and every post passes `refusedPost` first.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { accountName, addGoal, type AccountStore, GoalError, COMMUNITY_ACCOUNT, createSite, deleteGoal, listGoals, People, PeopleError, type Role, type Storage, type UserRow, type WebSessionRow } from '@siteline/core';
+import { accountName, addGoal, type AccountStore, GoalError, COMMUNITY_ACCOUNT, createSite, deleteGoal, editSite, listGoals, People, PeopleError, type Role, type Storage, type UserRow, type WebSessionRow } from '@siteline/core';
 import type { DashboardAssets } from '../dashboard/assets.js';
 import { redirect, send, sendHtml } from '../dashboard/http-io.js';
 import { readForm, refusedPost } from './form.js';
 import { publicOrigin, setPasswordUrl } from './links.js';
-import { type AccountFrame, type AccountSection, accountPage, COPY_SCRIPT, type Flash, goalsBody, keysBody, passwordBody, sitesBody, trackerSnippet, twoFactorBody, usersBody } from './pages.js';
+import { type AccountFrame, type AccountSection, accountPage, COPY_SCRIPT, type Flash, goalsBody, keysBody, passwordBody, type SiteEditForm, sitesBody, trackerSnippet, twoFactorBody, usersBody } from './pages.js';
 import { newRecoveryCodes, newTotpSecret, totpMatches } from './totp.js';
 
 export interface AccountRoutesOptions {
@@ -70,7 +70,7 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
           return page(status, 'API keys', keysBody(frame, await accounts!.listKeys(accountId), extra.created as { key: string; name: string } | undefined), flash);
         case 'sites': {
           const origin = originOf(req, options.publicOrigin);
-          return page(status, 'Sites', sitesBody(frame, await sitesOf(), (s) => trackerSnippet(origin, options.trackerPath, s.id), extra.form as Record<string, string> | undefined), flash);
+          return page(status, 'Sites', sitesBody(frame, await sitesOf(), (s) => trackerSnippet(origin, options.trackerPath, s.id), extra.form as Record<string, string> | undefined, extra.editing as SiteEditForm | undefined), flash);
         }
         case 'goals': {
           const sites = await sitesOf();
@@ -120,6 +120,17 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
             return render({ info: `Site ${site.name} added as ${site.id}. Put its tracker snippet on every page.` }, 201);
           } catch (error) {
             return render({ error: (error as Error).message }, 422, { form: entered });
+          }
+        }
+        case 'sites/edit': {
+          const site = await siteOfAccount(field('site_id'));
+          if (!site) return render({ error: 'There is no such site in this account.' }, 404);
+          const editing: SiteEditForm = { siteId: site.id, name: field('name'), domain: field('domain') };
+          try {
+            const saved = (await editSite(storage, site.id, { name: editing.name, domain: editing.domain || null }))!;
+            return render({ info: `Site ${saved.name} (${saved.id}) saved.` });
+          } catch (error) {
+            return render({ error: (error as Error).message }, 422, { editing });
           }
         }
         case 'goals/':

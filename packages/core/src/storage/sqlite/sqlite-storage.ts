@@ -142,6 +142,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     'INSERT INTO sites (id, name, timezone, domain, account_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
   const getSite = db.prepare<[string], SiteRow>('SELECT * FROM sites WHERE id = ?');
+  const updateSite = db.prepare<[string, string | null, string], SiteRow>('UPDATE sites SET name = ?, domain = ? WHERE id = ? RETURNING *');
   const allSites = db.prepare<[], SiteRow>('SELECT * FROM sites ORDER BY created_at, id');
   const accountSites = db.prepare<[string], SiteRow>('SELECT * FROM sites WHERE account_id = ? ORDER BY created_at, id');
   const communitySites = db.prepare<[], SiteRow>('SELECT * FROM sites WHERE account_id IS NULL ORDER BY created_at, id');
@@ -199,6 +200,10 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     },
     async getSite(id) {
       const row = getSite.get(id);
+      return row && toSite(row);
+    },
+    async updateSite(id, changes) {
+      const row = updateSite.get(changes.name, changes.domain, id);
       return row && toSite(row);
     },
     async listSites(filter) {
