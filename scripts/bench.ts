@@ -25,6 +25,7 @@ import { benchClickHouse, clickhouseUnavailable, type ClickHouseResult, type Eng
 import { clickhouseReport } from './bench/clickhouse-report.js';
 import { measureCollect, wrkInstalled, type CollectResult } from './bench/collect.js';
 import { startFloorServer } from './bench/collect-floor.js';
+import { exportInChild, type ExportResult, exportTable } from './bench/export.js';
 import { importStages, type Stage } from './bench/import-stages.js';
 import {
   benchProperties, costLines, costSite, IMPORT_COST_HEAD, type ImportCost, importCost, importCostRows, PROPERTY_EVENT, propertyTable, type PropertyResult,
@@ -56,6 +57,8 @@ const { values: args } = parseArgs({
     'property-naive-runs': { type: 'string', default: '1' },
     /** Runs of each property and goal case on each ClickHouse engine. */
     'clickhouse-property-runs': { type: 'string', default: '10' },
+    /** Export (`openExport`, what GET /export streams) of the large site's 30 days on every store, each in a fresh process: `yes` (default) or `no`. */
+    export: { type: 'string', default: 'yes' },
     /** Pageviews of the lines imported with and without properties, on every store (0: skip). */
     'cost-pageviews': { type: 'string', default: '200000' },
     chunk: { type: 'string', default: '500000' },
@@ -127,7 +130,7 @@ async function clickhouseColumns(): Promise<{ clickhouse: ClickHouseResult[]; no
     clickhouse.push(await benchClickHouse(engine, {
       sites, lines: datasetOptions, siteId: BIG.id, endpoints, params: Object.fromEntries(endpoints.map((e) => [e, paramsOf(e)])),
       runs: num('runs'), floorRuns: num('floor-runs'), extensionRuns: args.extensions === 'no' ? 0 : num('clickhouse-extension-runs'), readNow, dir, collect: { seconds: num('collect-seconds'), connections: num('connections') },
-      propertyRuns: args.properties === 'no' ? 0 : num('clickhouse-property-runs'), costPageviews: num('cost-pageviews'),
+      propertyRuns: args.properties === 'no' ? 0 : num('clickhouse-property-runs'), costPageviews: num('cost-pageviews'), exportEvents: args.export !== 'no',
       layoutBefore: args['layout-before'],
     }));
   }
@@ -167,12 +170,20 @@ async function main() {
   for (const endpoint of endpoints) {
     const core = await time(num('runs'), run(storage, endpoint));
     const http = await time(num('runs'), () => server.get(`/api/v1${ENDPOINT_PATHS[endpoint]}?${new URLSearchParams(paramsOf(endpoint))}`));
-    const slow = await time(num('naive-runs'), run(naive, endpoint));
+    // --naive-runs 0 skips the naive scans (at 10M, /goals' alone takes many minutes): NaN in their columns, no check against them.
+    const slow = num('naive-runs') > 0 ? await time(num('naive-runs'), run(naive, endpoint)) : { timing: { p50: NaN, p95: NaN, runs: 0 }, result: core.result };
     const json = JSON.stringify(core.result);
     const same = json === JSON.stringify(slow.result) && json === JSON.stringify(JSON.parse(http.result));
     if (endpoint === 'stats') pageviews = (core.result as { pageviews: number }).pageviews;
     results.push({ endpoint, cold: cold.get(endpoint)!, core: core.timing, http: http.timing, naive: slow.timing, json, same });
     log(`${endpoint}: core p50 ${ms(core.timing.p50)} ms, naive p50 ${ms(slow.timing.p50)} ms${same ? '' : ' RESULTS DIFFER'}`);
+  }
+
+  const exported: ExportResult[] = [];
+  if (args.export !== 'no') {
+    log('export: the large site\'s 30 days, in a process of its own');
+    exported.push(await exportInChild('SQLite', { kind: 'sqlite', file }, BIG.id, readNow));
+    log(`export: ${int(exported[0]!.events)} events in ${exported[0]!.seconds.toFixed(1)} s`);
   }
 
   let extensions: ExtensionResult[] = [];
@@ -336,6 +347,11 @@ async function main() {
     json: new Map(results.map((r) => [r.endpoint, r.json])),
     extensions,
   };
+  for (const ch of clickhouse) if (ch.exported) exported.push(ch.exported);
+  if (exported.length > 0) {
+    console.log(`\n## Export: openExport (what GET /export and siteline export stream) of ${BIG.id}'s 30 days to /dev/null, waiting for drain\n`);
+    console.log(exportTable(exported));
+  }
   console.log(`\n## ClickHouse, the same lines and reads\n\n${clickhouseReport(clickhouse, noClickHouse, sqliteFigures, num('pageviews'))}`);
   if (stages.length > 0) {
     const total = stages.filter((st) => !st.stage.startsWith(' ') && !st.reference).reduce((sum, st) => sum + st.microsPerEvent, 0);
@@ -346,7 +362,7 @@ async function main() {
       ...stages.filter((st) => st.reference).map((st) => [st.stage, st.microsPerEvent.toFixed(2), `${int(1e6 / st.microsPerEvent)}/s at most`]),
     ]));
   }
-  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, pageviews, events, bytes, loaded, collect, collectInThread, collectFloor, collectEvents, results, extensions, coldCache, properties, sqliteCost, clickhouse: clickhouse.map(({ endpoints: e, ...rest }) => ({ ...rest, endpoints: Object.fromEntries(Object.entries(e).map(([k, v]) => [k, { core: v.core, http: v.http, floor: v.floor }])) })), stages, maxRssKb: process.resourceUsage().maxRSS }, null, 2)}\n`);
+  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, pageviews, events, bytes, loaded, collect, collectInThread, collectFloor, collectEvents, results, exported, extensions, coldCache, properties, sqliteCost, clickhouse: clickhouse.map(({ endpoints: e, ...rest }) => ({ ...rest, endpoints: Object.fromEntries(Object.entries(e).map(([k, v]) => [k, { core: v.core, http: v.http, floor: v.floor }])) })), stages, maxRssKb: process.resourceUsage().maxRSS }, null, 2)}\n`);
   if (results.some((r) => !r.same) || extensions.some((r) => !r.same) || properties.some((r) => !r.same)) process.exitCode = 1;
 }
 

@@ -28,6 +28,7 @@ import { extensionFloorSql, floorSql } from './clickhouse-floors.js';
 import { type BeaconKind, measureCollect, wrkInstalled, type CollectResult } from './collect.js';
 import { costLines, costSite, type ImportCost, importCost, PROPERTY_CASES, type PropertyCase, propertyParams } from './properties.js';
 import { EXTENSION_CASES, type ExtensionCase } from './extensions.js';
+import { exportInChild, exportInProcess, type ExportResult } from './export.js';
 import { chunks, createBenchSite, type BenchSite, type DatasetOptions } from './dataset.js';
 import { time, type Timing } from './measure.js';
 import { startServer } from './server.js';
@@ -63,6 +64,8 @@ export interface ClickHouseResult {
   collect: CollectResult | string;
   /** `POST /collect` of custom events without and with properties. */
   collectEvents: { without: CollectResult | string; with: CollectResult | string };
+  /** `openExport` of the large site's 30 days (export.ts); undefined when skipped. */
+  exported?: ExportResult;
 }
 
 export interface ClickHouseBenchOptions {
@@ -82,6 +85,8 @@ export interface ClickHouseBenchOptions {
   propertyRuns: number;
   /** Pageviews of the lines imported with and without properties (0: skipped). */
   costPageviews: number;
+  /** Export the large site's 30 days (export.ts) after the reads. */
+  exportEvents: boolean;
   /** The instant every read is made at (the same for both stores, so `/live` looks at the same 5 minutes). */
   readNow: number;
   /** Scratch directory (TLS certificate, wrk script). */
@@ -174,6 +179,15 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
     properties.push({ case: name, core: core.timing, json: JSON.stringify(core.result) });
     log(`${engine} ${name}: core p50 ${core.timing.p50.toFixed(1)} ms`);
   }
+  let exported: ExportResult | undefined;
+  if (options.exportEvents) {
+    const store = `${engine === 'server' ? 'clickhouse-server' : 'chdb'} ${version}`;
+    log(`${name}: export of the large site's 30 days`);
+    exported = server
+      ? await exportInChild(store, { kind: 'clickhouse', url: server.url, database: 'bench' }, site.id, options.readNow)
+      : await exportInProcess(`${store} (in the importing process; RSS sampled per chunk)`, storage, site.id, options.readNow);
+    log(`${name}: exported ${exported.events.toLocaleString('en-US')} events in ${exported.seconds.toFixed(1)} s`);
+  }
   const [parts] = await rows<{ b: string }>("SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = 'bench' AND active");
   const [gapBytes] = await rows<{ b: string }>("SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = 'bench' AND table = 'pageview_gaps' AND active");
   const [arrayBytes] = await rows<{ b: string }>(
@@ -209,7 +223,7 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
   return {
     engine, version, events, importPerSecond: (events / importMs) * 1000, bytes: Number(parts?.b ?? 0), layoutBytes: Number(gapBytes?.b ?? 0) + Number(arrayBytes?.b ?? 0),
     before, endpoints, extensions, properties,
-    importCost: cost, collect, collectEvents,
+    importCost: cost, collect, collectEvents, exported,
   };
 }
 

@@ -2,6 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { connect } from './client.js';
 import { type Backend, BackendError, type BackendRole } from '@siteline/core';
 import { createClickHouseAccounts } from './accounts.js';
+import { createClickHousePeople } from './people.js';
 import { createClickHouseStorage, type ClickHouseStorageOptions } from './clickhouse-storage.js';
 import { sqlIdent, sqlString } from './escape.js';
 import { storageTableName } from './schema.js';
@@ -61,6 +62,7 @@ export async function openClickHouseBackend(options: ClickHouseBackendOptions): 
       description: `clickhouse ${options.url.replace(/^https?:\/\//, '')}/${target.database}${target.cluster ? ` (cluster ${target.cluster})` : ''}`,
       storage,
       accounts: createClickHouseAccounts(storage.client, target, settings),
+      people: createClickHousePeople(storage.client, target, settings),
       salts: createClickHouseSaltStore(storage.client, target, { ...(options.now ? { now: options.now } : {}), dropDays, insertSettings: settings }),
       capabilities: { writerThread: false, sharedAcrossHosts: true },
       close: () => storage.close(),

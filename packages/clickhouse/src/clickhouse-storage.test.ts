@@ -65,7 +65,11 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
       { name: 'sessions_state_mv', engine: 'MaterializedView' },
       { name: 'sessions_totals_mv', engine: 'MaterializedView' },
       { name: 'sites', engine: 'ReplacingMergeTree' },
+      { name: 'user_link_uses', engine: 'MergeTree' },
+      { name: 'user_links', engine: 'MergeTree' },
+      { name: 'users', engine: 'ReplacingMergeTree' },
       { name: 'visitor_rollups', engine: 'MergeTree' },
+      { name: 'web_sessions', engine: 'ReplacingMergeTree' },
     ]);
     // Version 4: a custom event's properties as two parallel arrays on its events row.
     const columns = await storage.client.query({
@@ -73,7 +77,7 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
       format: 'JSONEachRow',
     });
     expect(await columns.json()).toEqual([{ name: 'prop_keys', type: 'Array(String)' }, { name: 'prop_values', type: 'Array(String)' }]);
-    // Version 5: each session state's pageview paths and custom event names.
+    // Version 6: each session state's pageview paths and custom event names.
     const arrays = await storage.client.query({
       query: "SELECT name, type FROM system.columns WHERE database = 'adapter_cases' AND table = 'sessions' AND name IN ('paths', 'names') ORDER BY name",
       format: 'JSONEachRow',

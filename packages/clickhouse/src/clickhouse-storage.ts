@@ -3,6 +3,7 @@ import type { BreakdownTotals, DayTotals, PageTotals, Site, Storage } from '@sit
 import { connect, type ClientConnection } from './client.js';
 import { clientIO } from './client-io.js';
 import { outsideDateType, readDay } from './days.js';
+import { createEventPages } from './export.js';
 import { sqlIdent } from './escape.js';
 import { goalRow, goalsSql, goalVersions, toGoal, type GoalRead } from './goals.js';
 import { migrateSchema } from './migrate.js';
@@ -113,8 +114,9 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const { io, command } = clientIO(client, target, options.cluster !== undefined, options.connection);
   const rows = io.rows;
 
-  // Every report starts with getSite: a found site is kept for a minute (the contract has no site update; the
-  // minute bounds what another process could change), a missing one is always asked again.
+  // Every report starts with getSite: a found site is kept for a minute (an edit here replaces it at once; the
+  // minute bounds how long another process shows an edited name or domain), a missing one is always asked again.
+  // The time zone, the one field reports depend on, never changes.
   const sites = new Map<string, { site: Site; until: number }>();
   const timezones = new Map<string, string>();
   const storage: ClickHouseStorage = {
@@ -140,6 +142,15 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
         if (sites.size >= MAX_CACHED_SITES) sites.clear();
         sites.set(id, { site, until: Date.now() + SITE_CACHE_MS });
       }
+      return site;
+    },
+    async updateSite(id, changes) {
+      // `sites` keeps versions (ReplacingMergeTree): the edit is a new row with a greater version than the newest.
+      const [row] = await rows<SiteRead>(sitesSql(target, { id }));
+      if (!row) return undefined;
+      const site: Site = { ...toSite(row), name: changes.name, domain: changes.domain };
+      await io.insert('sites', [siteRow(site, Math.max(Date.now(), Number(row.site_version) + 1))]);
+      sites.set(id, { site, until: Date.now() + SITE_CACHE_MS });
       return site;
     },
     async listSites(filter) {
@@ -227,6 +238,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
 
     hourBuckets: (range, starts, selection) => selected.hourBuckets(range, starts, selection),
+    eventPage: (range, after, limit) => eventPage(range, after, limit),
 
     async liveVisitors(siteId, sinceMs, untilMs) {
       if (untilMs < 0 || untilMs <= sinceMs) return 0;
@@ -273,6 +285,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   });
   const visitorsBy = createVisitorReads(io, target, rollups);
   const selected = createSelectionReads(io, target, options.cluster !== undefined);
+  const eventPage = createEventPages(rows, target);
   const propertyReads = createPropertyReads(target, selected);
 
   return storage;

@@ -1,7 +1,7 @@
 /**
  * Late and out-of-order events under filters (used only by tests, from
  * `adapterCases`: one server, two shards, chdb). The filter layout of schema
- * version 5 keeps each session's attributes (its first event's), its paths
+ * version 6 keeps each session's attributes (its first event's), its paths
  * and names, and each pageview's time on page as stored state; these cases
  * write one session in pieces, its true first event last, and check every
  * filter against numbers worked out by hand below and against the SQLite

@@ -54,7 +54,7 @@ export function conversionsSql(t: SchemaTarget, r: DayRange, b: Bounds, goals: r
  * rows of sessions whose `paths` or `names` meet goal i (every event of the session,
  * whatever its day) are summed (`l1` .. `lN`): a visitor of a day counts when one of their
  * current sessions converts, as every visitor count of selection.ts. No set of session
- * ids (until schema version 5: one `IN` set per goal from the events of `[from, hi]`).
+ * ids (until schema version 6: one `IN` set per goal from the events of `[from, hi]`).
  */
 export function goalVisitorsSql(t: SchemaTarget, r: DayRange, b: Bounds, goals: readonly GoalDefinition[], selection: Selection = NONE): string {
   return `SELECT ${goals.map((_, i) => `countIf(l${i + 1} > 0) AS v${i + 1}`).join(', ')} FROM (

@@ -11,7 +11,7 @@ import type { WriterIO } from './writer.js';
 
 /**
  * Filtered reads (`Selection`, storage/types.ts in the core) and hour buckets,
- * from the raw rows of the range laid out for filters (schema version 5,
+ * from the raw rows of the range laid out for filters (schema version 6,
  * README "The filter layout"). The rollups hold sums per day and value, which
  * no filter on another attribute or on a page can split, so a filtered read
  * is a scan of a few columns of the range: every condition a `WHERE` on
@@ -62,7 +62,7 @@ const allSql = (column: string, conditions: readonly Condition[]): string[] => c
 /**
  * "One element `x` of the array column `array` passes every condition", as
  * `arrayExists`: a page or event condition on a session's own `paths` or
- * `names` (schema version 5). List membership is `has([...], x)` here: the
+ * `names` (schema version 6). List membership is `has([...], x)` here: the
  * lambda reads nothing but its element and constants.
  */
 function someElementSql(array: 'paths' | 'names', conditions: readonly Condition[]): string {

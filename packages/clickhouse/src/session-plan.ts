@@ -28,7 +28,7 @@ export interface SessionState extends SessionAttributeColumns {
   end_path: string;
   pageview_count: number;
   event_count: number;
-  /** Every distinct path of the session's pageviews and name of its custom events, sorted (schema version 5): page, event and goal conditions read them. */
+  /** Every distinct path of the session's pageviews and name of its custom events, sorted (schema version 6): page, event and goal conditions read them. */
   paths: string[];
   names: string[];
 }
@@ -55,7 +55,7 @@ export interface GapRow {
 }
 
 /**
- * Time-on-page changes per pageview (schema version 5): a gap that goes away
+ * Time-on-page changes per pageview (schema version 6): a gap that goes away
  * is a row of `-1` and the negated gap, so the signed sums of `pageview_gaps`
  * (and of `page_totals`, its view) are the current gaps.
  */

@@ -44,6 +44,8 @@ export interface SiteRead {
   site_account: string;
   site_has_account: number | string;
   site_created_at: string;
+  /** The newest version's number: an edit writes a greater one. */
+  site_version: number | string;
 }
 
 /** Reads sites, newest version of each, optionally one id or one account (`null`: Community). */
@@ -57,8 +59,8 @@ export function sitesSql(t: SchemaTarget, filter: { id?: string; accountId?: str
         : `WHERE site_has_account = 1 AND site_account = ${sqlString(filter.accountId)}`;
   return `SELECT id, tupleElement(s, 1) AS site_name, tupleElement(s, 2) AS site_timezone, tupleElement(s, 3) AS site_domain,
       tupleElement(s, 4) AS site_has_domain, tupleElement(s, 5) AS site_account, tupleElement(s, 6) AS site_has_account,
-      tupleElement(s, 7) AS site_created_at
-    FROM (SELECT id, argMax((name, timezone, domain, has_domain, account_id, has_account, created_at), version) AS s
+      tupleElement(s, 7) AS site_created_at, site_version
+    FROM (SELECT id, argMax((name, timezone, domain, has_domain, account_id, has_account, created_at), version) AS s, max(version) AS site_version
       FROM ${tableName(t, 'sites')} ${where} GROUP BY id) ${account}`;
 }
 

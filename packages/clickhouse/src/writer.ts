@@ -3,7 +3,7 @@ import { compareBytes, DuplicateImportError, type ImportRecord, type StoredEvent
 import { readDay } from './days.js';
 import { sqlDate, sqlString, tsvStrings, tsvText } from './escape.js';
 import { EVENT_LINE_COLUMNS, eventLine } from './events.js';
-import { GAP_COLUMNS, SESSION_COLUMNS } from './migrations/005-filter-layout.js';
+import { GAP_COLUMNS, SESSION_COLUMNS } from './migrations/006-filter-layout.js';
 import { GapChanges, type GapRow, mergeSession, needsStoredEvents, sortByTime, type SessionState, type Step } from './session-plan.js';
 import { tableName, type SchemaTarget } from './schema.js';
 import { importCountSql, importRow } from './sites.js';

@@ -64,6 +64,31 @@ describe('createClient over real HTTPS', () => {
     expect(await client.live({ site_id: 'ST-alpha' })).toEqual({ live: 1 });
   });
 
+  it('csv() returns the CSV text of a report, as the server sends it; errors are the usual typed errors', async () => {
+    expect(await client.csv('pages', { ...alpha, limit: 2 })).toBe(
+      'url,pageviews,visitors,bounce_rate,avg_duration\r\n/docs,3,3,0,10\r\n/pricing,3,3,50,75\r\n',
+    );
+    expect(server.hits.at(-1)!.url).toBe('/api/v1/pages?site_id=ST-alpha&from=2026-11-02&to=2026-11-03&limit=2&format=csv');
+    expect(await client.csv('stats', { ...alpha, to: '2026-11-02' })).toBe(
+      'visitors,pageviews,sessions,bounce_rate,avg_duration\r\n3,6,4,25,352.5\r\n',
+    );
+    // /goals and /properties too (ST-alpha has no goals, and its signup carries no properties: the header alone).
+    expect(await client.csv('goals', alpha)).toBe('goal,visitors,conversions,conversion_rate\r\n');
+    expect(await client.csv('properties', { ...alpha, name: 'signup' })).toBe('name,property,count,visitors\r\n');
+    expect(server.hits.at(-1)!.url).toBe('/api/v1/properties?site_id=ST-alpha&from=2026-11-02&to=2026-11-03&name=signup&format=csv');
+    await expect(client.csv('pages', { site_id: 'ST-nope' })).rejects.toMatchObject({ name: 'NotFoundError', status: 404, message: 'Site not found.' });
+    await expect(client.csv('pages', { ...alpha, limit: 500 })).rejects.toMatchObject({ status: 422, message: 'The limit field must be between 1 and 100.' });
+  });
+
+  it('export() returns the NDJSON of GET /export; import lines, one per event', async () => {
+    const text = await client.export(alpha);
+    expect(server.hits.at(-1)!.url).toBe('/api/v1/export?site_id=ST-alpha&from=2026-11-02&to=2026-11-03');
+    const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+    expect(lines).toHaveLength(11); // the ALPHA dataset's 11 lines
+    expect(lines[0]).toMatchObject({ site_id: 'ST-alpha', ts: '2026-11-02T10:00:00.000Z', type: 'pageview', url: '/', visitor_id: 'v1', utm_campaign: 'nov' });
+    await expect(client.export({ site_id: 'ST-alpha', from: '2026-11-03' })).rejects.toMatchObject({ status: 422, message: 'The to field is required when from is present.' });
+  });
+
   it('sends the key only as a Bearer header, encodes numbers and drops undefined', async () => {
     const before = server.hits.length;
     await client.pages({ site_id: 'ST-alpha', from: '2026-11-02', to: '2026-11-03', limit: 5, period: undefined });

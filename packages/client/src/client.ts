@@ -59,7 +59,24 @@ export interface SitelineClient {
   properties: PropertiesEndpoint;
   /** `GET /goals`: every goal of the site with its visitors, conversions and conversion rate. */
   goals: Endpoint<'goals'>;
+  /**
+   * Any report but `/live` as CSV text (`format=csv`): a header row of the JSON field names,
+   * `comparison` fields as `comparison_<field>`, records ended by CRLF. Same errors as JSON.
+   * @example const text = await siteline.csv('pages', { site_id: 'ST-blog', period: '7d' });
+   * // 'url,pageviews,visitors,bounce_rate,avg_duration\r\n/,42,30,55.5,61.2\r\n...'
+   */
+  csv<E extends ComparableEndpoint>(endpoint: E, params: EndpointParams[E], options?: RequestOptions): Promise<string>;
+  /**
+   * `GET /export`: the site's raw events of the days as NDJSON text in the import format
+   * (`siteline import` reads it back). The whole text is held in memory: for large ranges
+   * stream `GET /export` yourself or use `siteline export`.
+   * @example const ndjson = await siteline.export({ site_id: 'ST-blog', from: '2026-11-01', to: '2026-11-30' });
+   */
+  export(params: ExportParams, options?: RequestOptions): Promise<string>;
 }
+
+/** Parameters of `GET /export`: the site and its days (`from`/`to`, or `period`; default 30 days). */
+export type ExportParams = Pick<EndpointParams['stats'], 'site_id' | 'from' | 'to' | 'period'>;
 
 /**
  * A typed client for the Siteline read API. Use it from a back end only:
@@ -90,6 +107,8 @@ export function createClient(options: ClientOptions): SitelineClient {
     events: (params, opts) => request('events', params, opts),
     campaigns: (params, opts) => request('campaigns', params, opts),
     live: (params, opts) => request('live', params, opts),
+    csv: (endpoint, params, opts) => untyped(endpoint, params, opts, 'csv') as unknown as Promise<string>,
+    export: (params, opts) => untyped('export', params, opts, 'ndjson') as unknown as Promise<string>,
     properties: ((params: EndpointParams['properties'], opts?: RequestOptions) => request('properties', params, opts)) as PropertiesEndpoint,
     goals: (params, opts) => request('goals', params, opts),
   };

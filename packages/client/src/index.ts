@@ -7,7 +7,7 @@
  * const siteline = createClient({ baseUrl: 'https://analytics.example.com/api/v1', apiKey: process.env.SITELINE_API_KEY! });
  * const stats = await siteline.stats({ site_id: 'ST-blog', period: '30d' });
  */
-export { createClient, type SitelineClient, type Endpoint, type PropertiesEndpoint } from './client.js';
+export { createClient, type SitelineClient, type Endpoint, type ExportParams, type PropertiesEndpoint } from './client.js';
 export type { ClientOptions, Fetch, FetchInit, FetchResponse } from './options.js';
 export type { RequestOptions } from './request.js';
 export {

@@ -10,11 +10,20 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-/** The one request function behind every endpoint method. */
+/** What a call answers: the JSON body, or the text of `format=csv` or of `/export` (NDJSON). */
+export type ResponseFormat = 'json' | 'csv' | 'ndjson';
+const ACCEPT: Record<ResponseFormat, string> = {
+  json: 'application/json', csv: 'text/csv, application/json', ndjson: 'application/x-ndjson, application/json',
+};
+/** `/export` (issue 27) besides the report paths. */
+const REQUEST_PATHS = { ...PATHS, export: '/export' } as const;
+
+/** The one request function behind every endpoint method; `csv` and `ndjson` resolve to the text. */
 export type Request = <E extends EndpointName>(
-  endpoint: E,
+  endpoint: E | 'export',
   params: EndpointParams[E],
   options?: RequestOptions,
+  format?: ResponseFormat,
 ) => Promise<EndpointResponses[E]>;
 
 /**
@@ -22,12 +31,12 @@ export type Request = <E extends EndpointName>(
  * >= 500 and connection errors (see `retryDelayFor`).
  */
 export function createRequest(config: ResolvedOptions): Request {
-  return async (endpoint, params, options = {}) => {
-    const url = buildUrl(config.baseUrl, PATHS[endpoint], params);
+  return async (endpoint, params, options = {}, format = 'json') => {
+    const url = buildUrl(config.baseUrl, REQUEST_PATHS[endpoint], format === 'csv' ? { ...params, format } : params);
     for (let retry = 0; ; retry++) {
       let delay: number | undefined;
       try {
-        return (await attempt(config, url, options.signal)) as EndpointResponses[typeof endpoint];
+        return (await attempt(config, url, options.signal, format)) as never;
       } catch (error) {
         delay = retry < config.maxRetries ? retryDelayFor(error, retry) : undefined;
         if (delay === undefined) throw error;
@@ -52,8 +61,8 @@ function retryDelayFor(error: unknown, retry: number): number | undefined {
   return undefined;
 }
 
-/** One attempt: the response body parsed, or the error it stands for. */
-async function attempt(config: ResolvedOptions, url: string, callerSignal: AbortSignal | undefined): Promise<unknown> {
+/** One attempt: the response body parsed (CSV: its text), or the error it stands for (errors are JSON either way). */
+async function attempt(config: ResolvedOptions, url: string, callerSignal: AbortSignal | undefined, format: ResponseFormat): Promise<unknown> {
   callerSignal?.throwIfAborted();
   const controller = new AbortController();
   let timedOut = false;
@@ -64,7 +73,7 @@ async function attempt(config: ResolvedOptions, url: string, callerSignal: Abort
   const onAbort = () => controller.abort(callerSignal!.reason);
   callerSignal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const headers = { Authorization: `Bearer ${config.apiKey}`, Accept: 'application/json' };
+    const headers = { Authorization: `Bearer ${config.apiKey}`, Accept: ACCEPT[format] };
     let response: FetchResponse;
     let text: string;
     try {
@@ -76,6 +85,7 @@ async function attempt(config: ResolvedOptions, url: string, callerSignal: Abort
       if (timedOut) throw new TimeoutError(`No response within ${config.timeoutMs} ms.`, { cause });
       throw new ConnectionError(`Connection failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     }
+    if (response.ok && format !== 'json') return text;
     const body = parseJson(text);
     if (!response.ok) throw makeError(response.status, body, response.headers);
     if (typeof body !== 'object' || body === null) throw new SitelineError(`The server answered ${response.status} with a body that is not a JSON object.`);

@@ -30,7 +30,12 @@ void client.events({ site_id: 'ST-a', api_key: 'k' });
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const check = <T extends true>(): T | undefined => undefined;
 
-check<Equal<keyof SitelineClient, EndpointName>>();
+check<Equal<keyof SitelineClient, EndpointName | 'csv' | 'export'>>();
+check<Equal<Awaited<ReturnType<typeof client.csv<'pages'>>>, string>>();
+// @ts-expect-error /live has no CSV
+void client.csv('live', { site_id: 'ST-a' });
+// @ts-expect-error csv() takes the endpoint's own parameters
+void client.csv('pages', { site_id: 'ST-a', breakdown: 'os' });
 check<Equal<keyof typeof PATHS, EndpointName>>();
 check<Equal<Awaited<ReturnType<SitelineClient['live']>>, EndpointResponses['live']>>();
 check<Equal<Awaited<ReturnType<SitelineClient['stats']>>['bounce_rate'], number>>();

@@ -5,6 +5,7 @@
  * engine it has: it reads `capabilities`.
  */
 import type { AccountStore } from './accounts/types.js';
+import type { PeopleStore } from './people/types.js';
 import type { SaltStore } from './salts/salts.js';
 import type { Storage } from './storage/types.js';
 
@@ -53,6 +54,8 @@ export interface Backend {
   readonly storage: Storage;
   /** Cloud accounts and API keys (hashed), shared by every process using this backend. */
   readonly accounts: AccountStore;
+  /** Dashboard users, one-time links and web sessions (issue 25), shared like `accounts`. */
+  readonly people: PeopleStore;
   /** Daily salts of the collector's visitor ids, shared by every process and kept across restarts. */
   readonly salts: SaltStore;
   readonly capabilities: BackendCapabilities;

@@ -10,7 +10,7 @@
  */
 export * from './types.js';
 export * from './errors.js';
-export { parseQuery, type Query, type RawParams, type DateSelection } from './query/parse.js';
+export { parseQuery, parseExportQuery, type ExportQuery, type Query, type RawParams, type DateSelection } from './query/parse.js';
 export {
   MESSAGES, DEFAULT_LIMIT, MAX_LIMIT, MAX_RANGE_DAYS, PERIOD_DAYS, MAX_FILTER_CONDITIONS, MAX_FILTER_VALUES, MAX_FILTER_VALUE_LENGTH,
   MAX_FILTERS_LENGTH, MAX_HOUR_RANGE_DAYS, MAX_PROPERTIES, MAX_PROPERTY_KEY_LENGTH, MAX_PROPERTY_VALUE_LENGTH, PROP_DIMENSION_PREFIX,
@@ -18,6 +18,7 @@ export {
 export {
   SITE_ID_PATTERN, isCalendarDate, siteIdSchema, dateSchema, periodSchema, limitSchema, breakdownSchema, eventNameSchema,
   filterConditionSchema, filterConditionsSchema, filterValuesSchema, compareSchema, intervalSchema, ENDPOINT_OWN_PARAMETERS,
+  FORMATS, type Format, formatSchema,
   requiredEventNameSchema, propertySchema, filterDimensionSchema, PROP_DIMENSION_PATTERN, type EndpointParameter,
 } from './query/schema.js';
 export { bounceRate, averageSeconds, percentage, conversionRate } from './metrics/metrics.js';
@@ -45,7 +46,7 @@ export type * from './storage/types.js';
 export { createSqliteStorage, type SqliteStorageOptions } from './storage/sqlite/sqlite-storage.js';
 export { openSqliteBackend, type SqliteBackendOptions } from './storage/sqlite/sqlite-backend.js';
 export { type Backend, type BackendCapabilities, type BackendRole, BackendError } from './backend.js';
-export { createSite, generateSiteId, type NewSite } from './sites/sites.js';
+export { createSite, editSite, generateSiteId, type NewSite, type SiteEdit } from './sites/sites.js';
 export { importEvents, type ImportInput, type ImportOptions, type ImportSummary } from './import/import.js';
 export { enrichEvent, type IncomingEvent, type EnrichedEvent } from './import/enrich.js';
 export { Sessionizer, stampSessions, stampEvent, continuesSession, newSessionId, SESSION_GAP_MS, type SessionFirstEvent } from './import/sessionize.js';
@@ -53,8 +54,11 @@ export { deriveVisitorId } from './import/visitor.js';
 export { parseImportLine, importLineSchema, MAX_LINE_LENGTH } from './import/line-schema.js';
 export { isValidTimeZone, localDay, dayStart, shiftDay, daysBetween } from './time/zone.js';
 export type { Account, AccountStore, ApiKeyInfo, KeyIdentity } from './accounts/types.js';
+export { COMMUNITY_ACCOUNT, type LinkRow, type PeopleStore, type Role, ROLES, type UserRow, type WebSessionRow } from './people/types.js';
+export { csrfMatches, LINK_TTL_MS, MAX_EMAIL_LENGTH, normalEmail, People, PeopleError, type PeopleOptions, SESSION_LIMITS, type SessionSubject, TOKEN_PATTERN } from './people/people.js';
+export { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem, SCRYPT_PARAMS, verifyPassword } from './people/passwords.js';
 export { CLOUD_KEY_PATTERN, generateCloudKey, hashCloudKey, hashesEqual, maskKey } from './accounts/keys.js';
-export { newAccountId, newKeyId, accountName, keyInfo, byCreation, type StoredKeyRow, LAST_USED_RESOLUTION_MS } from './accounts/rules.js';
+export { newAccountId, newKeyId, newUserId, accountName, keyInfo, byCreation, type StoredKeyRow, LAST_USED_RESOLUTION_MS } from './accounts/rules.js';
 export * from './derive/index.js';
 export {
   type SaltStore,
@@ -65,3 +69,8 @@ export {
   SALT_RETENTION_MS,
 } from './salts/salts.js';
 export * from './demo/index.js';
+export { toCsv, csvField, type CsvValue } from './csv/csv-writer.js';
+export { CSV_TABLES, csvTable } from './csv/csv-tables.js';
+export { csvReport, type CsvReport } from './csv/csv-report.js';
+export { openExport, EXPORT_PAGE_SIZE, type EventExport } from './export/export-events.js';
+export { exportLine } from './export/export-line.js';

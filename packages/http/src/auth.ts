@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { AccountStore } from '@siteline/core';
 
@@ -50,6 +50,16 @@ export function communityAuthenticator(serviceKey: string): Authenticator {
   const expected = digest(serviceKey);
   const principal: Principal = { keyId: 'community' };
   return (key) => (timingSafeEqual(digest(key), expected) ? principal : null);
+}
+
+/**
+ * What a dashboard session started with the Community key records instead of the key: a
+ * 64-bit HMAC fingerprint of it. A session whose tag is not the current key's ends, so
+ * changing `SERVICE_API_KEY` (and restarting) signs out the browsers that used the old one.
+ * @example createDashboardHandler({ ..., communityKeyTag: communityKeyTag(process.env.SERVICE_API_KEY!) })
+ */
+export function communityKeyTag(serviceKey: string): string {
+  return `community:${createHmac('sha256', 'siteline/dashboard-session/v1').update(serviceKey).digest('hex').slice(0, 16)}`;
 }
 
 /**

@@ -22,7 +22,8 @@ const repo = resolve(fileURLToPath(import.meta.url), '../../../..');
 function get(port: number, path: string, key: string) {
   return new Promise<{ status: number; body: string }>((done, fail) => {
     https
-      .get({ host: '127.0.0.1', port, path, ca: tls.cert, headers: { Authorization: `Bearer ${key}` } }, (res) => {
+      // agent: false: after a spawnSync that blocks this process past the server's 5 s keep-alive, a reused socket may be closed under the request.
+      .get({ host: '127.0.0.1', port, path, ca: tls.cert, agent: false, headers: { Authorization: `Bearer ${key}` } }, (res) => {
         let body = '';
         res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => {
           try {

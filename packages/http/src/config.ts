@@ -30,6 +30,10 @@ export interface ServerConfig {
   limits: ServerLimits;
   /** Dashboard sessions end after this long unused (`DASHBOARD_IDLE_MINUTES`); default 30 minutes. */
   dashboardSessions?: { idleMs: number };
+  /** The origin people reach the server at (`PUBLIC_URL`): one-time links, tracker snippets and the sign-in Origin check use it. */
+  publicUrl?: string;
+  /** Where one-time links are mailed from (`SMTP_URL`, `MAIL_FROM`); absent: links are only shown. */
+  smtp?: { url: string; from: string };
   /** Worth saying at start, not worth refusing to start (a short key). */
   warnings: string[];
 }
@@ -101,6 +105,9 @@ const schema = z.object({
   AUTH_FAILURES_PER_MINUTE_PER_IP: integer(0, 1_000_000).default(Number(DEFAULTS.AUTH_FAILURES_PER_MINUTE_PER_IP)),
   OPEN_SESSIONS_MB: integer(1, 65_536).default(Number(DEFAULTS.OPEN_SESSIONS_MB)),
   DASHBOARD_IDLE_MINUTES: integer(1, 1440).default(Number(DEFAULTS.DASHBOARD_IDLE_MINUTES)),
+  PUBLIC_URL: z.string().max(2048).refine((v) => /^https:\/\/[^/?#\s]+\/?$/.test(v), { error: 'must be the https:// origin people reach the server at, e.g. https://stats.example.com' }).optional(),
+  SMTP_URL: z.string().max(2048).refine((v) => /^smtps?:\/\/[^\s]+$/.test(v), { error: 'must be smtp://user:password@host:port or smtps://…' }).optional(),
+  MAIL_FROM: z.string().max(320).optional(),
 });
 
 /**
@@ -127,7 +134,8 @@ export function parseConfig(vars: EnvVars, cwd: string): ServerConfig {
   if (!result.success) {
     for (const issue of result.error.issues) {
       const name = String(issue.path[0]);
-      problems.push(`${name} ${issue.message} (got ${JSON.stringify(vars[name])}).`);
+      // SMTP_URL may hold a password: never repeated.
+      problems.push(`${name} ${issue.message} (got ${name === 'SMTP_URL' ? 'a value not shown here' : JSON.stringify(vars[name])}).`);
     }
   }
   const key = vars.SERVICE_API_KEY ?? '';
@@ -186,6 +194,8 @@ export function parseConfig(vars: EnvVars, cwd: string): ServerConfig {
       openSessionsMb: data.OPEN_SESSIONS_MB,
     },
     dashboardSessions: { idleMs: data.DASHBOARD_IDLE_MINUTES * 60_000 },
+    ...(data.PUBLIC_URL ? { publicUrl: new URL(data.PUBLIC_URL).origin } : {}),
+    ...(data.SMTP_URL ? { smtp: { url: data.SMTP_URL, from: data.MAIL_FROM ?? 'Siteline <siteline@localhost>' } } : {}),
     warnings,
   };
 }

@@ -4,8 +4,8 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSite, createSqliteStorage, importEvents, MESSAGES, type Storage } from '@siteline/core';
-import { ALPHA, ndjson } from '@siteline/core/testing';
+import { addGoal, createSite, createSqliteStorage, importEvents, MESSAGES, type Storage } from '@siteline/core';
+import { ALPHA, ndjson, PROPS, PROPS_GOALS } from '@siteline/core/testing';
 import { checkApiResponse } from '@siteline/http/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { communityAuthenticator } from './auth.js';
@@ -35,7 +35,8 @@ async function serve(options: Partial<ApiHandlerOptions> & { storage: Storage },
         res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => {
           try {
             checkApiResponse({ method: init.method ?? 'GET', url: path, status: res.statusCode!, body, contentType: res.headers['content-type'] });
-            resolve({ status: res.statusCode!, headers: res.headers, body, json: body ? JSON.parse(body) : undefined });
+            const json = body && res.headers['content-type']?.startsWith('application/json') ? JSON.parse(body) : undefined;
+            resolve({ status: res.statusCode!, headers: res.headers, body, json });
           } catch (error) {
             reject(error);
           }
@@ -56,6 +57,9 @@ describe('createApiHandler over real TLS', () => {
     storage = createSqliteStorage(join(dir, 'api.db'));
     await createSite(storage, { id: 'ST-alpha', name: 'Alpha', timezone: 'UTC', domain: 'alpha.example' });
     await importEvents(storage, ndjson(ALPHA));
+    await createSite(storage, { id: 'ST-props', name: 'Properties', timezone: 'UTC' });
+    await importEvents(storage, ndjson(PROPS));
+    for (const goal of PROPS_GOALS) await addGoal(storage, 'ST-props', goal);
     api = await serve({ storage, now: () => Date.parse('2026-11-03T12:04:00Z') });
   });
   afterAll(async () => {
@@ -111,6 +115,94 @@ describe('createApiHandler over real TLS', () => {
       expect(reply.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       expect(reply.headers['ratelimit-limit']).toBe('600');
     }
+  });
+
+  it('format=csv: the same rows as RFC 4180 CSV with a file name naming site, endpoint and range', async () => {
+    const csv = async (path: string) => {
+      const reply = await api.get(`/api/v1${path}`);
+      expect({ path, status: reply.status, type: reply.headers['content-type'] }).toEqual({ path, status: 200, type: 'text/csv; charset=utf-8' });
+      return { body: reply.body, disposition: reply.headers['content-disposition'] };
+    };
+    // The numbers are those of the JSON test above.
+    expect(await csv(`/stats?${q}&format=csv`)).toEqual({
+      body: 'visitors,pageviews,sessions,bounce_rate,avg_duration\r\n5,9,6,33.3,236.7\r\n',
+      disposition: 'attachment; filename="ST-alpha-stats-2026-11-02-2026-11-03.csv"',
+    });
+    expect((await csv(`/pages?${q}&limit=2&format=csv`)).body).toBe(
+      'url,pageviews,visitors,bounce_rate,avg_duration\r\n/docs,3,3,0,10\r\n/pricing,3,3,50,75\r\n',
+    );
+    expect((await csv(`/devices?${q}&breakdown=browser&format=csv`)).body).toBe(
+      'breakdown,name,visitors\r\nbrowser,Chrome,2\r\nbrowser,Firefox,1\r\nbrowser,Safari,1\r\nbrowser,Unknown,1\r\n',
+    );
+    expect((await csv(`/referrers?${q}&format=csv`)).body).toBe(
+      'source,visitors,sessions\r\nDirect / None,4,4\r\nblog.example.org,1,1\r\ngoogle.com,1,1\r\n',
+    );
+    expect((await csv(`/events?${q}&name=nothing&format=csv`)).body).toBe('name,count\r\n');
+    // A period resolves in the site's zone (UTC here) at the handler's clock: 2026-11-03.
+    expect((await csv('/locations?site_id=ST-alpha&period=7d&format=csv')).disposition).toBe('attachment; filename="ST-alpha-locations-2026-10-28-2026-11-03.csv"');
+  });
+
+  it('format=csv flattens comparison: comparison_<field> columns; timeseries pairs the two ranges by position', async () => {
+    // 11-03: S5 (bounce, 0 s) and S6 (10 s); compared 11-02: S1 180 s, S2 bounce, S3 30 s, S4 1200 s (datasets.ts).
+    const range = 'site_id=ST-alpha&from=2026-11-03&to=2026-11-03&compare=previous_period&format=csv';
+    expect((await api.get(`/api/v1/stats?${range}`)).body).toBe(
+      'visitors,pageviews,sessions,bounce_rate,avg_duration,comparison_from,comparison_to,comparison_visitors,comparison_pageviews,comparison_sessions,comparison_bounce_rate,comparison_avg_duration\r\n' +
+        '2,3,2,50,5,2026-11-02,2026-11-02,3,6,4,25,352.5\r\n',
+    );
+    expect((await api.get(`/api/v1/stats/timeseries?${range}`)).body).toBe(
+      'date,visitors,pageviews,sessions,comparison_date,comparison_visitors,comparison_pageviews,comparison_sessions\r\n' +
+        '2026-11-03,2,3,2,2026-11-02,3,6,4\r\n',
+    );
+    expect((await api.get(`/api/v1/channels?${range}`)).body).toBe(
+      'channel,visitors,sessions,comparison_visitors,comparison_sessions\r\nDirect,1,1,1,1\r\nPaid Search,1,1,0,0\r\n',
+    );
+  });
+
+  it('format=csv on /goals and /properties: the goal rows; an event\'s keys or one key\'s values with name (and property) on every record', async () => {
+    // The numbers of the properties-and-goals conformance cases (conformance-properties.ts, worked out by hand from datasets-properties.ts).
+    const range = 'site_id=ST-props&from=2026-11-10&to=2026-11-11&format=csv';
+    const goals = await api.get(`/api/v1/goals?${range}&compare=previous_period`);
+    expect([goals.status, goals.headers['content-disposition'], goals.body]).toEqual([200, 'attachment; filename="ST-props-goals-2026-11-10-2026-11-11.csv"',
+      'goal,visitors,conversions,conversion_rate,comparison_visitors,comparison_conversions,comparison_conversion_rate\r\n' +
+      'Signup,5,6,83.3,1,1,50\r\nVisit /blog/*,2,2,33.3,0,0,0\r\nVisit /thanks*,2,2,33.3,1,1,50\r\nPurchase,0,0,0,0,0,0\r\n']);
+    const keys = await api.get(`/api/v1/properties?${range}&name=Signup`);
+    expect([keys.headers['content-disposition'], keys.body]).toEqual(['attachment; filename="ST-props-properties-2026-11-10-2026-11-11.csv"',
+      'name,property,count,visitors\r\nSignup,plan,5,4\r\nSignup,coupon,1,1\r\nSignup,seats,1,1\r\n']);
+    expect((await api.get(`/api/v1/properties?${range}&name=Signup&property=plan&compare=previous_period`)).body).toBe(
+      'name,property,value,count,visitors,comparison_count,comparison_visitors\r\n' +
+      'Signup,plan,pro,3,3,0,0\r\nSignup,plan,Pro,1,1,0,0\r\nSignup,plan,free,1,1,1,1\r\n');
+    expect((await api.get(`/api/v1/properties?${range}&name=Nope`)).body).toBe('name,property,count,visitors\r\n');
+    expect(await api.get(`/api/v1/properties?${range}`)).toMatchObject({ status: 422, json: { error: 'The name field is required.' } });
+  });
+
+  it('format=csv: same validation, auth and errors (as JSON); any other format is 422', async () => {
+    expect(await api.get(`/api/v1/pages?${q}&format=xml`)).toMatchObject({ status: 422, json: { error: 'The selected format is invalid. Use json or csv.' } });
+    expect(await api.get(`/api/v1/pages?${q}&format=csv&format=csv`)).toMatchObject({ status: 422, json: { error: MESSAGES.format } });
+    const unauthorised = await api.get(`/api/v1/pages?${q}&format=csv`, {});
+    expect([unauthorised.status, unauthorised.headers['content-type'], unauthorised.headers['content-disposition']]).toEqual([401, 'application/json; charset=utf-8', undefined]);
+    expect(await api.get('/api/v1/pages?site_id=ST-nope&format=csv')).toMatchObject({ status: 404, json: { error: 'Site not found.' } });
+    expect(await api.get('/api/v1/pages?site_id=ST-alpha&from=2026-11-03&to=2026-11-01&format=csv')).toMatchObject({ status: 422, json: { error: MESSAGES.toBeforeFrom } });
+    const head = await api.request(`/api/v1/stats?${q}&format=csv`, { method: 'HEAD', headers: { Authorization: `Bearer ${KEY}` } });
+    expect([head.status, head.body, head.headers['content-length']]).toEqual([200, '', String('visitors,pageviews,sessions,bounce_rate,avg_duration\r\n5,9,6,33.3,236.7\r\n'.length)]);
+  });
+
+  it('GET /export: the range\'s events as NDJSON import lines; errors before the stream are JSON', async () => {
+    const reply = await api.get(`/api/v1/export?${q}`);
+    expect([reply.status, reply.headers['content-type'], reply.headers['content-disposition'], reply.headers['transfer-encoding']]).toEqual([
+      200, 'application/x-ndjson; charset=utf-8', 'attachment; filename="ST-alpha-export-2026-11-02-2026-11-03.ndjson"', 'chunked',
+    ]);
+    const lines = reply.body.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+    expect(lines).toHaveLength(11); // every ALPHA line (datasets.ts)
+    expect(lines.map((l) => l.type).filter((t) => t === 'event')).toHaveLength(2);
+    expect(lines.at(-1)).toMatchObject({ ts: '2026-11-03T12:00:10.000Z', type: 'event', name: 'download', url: '/docs', visitor_id: 'v4', country_code: 'XX' });
+    // One day: the four events of 11-03 (v3's second pageview, S5, S6's two).
+    expect((await api.get('/api/v1/export?site_id=ST-alpha&from=2026-11-03&to=2026-11-03')).body.trimEnd().split('\n')).toHaveLength(4);
+    expect((await api.get('/api/v1/export?site_id=ST-alpha&from=2026-12-01&to=2026-12-01')).body).toBe('');
+    expect(await api.get('/api/v1/export?site_id=ST-nope')).toMatchObject({ status: 404, json: { error: 'Site not found.' } });
+    expect(await api.get('/api/v1/export?site_id=ST-alpha&from=2026-11-03')).toMatchObject({ status: 422, json: { error: MESSAGES.requiredWith('to', 'from') } });
+    expect(await api.get(`/api/v1/export?${q}`, {})).toMatchObject({ status: 401, json: { error: 'Unauthorized' } });
+    const head = await api.request(`/api/v1/export?${q}`, { method: 'HEAD', headers: { Authorization: `Bearer ${KEY}` } });
+    expect([head.status, head.body]).toEqual([200, '']);
   });
 
   it('accepts the key as api_key when there is no Authorization header; the header alone decides when present', async () => {

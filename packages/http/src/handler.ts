@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import {
+  csvReport,
   ENDPOINT_PATHS,
   type EndpointName,
+  openExport,
+  parseExportQuery,
   parseQuery,
   REPORTS,
   SiteNotFoundError,
@@ -13,6 +16,7 @@ import {
 import { type Authenticator, type Principal, presentedKey } from './auth.js';
 import { type AuthFailureLimit, authFailureLimit } from './auth-failures.js';
 import { HTTP_MESSAGES, HttpError, unauthorized } from './errors.js';
+import { EXPORT_PATH, streamExport } from './export-stream.js';
 import { jsonLogger, type Logger, requestLogFields } from './log.js';
 import { openApiRoute } from './openapi/route.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
@@ -96,7 +100,8 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
       const document = openApiRoute(basePath, url.pathname, req.method);
       if (document) return send(req, res, 200, document, headers);
       const endpoint = url.pathname.startsWith(`${basePath}/`) ? ROUTES.get(url.pathname.slice(basePath.length)) : undefined;
-      if (endpoint === undefined) throw new HttpError(404, HTTP_MESSAGES.notFound);
+      const exporting = url.pathname === `${basePath}${EXPORT_PATH}`;
+      if (endpoint === undefined && !exporting) throw new HttpError(404, HTTP_MESSAGES.notFound);
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         throw new HttpError(405, HTTP_MESSAGES.methodNotAllowed, { Allow: 'GET, HEAD' });
       }
@@ -117,8 +122,22 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
         if (!rate.allowed) throw new HttpError(429, HTTP_MESSAGES.tooManyRequests, { 'Retry-After': String(rate.resetSeconds) });
       }
 
+      const reportOptions = { now: now(), accountId: principal.accountId };
+      if (endpoint === undefined) {
+        // GET /export: found and readable site first (errors still JSON), then the stream.
+        const exported = await openExport(options.storage, parseExportQuery(url.searchParams), reportOptions);
+        if (principal.stillValid && !(await principal.stillValid())) throw unauthorized();
+        return await streamExport(req, res, exported, headers);
+      }
       const query = parseQuery(endpoint, url.searchParams);
-      const body = await REPORTS[endpoint](options.storage, query, { now: now(), accountId: principal.accountId });
+      if (query.format === 'csv' && endpoint !== 'live') {
+        const csv = await csvReport(options.storage, endpoint, query, reportOptions);
+        if (principal.stillValid && !(await principal.stillValid())) throw unauthorized();
+        // The file name has only [A-Za-z0-9.-] (csvReport): safe inside the quoted parameter.
+        headers['Content-Disposition'] = `attachment; filename="${csv.filename}"`;
+        return sendText(req, res, 200, csv.text, 'text/csv; charset=utf-8', headers);
+      }
+      const body = await REPORTS[endpoint](options.storage, query, reportOptions);
       if (principal.stillValid && !(await principal.stillValid())) throw unauthorized();
       return send(req, res, 200, body, headers);
     } catch (error) {
@@ -174,16 +193,19 @@ export function isHttps(req: IncomingMessage, trustProxy: boolean): boolean {
 }
 
 function send(req: IncomingMessage, res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): number {
-  const json = JSON.stringify(body);
+  return sendText(req, res, status, JSON.stringify(body), 'application/json; charset=utf-8', headers);
+}
+
+function sendText(req: IncomingMessage, res: ServerResponse, status: number, text: string, contentType: string, headers: Record<string, string>): number {
   if (res.headersSent) return status;
   res.writeHead(status, {
     ...headers,
-    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Type': contentType,
     'Cache-Control': 'private, no-store',
-    'Content-Length': String(Buffer.byteLength(json)),
+    'Content-Length': String(Buffer.byteLength(text)),
     'X-Content-Type-Options': 'nosniff',
   });
-  res.end(req.method === 'HEAD' ? undefined : json);
+  res.end(req.method === 'HEAD' ? undefined : text);
   return status;
 }
 

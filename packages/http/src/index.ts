@@ -12,7 +12,7 @@
  * https.createServer({ key: tlsKey, cert: tlsCert }, handler).listen(8443);
  */
 export { createApiHandler, type ApiHandler, type ApiHandlerOptions, MAX_URL_LENGTH } from './handler.js';
-export { communityAuthenticator, cloudAuthenticator, presentedKey, type Authenticator, type Principal, MAX_KEY_LENGTH } from './auth.js';
+export { communityAuthenticator, communityKeyTag, cloudAuthenticator, presentedKey, type Authenticator, type Principal, MAX_KEY_LENGTH } from './auth.js';
 export { HttpError, HTTP_MESSAGES } from './errors.js';
 export { openApiDocument, OPENAPI_PATH } from './openapi/document.js';
 export { RateLimiter, type RateLimitOptions, type RateLimitResult } from './rate-limit.js';

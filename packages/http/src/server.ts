@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { AccountStore, Backend } from '@siteline/core';
-import { type Authenticator, cloudAuthenticator, communityAuthenticator } from './auth.js';
+import { type AccountStore, type Backend, People } from '@siteline/core';
+import { type Authenticator, cloudAuthenticator, communityAuthenticator, communityKeyTag } from './auth.js';
+import { mailerFor } from './people/mail.js';
 import { type CollectHandler, createCollectHandler } from './collect/index.js';
 import { ConfigError, isLoopback, type ServerConfig } from './config.js';
 import { createDashboardHandler } from './dashboard/index.js';
@@ -74,7 +75,14 @@ export async function startServer(config: ServerConfig, backend: Backend, option
       logger,
       ...handlerLimits(config.limits).api,
     });
-    const dashboard = createDashboardHandler({ api, authenticate, storage: backend.storage, trustProxy: config.trustProxy, logger, sessions: config.dashboardSessions });
+    const people = new People(backend.people, config.dashboardSessions ?? {});
+    const mailLink = mailerFor(config.smtp, logger);
+    const dashboard = createDashboardHandler({
+      api, authenticate, storage: backend.storage, people, trustProxy: config.trustProxy, logger,
+      ...(config.edition === 'cloud' ? { accounts: backend.accounts } : { communityKeyTag: communityKeyTag(config.serviceApiKey) }),
+      ...(config.publicUrl ? { publicOrigin: config.publicUrl } : {}),
+      ...(mailLink ? { mailLink } : {}),
+    });
     await dashboard.ready();
     const onWorker = backend.capabilities.writerThread;
     const collect = createCollectHandler({

@@ -1,4 +1,4 @@
-import type { SchemaTarget } from '../schema.js';
+import { createTableStatements, type SchemaTarget, type TableSpec } from '../schema.js';
 
 /**
  * What a migration step can do. A step runs once per server that holds
@@ -34,4 +34,19 @@ export interface MigrationStep {
   version: number;
   description: string;
   up(ctx: MigrationContext): Promise<void>;
+}
+
+/**
+ * A step that only creates tables (and their `Distributed` tables on a cluster): idempotent
+ * by `CREATE TABLE IF NOT EXISTS`.
+ * @example export const peopleSchema = tablesStep(6, 'Dashboard users …', TABLES);
+ */
+export function tablesStep(version: number, description: string, tables: readonly TableSpec[]): MigrationStep {
+  return {
+    version,
+    description,
+    async up(ctx) {
+      for (const spec of tables) for (const sql of createTableStatements(ctx.target, spec, ctx.onCluster)) await ctx.ddl(sql);
+    },
+  };
 }

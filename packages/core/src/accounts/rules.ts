@@ -26,6 +26,12 @@ export const newAccountId = (): string => randomId('acct_', 16);
 export const newKeyId = (): string => randomId('key_', 12);
 
 /**
+ * A new dashboard user id: `usr_` and 16 lowercase letters or digits.
+ * @example newUserId() // 'usr_3k9v0q2m7x1c8z4b'
+ */
+export const newUserId = (): string => randomId('usr_', 16);
+
+/**
  * The trimmed name of an account or key, or an error saying what a name must be.
  * @example accountName('  Acme ', 'An account') // 'Acme'
  */

@@ -27,6 +27,8 @@ export const MESSAGES = {
   compare: 'The selected compare is invalid.',
   interval: 'The selected interval is invalid.',
   hourRange: 'The hour interval supports ranges of at most 7 days.',
+  // Export (issue 27)
+  format: 'The selected format is invalid. Use json or csv.',
 } as const;
 
 /** Days of each `period` (decisions.md section 1): today and the days before. */

@@ -8,7 +8,7 @@ const fails = failure;
 describe('parseQuery', () => {
   it('applies defaults', () => {
     expect(parseQuery('pages', { site_id: 'ST-abc1' })).toEqual({
-      siteId: 'ST-abc1', dates: { period: '30d' }, limit: 20, breakdown: 'device_type', name: undefined, filters: [], compare: undefined, interval: 'day',
+      siteId: 'ST-abc1', dates: { period: '30d' }, limit: 20, breakdown: 'device_type', name: undefined, filters: [], compare: undefined, interval: 'day', format: 'json',
     });
   });
 
@@ -42,6 +42,20 @@ describe('parseQuery', () => {
     [{ site_id: 'ST-a', period: ['7d', '1d'] }, 'The selected period is invalid.'],
   ])('stats %j -> %s', (params, message) => {
     expect(fails('stats', params as RawParams)).toBe(message);
+  });
+
+  it('reads format: json or csv, anything else (or given twice) is 422; /live ignores it', () => {
+    expect(parseQuery('pages', { site_id: 'ST-a', format: 'csv' }).format).toBe('csv');
+    expect(parseQuery('stats', { site_id: 'ST-a', format: 'json' }).format).toBe('json');
+    expect(fails('pages', { site_id: 'ST-a', format: 'xml' })).toBe('The selected format is invalid. Use json or csv.');
+    expect(fails('stats', { site_id: 'ST-a', format: 'CSV' })).toBe(MESSAGES.format);
+    expect(fails('stats', { site_id: 'ST-a', format: ['csv', 'csv'] })).toBe(MESSAGES.format);
+    expect(parseQuery('live', { site_id: 'ST-a', format: 'xml' }).format).toBe('json');
+    // /properties and /goals too; format is checked last, after /properties' own name.
+    expect(parseQuery('properties', { site_id: 'ST-a', name: 'Signup', format: 'csv' }).format).toBe('csv');
+    expect(parseQuery('goals', { site_id: 'ST-a', format: 'csv' }).format).toBe('csv');
+    expect(fails('properties', { site_id: 'ST-a', name: 'Signup', format: 'xml' })).toBe(MESSAGES.format);
+    expect(fails('properties', { site_id: 'ST-a', format: 'xml' })).toBe('The name field is required.');
   });
 
   it('accepts exactly 3660 days', () => {

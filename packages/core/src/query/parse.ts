@@ -9,6 +9,8 @@ import {
   compareSchema,
   dateSchema,
   eventNameSchema,
+  type Format,
+  formatSchema,
   intervalSchema,
   limitSchema,
   periodSchema,
@@ -42,6 +44,8 @@ export interface Query {
   compare: Compare | undefined;
   /** `/stats/timeseries` only; default `day`. */
   interval: Interval;
+  /** `json` (default) or `csv`; `/live` answers JSON only. */
+  format: Format;
 }
 
 const DATE_SCHEMAS = { from: dateSchema('from'), to: dateSchema('to') };
@@ -49,7 +53,7 @@ const DATE_SCHEMAS = { from: dateSchema('from'), to: dateSchema('to') };
 /**
  * Validates raw endpoint parameters in the order of decisions.md section 5 and
  * query-extensions.md section 4 (site_id, from, to, period, filters, compare,
- * interval, then the endpoint's own) and returns a typed query, or throws
+ * interval, then the endpoint's own, then `format`) and returns a typed query, or throws
  * `ValidationError` with the message of the first failing rule. Unknown
  * parameters are ignored, and so are parameters an endpoint does not take
  * (`interval` outside `/stats/timeseries`); `/live` reads only `site_id`.
@@ -57,37 +61,17 @@ const DATE_SCHEMAS = { from: dateSchema('from'), to: dateSchema('to') };
  * @example
  * const query = parseQuery('pages', new URLSearchParams('site_id=ST-abc&limit=5&compare=previous_period'));
  * // { siteId: 'ST-abc', dates: { period: '30d' }, limit: 5, breakdown: 'device_type', name: undefined,
- * //   filters: [], compare: 'previous_period', interval: 'day' }
+ * //   filters: [], compare: 'previous_period', interval: 'day', format: 'json' }
  */
 export function parseQuery(endpoint: EndpointName, raw: RawParams): Query {
-  const get = (key: string): string[] | undefined => {
-    const values = raw instanceof URLSearchParams ? raw.getAll(key) : raw[key];
-    if (values === undefined) return undefined;
-    const list = typeof values === 'string' ? [values] : [...values];
-    return list.length === 0 ? undefined : list;
-  };
-
-  const siteIdValues = get('site_id');
-  if (siteIdValues && siteIdValues.length > 1) throw new ValidationError(MESSAGES.siteIdFormat);
-  const siteId = check(siteIdSchema, siteIdValues?.[0]);
-
+  const get = getter(raw);
+  const siteId = readSiteId(get);
   const query: Query = {
     siteId, dates: { period: '30d' }, limit: DEFAULT_LIMIT, breakdown: 'device_type', name: undefined, property: undefined, filters: [], compare: undefined,
-    interval: 'day',
+    interval: 'day', format: 'json',
   };
   if (endpoint === 'live') return query;
-
-  const from = single(get('from'), DATE_SCHEMAS.from);
-  const to = single(get('to'), DATE_SCHEMAS.to);
-  if (to !== undefined && from === undefined) throw new ValidationError(MESSAGES.requiredWith('from', 'to'));
-  if (from !== undefined && to === undefined) throw new ValidationError(MESSAGES.requiredWith('to', 'from'));
-  if (from !== undefined && to !== undefined) {
-    if (from > to) throw new ValidationError(MESSAGES.toBeforeFrom);
-    if (rangeLength(from, to) > MAX_RANGE_DAYS) throw new ValidationError(MESSAGES.rangeTooLong);
-    query.dates = { from, to };
-  }
-  const period = single(get('period'), periodSchema);
-  if (period !== undefined && !('from' in query.dates)) query.dates = { period };
+  query.dates = readDates(get);
 
   const filters = get('filters');
   // Given twice, it is not one JSON array: the first rule's message.
@@ -104,12 +88,63 @@ export function parseQuery(endpoint: EndpointName, raw: RawParams): Query {
     query.name = check(requiredEventNameSchema, (get('name')?.length ?? 0) > 1 ? '' : get('name')?.[0]);
     query.property = single(get('property'), propertySchema);
     query.limit = single(get('limit'), limitSchema) ?? DEFAULT_LIMIT;
-    return query;
+  } else {
+    if (takes(endpoint, 'limit')) query.limit = single(get('limit'), limitSchema) ?? DEFAULT_LIMIT;
+    if (takes(endpoint, 'breakdown')) query.breakdown = single(get('breakdown'), breakdownSchema) ?? 'device_type';
+    if (takes(endpoint, 'name')) query.name = single(get('name'), eventNameSchema);
   }
-  if (takes(endpoint, 'limit')) query.limit = single(get('limit'), limitSchema) ?? DEFAULT_LIMIT;
-  if (takes(endpoint, 'breakdown')) query.breakdown = single(get('breakdown'), breakdownSchema) ?? 'device_type';
-  if (takes(endpoint, 'name')) query.name = single(get('name'), eventNameSchema);
+  query.format = single(get('format'), formatSchema) ?? 'json';
   return query;
+}
+
+/** What `GET /export` and `siteline export` read: a site and its days. */
+export type ExportQuery = Pick<Query, 'siteId' | 'dates'>;
+
+/**
+ * The parameters of an export: `site_id`, then the dates (`from`/`to` or `period`, default
+ * `30d`) with the rules and messages of every report. Other parameters are ignored.
+ * @example parseExportQuery({ site_id: 'ST-blog', from: '2026-11-01', to: '2026-11-30' })
+ * // { siteId: 'ST-blog', dates: { from: '2026-11-01', to: '2026-11-30' } }
+ */
+export function parseExportQuery(raw: RawParams): ExportQuery {
+  const get = getter(raw);
+  const siteId = readSiteId(get);
+  return { siteId, dates: readDates(get) };
+}
+
+type Getter = (key: string) => string[] | undefined;
+
+/** Every value of a parameter, `undefined` when absent. */
+function getter(raw: RawParams): Getter {
+  return (key) => {
+    const values = raw instanceof URLSearchParams ? raw.getAll(key) : raw[key];
+    if (values === undefined) return undefined;
+    const list = typeof values === 'string' ? [values] : [...values];
+    return list.length === 0 ? undefined : list;
+  };
+}
+
+function readSiteId(get: Getter): string {
+  const siteIdValues = get('site_id');
+  if (siteIdValues && siteIdValues.length > 1) throw new ValidationError(MESSAGES.siteIdFormat);
+  return check(siteIdSchema, siteIdValues?.[0]);
+}
+
+/** `from`/`to` (both or neither, ordered, at most 3660 days), else `period`, else 30 days. */
+function readDates(get: Getter): DateSelection {
+  const from = single(get('from'), DATE_SCHEMAS.from);
+  const to = single(get('to'), DATE_SCHEMAS.to);
+  if (to !== undefined && from === undefined) throw new ValidationError(MESSAGES.requiredWith('from', 'to'));
+  if (from !== undefined && to === undefined) throw new ValidationError(MESSAGES.requiredWith('to', 'from'));
+  let dates: DateSelection = { period: '30d' };
+  if (from !== undefined && to !== undefined) {
+    if (from > to) throw new ValidationError(MESSAGES.toBeforeFrom);
+    if (rangeLength(from, to) > MAX_RANGE_DAYS) throw new ValidationError(MESSAGES.rangeTooLong);
+    dates = { from, to };
+  }
+  const period = single(get('period'), periodSchema);
+  if (period !== undefined && !('from' in dates)) dates = { period };
+  return dates;
 }
 
 /**

@@ -91,6 +91,11 @@ export const compareSchema = z.enum(COMPARE_MODES, { error: MESSAGES.compare });
 
 export const intervalSchema = z.enum(INTERVALS, { error: MESSAGES.interval });
 
+/** Response formats of a report: the JSON body, or its rows as CSV (docs/behaviour.md, "CSV"). */
+export const FORMATS = ['json', 'csv'] as const;
+export type Format = (typeof FORMATS)[number];
+export const formatSchema = z.enum(FORMATS, { error: MESSAGES.format });
+
 /** The parameters an endpoint takes besides `site_id`, the dates, `filters` and `compare` (which all but `/live` take). */
 export const ENDPOINT_OWN_PARAMETERS = {
   stats: [],

@@ -21,7 +21,7 @@ export interface ReportOptions {
 }
 
 /** Loads the site (404 when missing or not readable) and turns the query's dates into a `DayRange`. */
-export async function resolveRange(storage: Storage, query: Query, options: ReportOptions = {}): Promise<{ site: Site; range: DayRange; now: number }> {
+export async function resolveRange(storage: Storage, query: Pick<Query, 'siteId' | 'dates'>, options: ReportOptions = {}): Promise<{ site: Site; range: DayRange; now: number }> {
   const site = await readableSite(storage, query.siteId, options);
   const now = nowMs(options);
   let from: string;

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import { SITE_ID_PATTERN } from '../query/schema.js';
 import { MAX_SITE_ID_LENGTH } from '../query/messages.js';
-import type { Storage } from '../storage/types.js';
+import type { SiteChanges, Storage } from '../storage/types.js';
 import { isValidTimeZone } from '../time/zone.js';
 import type { Site } from '../types.js';
 
@@ -64,4 +64,23 @@ export async function createSite(storage: Storage, input: NewSite): Promise<Site
   };
   await storage.insertSite(site);
   return site;
+}
+
+/** The editable part of a site, with the creation's rules and messages. */
+const siteChangesSchema = newSiteSchema.pick({ name: true, domain: true });
+export type SiteEdit = z.input<typeof siteChangesSchema>;
+
+/**
+ * Changes a site's name and domain, validated as at creation (same messages). The time
+ * zone is not editable: the stored days of a site are its local days (docs/behaviour.md).
+ * Throws an `Error` with a readable message on bad input; resolves `undefined` when there
+ * is no such site.
+ * @example
+ * const site = await editSite(storage, 'ST-blog1', { name: 'Blog', domain: 'blog.example.org' });
+ */
+export async function editSite(storage: Storage, id: string, input: SiteEdit): Promise<Site | undefined> {
+  const parsed = siteChangesSchema.safeParse(input);
+  if (!parsed.success) throw new Error(parsed.error.issues[0]!.message);
+  const changes: SiteChanges = { name: parsed.data.name, domain: parsed.data.domain ?? null };
+  return storage.updateSite(id, changes);
 }

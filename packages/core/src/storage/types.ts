@@ -270,6 +270,19 @@ export interface StorageCapabilities {
   readonly goals?: boolean;
 }
 
+/** One page of `Storage.eventPage`. */
+export interface EventPage {
+  events: StoredEvent[];
+  /** Where the next page starts; `undefined` when this was the last. */
+  next: string | undefined;
+}
+
+/** What an edit of a site may change (see `Storage.updateSite`). */
+export interface SiteChanges {
+  name: string;
+  domain: string | null;
+}
+
 /** Hash and size of an imported batch, kept so a re-import is refused. */
 export interface ImportRecord {
   hash: string;
@@ -301,6 +314,12 @@ export interface Storage {
   getSite(id: string): Promise<Site | undefined>;
   /** All sites, or those of one account (`null`: Community sites). */
   listSites(filter?: { accountId?: string | null }): Promise<Site[]>;
+  /**
+   * Sets a site's name and domain (validated by the core's `updateSite`); resolves the
+   * changed site, or `undefined` when there is no such site. Nothing else of a site
+   * changes: its time zone decides the days its data is stored under.
+   */
+  updateSite(id: string, changes: SiteChanges): Promise<Site | undefined>;
 
   /**
    * Stores events atomically (all or none), updating whatever sessions or
@@ -326,6 +345,15 @@ export interface Storage {
    * their labels. Rows only for buckets with data, keyed by `start`.
    */
   hourBuckets?(range: DayRange, starts: readonly number[], selection?: Selection): Promise<BucketTotals[]>;
+  /**
+   * Export (issue 27): the stored events of the range's days, ordered by `(ts, seq)` and then
+   * by anything that makes the order total, at most `limit` of them, after the position
+   * `after` (the `next` of the previous page; `undefined` for the first). `next` is
+   * `undefined` on the last page. Each event carries its session's attributes as they are
+   * now (the session's first event's). The cursor is the adapter's own text. Without this
+   * method the core refuses an export (`UnsupportedQueryError`).
+   */
+  eventPage?(range: DayRange, after: string | undefined, limit: number): Promise<EventPage>;
   /** Distinct visitors with a pageview at `sinceMs < ts <= untilMs`. */
   liveVisitors(siteId: string, sinceMs: number, untilMs: number): Promise<number>;
 

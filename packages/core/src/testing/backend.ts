@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashCloudKey } from '../accounts/keys.js';
 import type { Backend } from '../backend.js';
+import { peopleCases } from './people.js';
 
 export interface TestBackendOptions {
   /** Shown in the test names. */
@@ -110,5 +111,7 @@ export function testBackend({ name, open, clock }: TestBackendOptions): void {
       expect(await reopened.salts.saltFor('2026-11-01')).toBe(first); // kept across a restart
       await reopened.close();
     });
+
+    describe('people', () => peopleCases(() => [a, b]));
   });
 }

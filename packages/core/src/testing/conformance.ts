@@ -3,7 +3,7 @@ import { DuplicateImportError } from '../errors.js';
 import { importEvents } from '../import/import.js';
 import { parseQuery, type RawParams } from '../query/parse.js';
 import { REPORTS } from '../reports/index.js';
-import { createSite } from '../sites/sites.js';
+import { createSite, editSite } from '../sites/sites.js';
 import type { Storage } from '../storage/types.js';
 import type { EndpointName } from '../types.js';
 import { ALPHA, BETA, DELTA_FIRST, DELTA_SECOND, GAMMA_FIRST, GAMMA_SECOND, ndjson } from './datasets.js';
@@ -57,6 +57,21 @@ export function testStorage({ name, create }: TestStorageOptions): void {
       expect((await storage.listSites()).map((s) => s.id).sort()).toEqual(['ST-alpha', 'ST-beta', 'ST-delta', 'ST-empty', 'ST-gamma']);
       expect((await storage.listSites({ accountId: 'acct1' })).map((s) => s.id)).toEqual(['ST-empty']);
       expect((await storage.listSites({ accountId: null })).map((s) => s.id).sort()).toEqual(['ST-alpha', 'ST-beta', 'ST-delta', 'ST-gamma']);
+    });
+
+    it('edits a site: name and domain change (twice in a row), the time zone, account and creation stay', async () => {
+      const before = await createSite(storage, { id: 'ST-edit', name: 'Before', timezone: 'Asia/Kolkata', domain: 'before.example', accountId: 'acct2' });
+      const edited = { ...before, name: "Tom's \\ site", domain: 'after.example' };
+      expect(await editSite(storage, 'ST-edit', { name: " Tom's \\ site ", domain: 'WWW.After.Example' })).toEqual(edited);
+      expect(await storage.getSite('ST-edit')).toEqual(edited);
+      expect(await storage.listSites({ accountId: 'acct2' })).toEqual([edited]);
+      await editSite(storage, 'ST-edit', { name: 'Twice', domain: null });
+      expect(await storage.listSites({ accountId: 'acct2' })).toEqual([{ ...before, name: 'Twice', domain: null }]);
+      await expect(editSite(storage, 'ST-edit', { name: '  ', domain: 'ok.example' })).rejects.toThrow('A site needs a name.');
+      await expect(editSite(storage, 'ST-edit', { name: 'Bad', domain: 'https://x.example/a' })).rejects.toThrow('A domain is a host name such as example.com (no scheme or path).');
+      expect(await storage.listSites({ accountId: 'acct2' })).toEqual([{ ...before, name: 'Twice', domain: null }]);
+      expect(await editSite(storage, 'ST-nope', { name: 'Nobody' })).toBeUndefined();
+      expect(await storage.getSite('ST-nope')).toBeUndefined();
     });
 
     it('/stats over two days, one day, and a day with only a late pageview', async () => {

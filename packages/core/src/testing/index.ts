@@ -8,5 +8,6 @@ export { testBackend, type TestBackendOptions } from './backend.js';
 export { ALPHA, BETA, DELTA_FIRST, DELTA_SECOND, GAMMA_FIRST, GAMMA_SECOND, ndjson } from './datasets.js';
 export { EXT, LEAP, HOURS, KOLKATA } from './datasets-extensions.js';
 export { testStorageExtensions } from './conformance-extensions.js';
+export { testExportRoundTrip, CLICKS } from './export-roundtrip.js';
 export { PROPS, PROPS_GOALS } from './datasets-properties.js';
 export { testStorageProperties } from './conformance-properties.js';

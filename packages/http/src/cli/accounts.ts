@@ -1,20 +1,28 @@
 import { parseArgs } from 'node:util';
 import { HELP } from './help.js';
+import { People } from '@siteline/core';
 import { type CliIo, flags, HELP_FLAG, UsageError, withBackend, writeTable } from './io.js';
+import { writeLink } from './users.js';
 
 /** `accounts add|list` (Cloud edition). */
 export async function accountsCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
-  const { values } = flags(() => parseArgs({ args: rest, strict: true, options: { ...HELP_FLAG, name: { type: 'string' } } }));
+  const { values } = flags(() => parseArgs({ args: rest, strict: true, options: { ...HELP_FLAG, name: { type: 'string' }, 'owner-email': { type: 'string' } } }));
   if (sub === undefined || sub === '--help' || sub === '-h' || values.help) {
     if (sub === undefined) throw new UsageError('accounts needs a subcommand: add or list.');
     return io.stdout.write(`${HELP.accounts}\n`), 0;
   }
   if (sub === 'add') {
     if (values.name === undefined) throw new UsageError('accounts add needs --name <name>.');
-    const account = await withBackend(io, ({ accounts }) => accounts.createAccount(values.name!));
-    io.stdout.write(`Created account ${account.id} "${account.name}".\n`);
-    return 0;
+    const owner = values['owner-email'];
+    return withBackend(io, async ({ accounts, people }) => {
+      const account = await accounts.createAccount(values.name!);
+      if (owner === undefined) return io.stdout.write(`Created account ${account.id} "${account.name}".\n`), 0;
+      io.stderr.write(`Created account ${account.id} "${account.name}" with its owner ${owner.trim().toLowerCase()}.\n`);
+      const { user, link } = await new People(people).addUser(account.id, owner, 'owner');
+      writeLink(io, user.email, link);
+      return 0;
+    });
   }
   if (sub === 'list') {
     const list = await withBackend(io, ({ accounts }) => accounts.listAccounts());

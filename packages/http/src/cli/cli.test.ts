@@ -98,7 +98,7 @@ describe('siteline command', () => {
     writeFileSync(good, [
       line({ ts: '2026-05-01T10:00:00Z', url: '/', visitor_id: 'v1', referrer: 'https://www.google.com/' }),
       line({ ts: '2026-05-01T10:01:00Z', url: '/pricing', visitor_id: 'v1' }),
-      line({ ts: '2026-05-01T10:02:00Z', type: 'event', name: 'signup', visitor_id: 'v1' }),
+      line({ ts: '2026-05-01T10:02:00Z', type: 'event', name: 'signup', visitor_id: 'v1', props: { plan: 'pro', seats: 3 } }),
       '',
     ].join('\n'));
     expect(await cli(['import', 'good.ndjson'])).toEqual({
@@ -123,6 +123,29 @@ describe('siteline command', () => {
   it('imports from standard input with -', async () => {
     const stdin = `${line({ ts: '2026-05-03T08:00:00Z', url: '/about', visitor_id: 'v9' })}\n`;
     expect(await cli(['import', '-'], { stdin })).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Imported 1 event /) });
+  });
+
+  it('exports a site\'s events of a range as NDJSON import lines, which import into another database', async () => {
+    // ST-blog holds the three events of 05-01 and the one of 05-03 imported above.
+    const exported = await cli(['export', '--site', 'ST-blog', '--from', '2026-05-01', '--to', '2026-05-02']);
+    expect([exported.code, exported.stderr]).toEqual([0, '']);
+    const lines = exported.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+    expect(lines.map((l) => [l.ts, l.type, l.url ?? l.name, l.referrer])).toEqual([
+      ['2026-05-01T10:00:00.000Z', 'pageview', '/', 'https://google.com/'],
+      ['2026-05-01T10:01:00.000Z', 'pageview', '/pricing', 'https://google.com/'],
+      ['2026-05-01T10:02:00.000Z', 'event', 'signup', 'https://google.com/'],
+    ]);
+    expect(new Set(lines.map((l) => l.session_id)).size).toBe(1);
+    expect(lines.map((l) => (l as Record<string, unknown>).props)).toEqual([undefined, undefined, { plan: 'pro', seats: '3' }]); // stored as text
+    const other = { DATABASE_PATH: join(dir, 'copy.db') };
+    expect((await cli(['sites', 'add', '--name', 'Blog', '--id', 'ST-blog', '--timezone', 'Europe/Berlin', '--domain', 'blog.example'], { env: other })).code).toBe(0);
+    writeFileSync(join(dir, 'export.ndjson'), exported.stdout);
+    expect(await cli(['import', 'export.ndjson'], { env: other })).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Imported 3 events \(2 pageviews, 1 custom event\) in 1 session /) });
+    expect(await cli(['export', '--site', 'ST-blog', '--from', '2026-05-01', '--to', '2026-05-02'], { env: other })).toEqual(exported);
+
+    expect(await cli(['export', '--site', 'ST-blog', '--from', '2026-05-01'])).toMatchObject({ code: 2, stderr: expect.stringContaining('export needs --site, --from and --to.') });
+    expect(await cli(['export', '--site', 'ST-blog', '--from', '2026-05-02', '--to', '2026-05-01'])).toMatchObject({ code: 2, stderr: expect.stringContaining('The to field must be a date after or equal to from.') });
+    expect(await cli(['export', '--site', 'ST-nope', '--from', '2026-05-01', '--to', '2026-05-01'])).toMatchObject({ code: 1, stderr: 'siteline: Site not found.\n' });
   });
 
   it('adds the demo site to the configured database', async () => {
@@ -161,5 +184,28 @@ describe('siteline command', () => {
     expect(await cli(['keys', 'create', '--account', account], { env })).toMatchObject({ code: 2 });
     expect(await cli(['keys', 'rotate', '--account', account], { env })).toMatchObject({ code: 2 });
     expect(await cli(['keys', '--help'], { env })).toMatchObject({ code: 0, stdout: `${HELP.keys}\n` });
+  });
+
+  it('accounts add --owner-email prints the owner\'s one-time link; users add|list|link for the Community edition', async () => {
+    const env = { DATABASE_PATH: join(dir, 'people-cli.db'), PUBLIC_URL: 'https://stats.example.com/' };
+    const added = await cli(['accounts', 'add', '--name', 'Acme', '--owner-email', ' Owner@Acme.test '], { env });
+    expect(added.code).toBe(0);
+    expect(added.stderr).toMatch(/^Created account acct_[a-z0-9]{16} "Acme" with its owner owner@acme\.test\.\nSend this one-time link to owner@acme\.test; it sets the password, works once and expires in 24 hours:\n$/);
+    expect(added.stdout).toMatch(/^https:\/\/stats\.example\.com\/dashboard\/set-password\?token=[A-Za-z0-9_-]{43}\n$/);
+    const account = /acct_[a-z0-9]{16}/.exec(added.stderr)![0];
+    expect((await cli(['users', 'list', '--account', account], { env })).stdout).toMatch(/^EMAIL +ROLE +PASSWORD +CREATED\nowner@acme\.test +owner +not yet +\d{4}-/);
+
+    const viewer = await cli(['users', 'add', '--email', 'viewer@example.com', '--role', 'viewer'], { env: { ...env, PUBLIC_URL: '', PORT: '9443' } });
+    expect(viewer).toMatchObject({ code: 0, stdout: expect.stringMatching(/^https:\/\/localhost:9443\/dashboard\/set-password\?token=[A-Za-z0-9_-]{43}\n$/) });
+    expect((await cli(['users', 'list'], { env })).stdout).toMatch(/\nviewer@example\.com +viewer +not yet /);
+    expect((await cli(['users', 'list'], { env })).stdout).not.toContain('owner@acme.test'); // an account's users are not the installation's
+    const again = await cli(['users', 'link', '--email', 'viewer@example.com'], { env });
+    expect(again.stdout).not.toBe(viewer.stdout);
+    expect(await cli(['users', 'add', '--email', 'viewer@example.com'], { env })).toMatchObject({ code: 1, stderr: 'siteline: There is already a user viewer@example.com.\n' });
+    expect(await cli(['users', 'add', '--email', 'not-an-address'], { env })).toMatchObject({ code: 1, stderr: 'siteline: An email address looks like name@example.com.\n' });
+    expect(await cli(['users', 'add', '--email', 'x@example.com', '--role', 'admin'], { env })).toMatchObject({ code: 2, stderr: expect.stringContaining('--role is owner or viewer, got "admin".') });
+    expect(await cli(['users', 'add', '--email', 'x@example.com', '--account', 'acct_nope'], { env })).toMatchObject({ code: 1, stderr: 'siteline: No account acct_nope; list them with: siteline accounts list\n' });
+    expect(await cli(['users', 'add'], { env })).toMatchObject({ code: 2, stderr: expect.stringContaining('users add needs --email <address>.') });
+    expect(await cli(['users', '--help'], { env })).toMatchObject({ code: 0, stdout: `${HELP.users}\n` });
   });
 });

@@ -11,10 +11,13 @@ Commands:
   goals add|list|delete --site <id>
                         A site's goals (--event <name> or --page <pattern>)
   import <file>         Import NDJSON events (- reads standard input)
+  export --site <id> --from <day> --to <day>
+                        Write a site's events of the days as NDJSON (import format)
   demo                  Add the demo site with a month of generated traffic
   accounts add|list     Cloud accounts (EDITION=cloud)
   keys create|list|revoke --account <id>
                         A Cloud account's API keys
+  users add|list|link   Dashboard users (owners and viewers)
 
 Run "siteline <command> --help" for a command's options. Settings are read from
 .env in the current directory; real environment variables override it.
@@ -66,11 +69,27 @@ most 100 goals, with distinct display names. GET /api/v1/goals reports each
 goal's visitors, conversions and conversion rate; API keys never change goals.`,
 
   accounts: `Usage:
-  siteline accounts add --name <name>
+  siteline accounts add --name <name> [--owner-email <address>]
   siteline accounts list
 
 Cloud edition: accounts own sites (siteline sites add --account <id>) and API
-keys (siteline keys ...). A key reads every site of its account and no other.`,
+keys (siteline keys ...). A key reads every site of its account and no other.
+With --owner-email the account gets its first owner and the command prints a
+one-time link (24 hours, single use) where the owner sets a password; the
+owner then signs in to the dashboard to create keys, sites, goals and users.
+Links point at PUBLIC_URL (default https://localhost:<PORT>).`,
+
+  users: `Usage:
+  siteline users add  --email <address> [--role owner|viewer] [--account <id>]
+  siteline users list [--account <id>]
+  siteline users link --email <address> [--account <id>]
+
+People who sign in to the dashboard with an email and a password. Community
+edition: the installation's users (no --account); Cloud: an account's. An owner
+manages keys (Cloud), sites, goals and users in the dashboard; a viewer sees
+the dashboard only. "add" and "link" print a one-time link (24 hours, single
+use) to set the password, pointing at PUBLIC_URL (default
+https://localhost:<PORT>). The default role is viewer.`,
 
   keys: `Usage:
   siteline keys create --account <id> --name <descriptive name>
@@ -88,6 +107,14 @@ also for requests in flight and for every server process using the database.`,
 Imports events in the NDJSON import format (one JSON object a line) into the
 database of DATABASE_URL. All or nothing: if any line is invalid, nothing is
 stored and every bad line number is printed with its reason.`,
+
+  export: `Usage: siteline export --site <id> --from <YYYY-MM-DD> --to <YYYY-MM-DD>
+
+Writes the site's events of the days (inclusive, the site's time zone) to standard
+output as NDJSON in the import format (custom events with their props), in time
+order, read from the database of DATABASE_URL directly. "siteline import" of the
+output into an empty database with the same site (and the same goals: add them with
+"siteline goals add") gives the same reports.`,
 
   demo: `Usage: siteline demo [--id ST-demo] [--days 30] [--pageviews-per-day 400] [--seed 1]
 

@@ -1,12 +1,14 @@
 import { ConfigError } from '../config.js';
 import { accountsCommand, keysCommand } from './accounts.js';
 import { demoCommand } from './demo.js';
+import { exportCommand } from './export.js';
 import { goalsCommand } from './goals.js';
 import { HELP } from './help.js';
 import { importCommand } from './import.js';
 import { type CliIo, UsageError } from './io.js';
 import { serveCommand } from './serve.js';
 import { sitesCommand } from './sites.js';
+import { usersCommand } from './users.js';
 
 const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> = {
   start: (args, io) => serveCommand(args, io, true),
@@ -14,9 +16,11 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   sites: sitesCommand,
   goals: goalsCommand,
   import: importCommand,
+  export: exportCommand,
   demo: demoCommand,
   accounts: accountsCommand,
   keys: keysCommand,
+  users: usersCommand,
 };
 
 /** The process's own streams, directory and environment. */

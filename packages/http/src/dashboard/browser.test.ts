@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSite, type Storage } from '@siteline/core';
+import { addGoal, createSite, importEvents, type Storage } from '@siteline/core';
 import { type Browser, type BrowserContext, chromium, type Page, type Request, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startDashboard, type TestDashboard } from './test-helpers.js';
@@ -89,8 +89,9 @@ async function settled(page: Page, having: string[] = [], without: string[] = []
 /** Signs in through the form as a person would; resolves with the dashboard settled. */
 async function signInWithForm(s: Session, t: TestDashboard, key: string, path = '/'): Promise<void> {
   await s.page.goto(`${t.origin}${path}`);
+  await s.page.click('summary:has-text("Sign in with an API key instead")');
   await s.page.fill('#key', key);
-  await Promise.all([s.page.waitForURL((url) => url.searchParams.has('site_id')), s.page.click('button[type=submit]')]);
+  await Promise.all([s.page.waitForURL((url) => url.searchParams.has('site_id')), s.page.click('form[aria-label="Sign in with an API key"] button[type=submit]')]);
   await settled(s.page);
 }
 
@@ -372,7 +373,7 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
     await signInWithForm(s, t, t.key);
     const [cookie] = await s.context.cookies();
     expect(cookie).toMatchObject({ name: '__Host-siteline_session', httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
-    await Promise.all([s.page.waitForSelector('#key'), s.page.getByRole('button', { name: 'Sign out' }).click()]);
+    await Promise.all([s.page.waitForSelector('#email'), s.page.getByRole('button', { name: 'Sign out' }).click()]);
     expect(await s.context.cookies()).toEqual([]);
     const replay = await t.request('/dashboard/data/stats?site_id=ST-demo', { headers: { Cookie: `${cookie!.name}=${cookie!.value}` } });
     expect([replay.status, replay.text]).toEqual([401, '{"error":"Unauthorized"}']);
@@ -389,7 +390,7 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
     expect(await s.page.evaluate(() => [document.cookie, localStorage.length, sessionStorage.length])).toEqual(['', 0, 0]);
     expect(await s.page.content()).not.toContain(t.key);
     await s.page.getByRole('button', { name: 'Sign out' }).click();
-    await s.page.waitForSelector('#key');
+    await s.page.waitForSelector('#email');
 
     const carrying: string[] = [];
     let signInPosts = 0;
@@ -442,6 +443,67 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
     await phone.page.screenshot({ path: join(SCREENSHOTS, 'phone.png'), fullPage: true });
     expect(desktop.problems.concat(phone.problems)).toEqual([]);
   });
+  it('"Download CSV" on every panel saves exactly the rows of that panel\'s request (a small site, figures computed by hand), through the session only', async () => {
+    await createSite(t.backend.storage, { id: 'ST-tiny', name: 'Tiny', timezone: 'UTC', domain: 'tiny.example' });
+    const line = (l: Record<string, unknown>) => JSON.stringify({ site_id: 'ST-tiny', ...l });
+    const desktop = { country_code: 'DE', device_type: 'Desktop', browser: 'Chrome', os: 'Windows' };
+    await importEvents(t.backend.storage, [
+      // v1, 10 Nov: / from a referral, then /pricing, then an event named like a formula; 90 s, no bounce.
+      line({ ts: '2026-11-10T10:00:00Z', type: 'pageview', visitor_id: 'v1', url: '/', referrer: 'https://news.example.com/a', ...desktop }),
+      line({ ts: '2026-11-10T10:01:00Z', type: 'pageview', visitor_id: 'v1', url: '/pricing', ...desktop }),
+      line({ ts: '2026-11-10T10:01:30Z', type: 'event', name: '=SUM(1)', visitor_id: 'v1', url: '/pricing', props: { plan: 'pro' }, ...desktop }),
+      // v2, 11 Nov: one pageview from a newsletter whose source holds a comma; a bounce.
+      line({ ts: '2026-11-11T09:00:00Z', type: 'pageview', visitor_id: 'v2', url: '/?utm_source=news%2Cletter&utm_medium=email&utm_campaign=nov', country_code: 'GB', device_type: 'Mobile', browser: 'Safari', os: 'iOS' }),
+    ].join('\n'));
+    await addGoal(t.backend.storage, 'ST-tiny', { type: 'page', value: '/pricing' });
+    await addGoal(t.backend.storage, 'ST-tiny', { type: 'event', value: '=SUM(1)' });
+    const s = await open();
+    await signInWithForm(s, t, t.key, '/?site_id=ST-tiny&from=2026-11-10&to=2026-11-11&compare=off');
+    await s.page.waitForSelector('section[data-panel=goals][aria-busy=false]');
+    // Each file as hand-computed from the four lines above (decisions.md sections 3 and 4).
+    const expected: Record<string, [string, string]> = {
+      stats: ['stats', 'visitors,pageviews,sessions,bounce_rate,avg_duration\r\n2,3,2,50,45\r\n'],
+      timeseries: ['timeseries', 'date,visitors,pageviews,sessions\r\n2026-11-10,1,2,1\r\n2026-11-11,1,1,1\r\n'],
+      pages: ['pages', 'url,pageviews,visitors,bounce_rate,avg_duration\r\n/,2,2,50,60\r\n/pricing,1,1,0,30\r\n'],
+      referrers: ['referrers', 'source,visitors,sessions\r\nDirect / None,1,1\r\nnews.example.com,1,1\r\n'],
+      channels: ['channels', 'channel,visitors,sessions\r\nEmail,1,1\r\nReferral,1,1\r\n'],
+      locations: ['locations', 'country,country_code,visitors\r\nGermany,DE,1\r\nUnited Kingdom,GB,1\r\n'],
+      devices: ['devices', 'breakdown,name,visitors\r\ndevice_type,Desktop,1\r\ndevice_type,Mobile,1\r\n'],
+      events: ['events', "name,count\r\n'=SUM(1),1\r\n"],
+      campaigns: ['campaigns', 'source,medium,campaign,visitors,sessions\r\n"news,letter",email,nov,1,1\r\n'],
+      // Both goals: v1's session only (1 of 2 visitors); equal numbers, so by name in byte order ('=' before 'V').
+      goals: ['goals', "goal,visitors,conversions,conversion_rate\r\n'=SUM(1),1,1,50\r\nVisit /pricing,1,1,50\r\n"],
+    };
+    const urls: string[] = [];
+    const downloaded = async (panel: string, [endpoint, text]: [string, string]) => {
+      const link = s.page.locator(`section[data-panel=${panel}] a.download`);
+      expect(await link.textContent()).toBe('Download CSV');
+      const [download] = await Promise.all([s.page.waitForEvent('download', { timeout: 10_000 }), link.click({ timeout: 10_000 })]);
+      expect([panel, download.suggestedFilename()]).toEqual([panel, `ST-tiny-${endpoint}-2026-11-10-2026-11-11.csv`]);
+      expect([panel, readFileSync((await download.path())!)]).toEqual([panel, Buffer.from(text, 'utf8')]);
+      urls.push(download.url());
+    };
+    for (const panel of [...PANELS, 'goals']) await downloaded(panel, expected[panel]!);
+    // The properties drill-down: the event's keys, then one key's values, each with the event (and key) on every record.
+    // (A reload first: Chromium may hold back a tab's many downloads in a row, which a real person never makes.)
+    await s.page.reload();
+    await settled(s.page);
+    await s.page.click('[data-panel=events] tr[data-key="=SUM(1)"] button.open-properties');
+    await settled(s.page, ['name='], ['property='], 'properties');
+    await downloaded('properties', ['properties', "name,property,count,visitors\r\n'=SUM(1),plan,1,1\r\n"]);
+    await s.page.click('[data-panel=properties] tr[data-key="plan"] button.row-filter');
+    await settled(s.page, ['property=plan'], [], 'properties');
+    await downloaded('properties', ['properties', "name,property,value,count,visitors\r\n'=SUM(1),plan,pro,1,1\r\n"]);
+    // The files came from the session's data routes (the cookie is all the browser sends), the panel's own query plus format=csv.
+    for (const url of urls) {
+      expect(url.startsWith(`${t.origin}/dashboard/data/`)).toBe(true);
+      expect(url).toContain('site_id=ST-tiny&from=2026-11-10&to=2026-11-11');
+      expect(url.endsWith('&format=csv')).toBe(true);
+      expect(url).not.toContain(t.key);
+    }
+    expect(await s.page.content()).not.toContain(t.key);
+    expect(s.problems).toEqual([]); // no CSP violation, no console error
+  });
 });
 
 describe('the dashboard on a storage without filters, hour buckets, properties or goals (a third-party adapter declaring none)', () => {
@@ -490,7 +552,7 @@ describe('the dashboard in headless Chromium (Cloud keys)', () => {
     await settled(s.page);
     expect(await t.backend.accounts.revokeKey(t.cloud!.accountA, t.cloud!.keyAId)).toBe(true);
     await s.page.getByRole('group', { name: 'Interval' }).getByRole('button', { name: 'Week' }).click();
-    await s.page.waitForSelector('#key'); // the page reloaded into the sign-in form
+    await s.page.waitForSelector('#email'); // the page reloaded into the sign-in form
     expect(new URL(s.page.url()).searchParams.get('interval')).toBe('week'); // the view is kept for the next sign-in
     expect(await s.context.cookies()).toEqual([]);
   });

@@ -18,7 +18,7 @@ import { ensureDevCertificate } from '../dev-cert.js';
 import { silentLogger } from '../log.js';
 import { startServer } from '../server.js';
 import { CONTENT_SECURITY_POLICY } from './http-io.js';
-import { signIn, startDashboard, type TestDashboard } from './test-helpers.js';
+import { csrfOf, signIn, startDashboard, type TestDashboard } from './test-helpers.js';
 
 /** The dashboard's data route answers exactly like the API: check it against the OpenAPI document as the API path it stands for. */
 function checked(reply: { status: number; text: string; headers: Record<string, unknown> }, apiPath: string) {
@@ -37,7 +37,7 @@ describe('dashboard over HTTPS (Community key)', () => {
   let t: TestDashboard;
   let clock = Date.parse('2026-11-20T11:00:00Z');
   beforeAll(async () => {
-    t = await startDashboard({ dashboard: { now: () => clock, sessions: { idleMs: 30 * 60_000, maxAgeMs: 12 * 3_600_000 } } });
+    t = await startDashboard({ dashboard: { now: () => clock }, sessions: { idleMs: 30 * 60_000, maxAgeMs: 12 * 3_600_000 } });
   });
   afterAll(() => t?.close());
 
@@ -46,7 +46,8 @@ describe('dashboard over HTTPS (Community key)', () => {
     expect(reply.status).toBe(200);
     expect(reply.headers).toMatchObject({ ...SECURITY, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
     expect(reply.headers['set-cookie']).toBeUndefined();
-    expect(reply.text).toContain('<form method="post" action="dashboard/sign-in">');
+    expect(reply.text).toContain('<form method="post" action="dashboard/sign-in" aria-label="Sign in with email and password">');
+    expect(reply.text).toContain('<form method="post" action="dashboard/sign-in" aria-label="Sign in with an API key">');
     expect(reply.text).toContain('<input type="hidden" name="view" value="?site_id=ST-demo&amp;period=7d">');
     expect(reply.text).not.toMatch(/<script(?![^>]*\bsrc=)/); // no inline script
     expect(reply.text).not.toMatch(/\sstyle=/); // no inline style
@@ -64,12 +65,15 @@ describe('dashboard over HTTPS (Community key)', () => {
     expect(reply.status).toBe(401);
     expect(reply.headers['set-cookie']).toBeUndefined();
     expect(reply.text).toContain('This key was not accepted.');
+    // Answered at /dashboard/sign-in: its form and assets lead one directory up (not to /dashboard/dashboard/…).
+    expect(reply.text).toContain('<form method="post" action="../dashboard/sign-in" aria-label="Sign in with an API key">');
+    expect(reply.text).toMatch(/<link rel="stylesheet" href="\.\.\/dashboard\/assets\/app\.[0-9a-f]{16}\.css">/);
     expect(reply.text).not.toContain(wrong);
     expect(reply.text).toContain('value="?site_id=ST-demo"');
   });
 
   it('sign-in is refused (403) without this server\'s Origin, and starts no session', async () => {
-    const before = t.dashboard.sessions;
+    const before = t.liveSessions();
     const body = new URLSearchParams({ key: t.key }).toString();
     const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
     for (const headers of [form, { ...form, Origin: 'https://evil.example' }, { ...form, Origin: 'null' }, { ...form, Origin: t.origin.replace('https:', 'http:') }]) {
@@ -77,7 +81,7 @@ describe('dashboard over HTTPS (Community key)', () => {
       expect(reply.status).toBe(403);
       expect(reply.headers['set-cookie']).toBeUndefined();
     }
-    expect(t.dashboard.sessions).toBe(before);
+    expect(t.liveSessions()).toBe(before);
   });
 
   it('sign-in: 303 back to the view, a random session id in an HttpOnly, Secure, SameSite=Strict cookie; the key itself is never in the answer', async () => {
@@ -167,12 +171,22 @@ describe('dashboard over HTTPS (Community key)', () => {
     });
   });
 
-  it('sign-out ends the session (its cookie no longer reads anything) and needs this server\'s Origin', async () => {
+  it('sign-out ends the session (its cookie no longer reads anything) and needs this server\'s Origin and the session\'s CSRF token', async () => {
     const { cookie } = await signIn(t, t.key);
-    const refused = await t.request('/dashboard/sign-out', { method: 'POST', headers: { Cookie: cookie, Origin: 'https://evil.example' } });
-    expect(refused.status).toBe(403);
+    const csrf = await csrfOf(t, cookie);
+    const form = (token: string) => ({ 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, body: new URLSearchParams({ csrf: token }).toString() });
+    const post = (origin: string, token: string) => {
+      const { body, ...headers } = form(token);
+      return t.request('/dashboard/sign-out', { method: 'POST', headers: { ...headers, Origin: origin }, body });
+    };
+    const refused = await post('https://evil.example', csrf);
+    expect([refused.status, refused.text]).toEqual([403, '{"error":"This form must be sent from this server\'s own pages."}']);
+    for (const stale of ['', 'x'.repeat(43), `${csrf.slice(0, -1)}${csrf.endsWith('A') ? 'B' : 'A'}`]) {
+      const noToken = await post(t.origin, stale);
+      expect([noToken.status, JSON.parse(noToken.text).error]).toEqual([403, expect.stringContaining('This form is out of date')]);
+    }
     expect((await t.request('/dashboard/data/live?site_id=ST-demo', { headers: { Cookie: cookie } })).status).toBe(200);
-    const out = await t.request('/dashboard/sign-out', { method: 'POST', headers: { Cookie: cookie, Origin: t.origin } });
+    const out = await post(t.origin, csrf);
     expect([out.status, out.headers.location]).toEqual([303, '/']);
     expect(out.headers['set-cookie']).toEqual(['__Host-siteline_session=; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=0']);
     expect((await t.request('/dashboard/data/live?site_id=ST-demo', { headers: { Cookie: cookie } })).status).toBe(401);
@@ -282,12 +296,12 @@ describe('dashboard with Cloud keys', () => {
     const second = await signIn(t, t.cloud!.keyA);
     const live = (cookie: string) => t.request('/dashboard/data/live?site_id=ST-demo', { headers: { Cookie: cookie } });
     expect((await live(first.cookie)).status).toBe(200);
-    const before = t.dashboard.sessions;
+    const before = t.liveSessions();
     expect(await t.backend.accounts.revokeKey(t.cloud!.accountA, t.cloud!.keyAId)).toBe(true);
     expect((await live(first.cookie)).status).toBe(401);
     const page = await t.request('/', { headers: { Cookie: second.cookie } });
     expect(page.text).toContain('action="dashboard/sign-in"');
-    expect(t.dashboard.sessions).toBe(before - 2);
+    expect(t.liveSessions()).toBe(before - 2);
     expect((await signIn(t, t.cloud!.keyA)).reply.status).toBe(401);
   });
 });

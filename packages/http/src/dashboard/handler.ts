@@ -5,10 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Storage } from '@siteline/core';
+import { type AccountStore, normalEmail, People, PeopleError, type Storage, type UserRow, type WebSessionRow } from '@siteline/core';
 import { type Authenticator, MAX_KEY_LENGTH, type Principal } from '../auth.js';
-import { readBody } from '../collect/http-io.js';
 import { clientIp } from '../collect/client-ip.js';
+import { readForm, refusedPost } from '../people/form.js';
+import { accountRoutes } from '../people/routes.js';
+import { setPasswordPage } from '../people/pages.js';
+import { SignInThrottle, type ThrottleOptions } from '../people/throttle.js';
+import { verifyTotp } from '../people/totp.js';
 import { HTTP_MESSAGES } from '../errors.js';
 import { type ApiHandler, isHttps } from '../handler.js';
 import { jsonLogger, type Logger } from '../log.js';
@@ -18,7 +22,6 @@ import {
   clearedSessionCookie, redirect, sameOrigin, send, sendHtml, sendJson, sessionCookie, sessionIdOf,
 } from './http-io.js';
 import { appPage, carriesKey, KEY_IN_URL_NOTICE, safeView, signInPage } from './pages.js';
-import { type SessionOptions, SessionStore } from './sessions.js';
 
 export interface DashboardHandlerOptions {
   /** The API handler whose rules the dashboard's data requests go through (validation, site access, rate limit, reports). */
@@ -31,7 +34,19 @@ export interface DashboardHandlerOptions {
    * (hours), `capabilities.properties` or `capabilities.goals` the dashboard does not offer
    * them, as the API would refuse them.
    */
-  storage: Pick<Storage, 'listSites' | 'capabilities' | 'hourBuckets'>;
+  storage: Storage;
+  /**
+   * Users and web sessions (the backend's `people`): every session, by password or by key,
+   * lives there, so any server process on the backend serves it.
+   */
+  people: People;
+  /** Cloud: the account store (key pages for owners; key sessions end when their key is revoked). Absent in the Community edition. */
+  accounts?: AccountStore;
+  /**
+   * What a session started with the Community key records instead of the key (`communityKeyTag`):
+   * a session whose tag is not the current key's ends, so changing `SERVICE_API_KEY` signs those browsers out.
+   */
+  communityKeyTag?: string;
   /** Path the dashboard is served at; default `''` (the page is `/`, the rest under `/dashboard/`). */
   basePath?: string;
   /** As for the API: behind a TLS-terminating proxy you control. Also reads `X-Forwarded-Host` for the origin check. */
@@ -41,10 +56,12 @@ export interface DashboardHandlerOptions {
    * sign-out accept only posts whose `Origin` is this; default: `https://` and the request's host.
    */
   publicOrigin?: string;
-  /** Idle expiry, maximum age and how many sessions are kept (see `SessionStore`). */
-  sessions?: SessionOptions;
   /** Sign-in attempts per client IP; default 10 a minute; `false` turns the limit off. */
   signInRateLimit?: RateLimitOptions | false;
+  /** Failed password sign-ins per email and client (`SignInThrottle`); default `THROTTLE_DEFAULTS`. */
+  throttle?: ThrottleOptions;
+  /** Sends a one-time link by mail; resolves false when mail is not set up (`SMTP_URL`). */
+  mailLink?: (to: string, url: string) => Promise<boolean>;
   /** Path of the tracker script shown in the install snippet; default `/tracker.js`. */
   trackerPath?: string;
   logger?: Logger;
@@ -55,15 +72,13 @@ export interface DashboardHandlerOptions {
 export type DashboardHandler = ((req: IncomingMessage, res: ServerResponse, next?: () => void) => Promise<void>) & {
   /** Resolves once the assets are loaded (rejects when they are missing). */
   ready(): Promise<void>;
-  /** Sessions held now. */
-  readonly sessions: number;
 };
-
-/** Longest sign-in form body read. */
-const MAX_FORM_BYTES = 8192;
 
 const MESSAGES = {
   refused: 'This key was not accepted. Check it and try again.',
+  password: 'The email or the password is not right.',
+  totp: 'The two-factor code is not right.',
+  slowDown: (seconds: string) => `Too many failed sign-ins for this email. Try again in ${seconds} seconds.`,
   origin: 'This form must be sent from this server\'s own sign-in page.',
   tooMany: (seconds: string) => `Too many sign-in attempts from this address. Try again in ${seconds} seconds.`,
   https: HTTP_MESSAGES.https,
@@ -86,69 +101,151 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
   const now = options.now ?? Date.now;
   const logger = options.logger ?? jsonLogger();
   const trustProxy = options.trustProxy ?? false;
-  const sessions = new SessionStore(options.sessions);
+  const { people } = options;
+  const throttle = new SignInThrottle(options.throttle);
+  const communityTag = options.communityKeyTag ?? 'community';
+  const origin = { trustProxy, ...(options.publicOrigin ? { publicOrigin: options.publicOrigin } : {}) };
+  const account = accountRoutes({
+    people, storage: options.storage, ...(options.accounts ? { accounts: options.accounts } : {}), trustProxy,
+    ...(options.publicOrigin ? { publicOrigin: options.publicOrigin } : {}), trackerPath: options.trackerPath ?? '/tracker.js',
+    ...(options.mailLink ? { mailLink: options.mailLink } : {}),
+  });
   const limiter = options.signInRateLimit === false ? undefined : new RateLimiter(options.signInRateLimit ?? { limit: 10, windowMs: 60_000 });
   const assets = loadAssets();
   assets.catch(() => {}); // reported by ready() and by the first request that needs them
 
-  /** The session's principal, if the request has a live session whose key is still valid. */
-  const principalOf = async (req: IncomingMessage): Promise<Principal | undefined> => {
+  /** Who a live session stands for: its user, or the key it signed in with while that key is still valid. */
+  const principalFor = async (session: WebSessionRow, user: UserRow | undefined): Promise<Principal | undefined> => {
+    if (user) return { keyId: user.id, ...(user.account_id ? { accountId: user.account_id } : {}) };
+    if (session.key_id === communityTag) return { keyId: 'community' };
+    if (options.accounts && session.key_id.startsWith('key_')) {
+      const accounts = options.accounts;
+      const keyId = session.key_id;
+      if (!(await accounts.isActive(keyId))) return undefined;
+      return { keyId, accountId: session.account_id, stillValid: () => accounts.isActive(keyId) };
+    }
+    return undefined;
+  };
+
+  /** The request's live session, its user and principal; a session whose key was revoked (or whose Community key changed) ends here. */
+  const current = async (req: IncomingMessage): Promise<{ session: WebSessionRow; user?: UserRow; principal: Principal } | undefined> => {
     const id = sessionIdOf(req);
-    const principal = sessions.get(id, now());
-    if (!principal) return undefined;
-    if (principal.stillValid && !(await principal.stillValid())) {
-      sessions.delete(id); // a revoked key ends its sessions at their next request
+    const found = await people.session(id);
+    if (!found) return undefined;
+    const principal = await principalFor(found.session, found.user);
+    if (!principal) {
+      await people.endSession(id);
       return undefined;
     }
-    return principal;
+    return { ...found, principal };
   };
+
   /** Clears a cookie the browser sent that no longer names a session. */
   const staleCookie = (req: IncomingMessage): Record<string, string> => (sessionIdOf(req) === undefined ? {} : { 'Set-Cookie': clearedSessionCookie() });
 
   const page = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<number> => {
     const files = await assets;
-    const principal = await principalOf(req);
+    const signedIn = await current(req);
     const keyInUrl = carriesKey(url.search);
     // A signed-in browser is sent to the same view without the key, so the address bar drops it.
-    if (principal) return keyInUrl ? redirect(req, res, `${base}/${safeView(url.search)}`) : sendHtml(req, res, 200, appPage(files));
+    if (signedIn) {
+      if (keyInUrl) return redirect(req, res, `${base}/${safeView(url.search)}`);
+      return sendHtml(req, res, 200, appPage(files, { csrf: signedIn.session.csrf, account: signedIn.user !== undefined }));
+    }
     const notice = keyInUrl ? { notice: KEY_IN_URL_NOTICE } : {};
     return sendHtml(req, res, 200, signInPage(files, { view: safeView(url.search), ...notice }), staleCookie(req));
   };
 
-  const signIn = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
-    const files = await assets;
-    if (!sameOrigin(req, trustProxy, options.publicOrigin)) return sendHtml(req, res, 403, signInPage(files, { view: '', error: MESSAGES.origin }));
-    if (limiter) {
-      const rate = limiter.hit(clientIp(req, trustProxy), now());
-      if (!rate.allowed) {
-        const seconds = String(rate.resetSeconds);
-        return sendHtml(req, res, 429, signInPage(files, { view: '', error: MESSAGES.tooMany(seconds) }), { 'Retry-After': seconds });
-      }
-    }
-    const type = String(req.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
-    if (type !== 'application/x-www-form-urlencoded') return sendHtml(req, res, 415, signInPage(files, { view: '', error: 'Unsupported Media Type' }));
-    const body = await readBody(req, MAX_FORM_BYTES);
-    if (!body.ok) {
-      if (body.reason === 'aborted') return 0;
-      return sendHtml(req, res, 413, signInPage(files, { view: '', error: 'Payload Too Large' }), { Connection: 'close' });
-    }
-    const form = new URLSearchParams(body.text);
-    const view = safeView(form.get('view') ?? undefined);
-    const key = form.get('key') ?? '';
-    const principal = key.length > 0 && key.length <= MAX_KEY_LENGTH ? await options.authenticate(key) : null;
-    if (!principal) {
-      logger({ level: 'warn', msg: 'dashboard sign-in refused' });
-      return sendHtml(req, res, 401, signInPage(files, { view, error: MESSAGES.refused }));
-    }
-    const id = sessions.create(principal, now());
-    logger({ level: 'info', msg: 'dashboard sign-in', key_id: principal.keyId, sessions: sessions.size });
+  /** Ends the browser's old session (if any) and starts a new one: the id is rotated at every sign-in. */
+  const startSession = async (req: IncomingMessage, res: ServerResponse, subject: Parameters<People['startSession']>[0], view: string): Promise<number> => {
+    await people.endSession(sessionIdOf(req));
+    const { id } = await people.startSession(subject);
     return redirect(req, res, `${base}/${view}`, { 'Set-Cookie': sessionCookie(id) });
   };
 
+  const signIn = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
+    const files = await assets;
+    /** The form again, as answered at `dashboard/sign-in` (its links lead one directory up). */
+    const again = (options: Parameters<typeof signInPage>[1]) => signInPage(files, { ...options, root: '../' });
+    if (!sameOrigin(req, trustProxy, options.publicOrigin)) return sendHtml(req, res, 403, again({ view: '', error: MESSAGES.origin }));
+    const client = clientIp(req, trustProxy);
+    if (limiter) {
+      const rate = limiter.hit(client, now());
+      if (!rate.allowed) {
+        const seconds = String(rate.resetSeconds);
+        return sendHtml(req, res, 429, again({ view: '', error: MESSAGES.tooMany(seconds) }), { 'Retry-After': seconds });
+      }
+    }
+    const form = await readForm(req);
+    if (form === 0) return 0;
+    if (form === 415) return sendHtml(req, res, 415, again({ view: '', error: 'Unsupported Media Type' }));
+    if (form === 413) return sendHtml(req, res, 413, again({ view: '', error: 'Payload Too Large' }), { Connection: 'close' });
+    const view = safeView(form.get('view') ?? undefined);
+    if (form.has('key')) {
+      const key = form.get('key') ?? '';
+      const principal = key.length > 0 && key.length <= MAX_KEY_LENGTH ? await options.authenticate(key) : null;
+      if (!principal) {
+        logger({ level: 'warn', msg: 'dashboard sign-in refused' });
+        return sendHtml(req, res, 401, again({ view, error: MESSAGES.refused }));
+      }
+      logger({ level: 'info', msg: 'dashboard sign-in', key_id: principal.keyId });
+      const keyId = principal.keyId === 'community' ? communityTag : principal.keyId;
+      return startSession(req, res, { keyId, accountId: principal.accountId ?? '' }, view);
+    }
+    let email: string;
+    try {
+      email = normalEmail(form.get('email') ?? '');
+    } catch (error) {
+      return sendHtml(req, res, 401, again({ view, error: (error as PeopleError).message }));
+    }
+    const shown = { view, email };
+    const waitMs = throttle.waitMs(email, client, now());
+    if (waitMs > 0) {
+      const seconds = String(Math.ceil(waitMs / 1000));
+      logger({ level: 'warn', msg: 'dashboard sign-in throttled', wait_s: Number(seconds) });
+      return sendHtml(req, res, 429, again({ ...shown, error: MESSAGES.slowDown(seconds) }), { 'Retry-After': seconds });
+    }
+    const user = await people.checkPassword(email, form.get('password') ?? '');
+    const secondFactor = user && user.totp_secret !== '' ? await verifyTotp(people, user, form.get('totp') ?? '') : true;
+    if (!user || !secondFactor) {
+      throttle.failed(email, client, now());
+      logger({ level: 'warn', msg: 'dashboard sign-in refused', reason: user ? 'totp' : 'password' });
+      return sendHtml(req, res, 401, again({ ...shown, error: user ? MESSAGES.totp : MESSAGES.password }));
+    }
+    throttle.succeeded(email, client);
+    logger({ level: 'info', msg: 'dashboard sign-in', user_id: user.id });
+    return startSession(req, res, { userId: user.id, accountId: user.account_id }, view);
+  };
+
   const signOut = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
-    if (!sameOrigin(req, trustProxy, options.publicOrigin)) return sendJson(req, res, 403, { error: MESSAGES.origin });
-    sessions.delete(sessionIdOf(req));
+    const form = await readForm(req);
+    if (form === 0) return 0;
+    const signedIn = await people.session(sessionIdOf(req));
+    const refused = refusedPost(req, typeof form === 'number' ? new URLSearchParams() : form, signedIn?.session, origin);
+    if (refused) return sendJson(req, res, 403, { error: refused });
+    await people.endSession(sessionIdOf(req));
     return redirect(req, res, `${base}/`, { 'Set-Cookie': clearedSessionCookie() });
+  };
+
+  /** `GET dashboard/set-password?token=…`: the form; `POST`: sets the password and uses the link up. */
+  const setPassword = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<number> => {
+    const files = await assets;
+    // The dashboard's Referrer-Policy (same-origin) stays: with no-referrer Chromium posts `Origin: null`.
+    if (req.method !== 'POST') return sendHtml(req, res, 200, setPasswordPage(files, (url.searchParams.get('token') ?? '').slice(0, 64)));
+    const form = await readForm(req);
+    if (form === 0) return 0;
+    if (typeof form === 'number') return sendHtml(req, res, form, setPasswordPage(files, '', form === 413 ? 'Payload Too Large' : 'Unsupported Media Type'));
+    const token = (form.get('token') ?? '').slice(0, 64);
+    const refused = refusedPost(req, form, undefined, origin);
+    if (refused) return sendHtml(req, res, 403, setPasswordPage(files, token, refused));
+    try {
+      const user = await people.setPasswordWithLink(token, form.get('password') ?? '');
+      logger({ level: 'info', msg: 'password set with a link', user_id: user.id });
+      return redirect(req, res, `${base}/`);
+    } catch (error) {
+      if (!(error instanceof PeopleError)) throw error;
+      return sendHtml(req, res, 400, setPasswordPage(files, token, error.message));
+    }
   };
 
   const asset = async (req: IncomingMessage, res: ServerResponse, name: string): Promise<number> => {
@@ -167,7 +264,7 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
 
   /** `data/sites` (the picker; the API has no such endpoint) or an API path answered for the session's principal. */
   const data = async (req: IncomingMessage, res: ServerResponse, url: URL, rest: string): Promise<number | undefined> => {
-    const principal = await principalOf(req);
+    const principal = (await current(req))?.principal;
     if (!principal) return sendJson(req, res, 401, { error: HTTP_MESSAGES.unauthorized }, staleCookie(req));
     if (rest === 'sites') {
       const sites = await options.storage.listSites(principal.accountId === undefined ? undefined : { accountId: principal.accountId });
@@ -185,6 +282,15 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
     return undefined; // logged by the API handler
   };
 
+  /** The account pages: a password session only (a key session gets 403: keys cannot change anything). */
+  const accountPages = async (req: IncomingMessage, res: ServerResponse, url: URL, rest: string): Promise<number> => {
+    const files = await assets;
+    const signedIn = await current(req);
+    if (!signedIn) return req.method === 'POST' ? sendJson(req, res, 401, { error: HTTP_MESSAGES.unauthorized }, staleCookie(req)) : redirect(req, res, `${base}/`, staleCookie(req));
+    if (!signedIn.user) return sendJson(req, res, 403, { error: 'The account pages need a sign-in with an email and a password; an API key cannot change anything.' });
+    return account({ req, res, rest, url, assets: files, session: signedIn.session, user: signedIn.user });
+  };
+
   const route = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<number | undefined> => {
     if (!isHttps(req, trustProxy)) return sendJson(req, res, 403, { error: MESSAGES.https });
     const url = new URL(req.url ?? '/', 'https://localhost');
@@ -195,6 +301,8 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
     const rest = path.slice(prefix.length);
     if (rest === 'sign-in') return method === 'POST' ? signIn(req, res) : methodNotAllowed(req, res, 'POST');
     if (rest === 'sign-out') return method === 'POST' ? signOut(req, res) : methodNotAllowed(req, res, 'POST');
+    if (rest === 'set-password') return read || method === 'POST' ? setPassword(req, res, url) : methodNotAllowed(req, res, 'GET, HEAD, POST');
+    if (rest === 'account' || rest.startsWith('account/')) return accountPages(req, res, url, rest.slice('account/'.length));
     if (rest.startsWith('assets/')) return read ? asset(req, res, rest.slice('assets/'.length)) : methodNotAllowed(req, res, 'GET, HEAD');
     if (rest.startsWith('data/')) return read ? data(req, res, url, rest.slice('data/'.length)) : methodNotAllowed(req, res, 'GET, HEAD');
     return sendJson(req, res, 404, { error: HTTP_MESSAGES.notFound });
@@ -221,8 +329,7 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
     }
   };
 
-  const controls = { ready: () => assets.then(() => undefined) };
-  return Object.defineProperty(Object.assign(handler, controls), 'sessions', { get: () => sessions.size }) as DashboardHandler;
+  return Object.assign(handler, { ready: () => assets.then(() => undefined) });
 }
 
 const methodNotAllowed = (req: IncomingMessage, res: ServerResponse, allow: string) =>

@@ -1,4 +1,3 @@
 /** The dashboard: pages, sessions, assets and the data routes beside the API. */
 export { createDashboardHandler, type DashboardHandler, type DashboardHandlerOptions } from './handler.js';
-export { SessionStore, SESSION_DEFAULTS, type SessionOptions } from './sessions.js';
 export { CONTENT_SECURITY_POLICY, SESSION_COOKIE } from './http-io.js';

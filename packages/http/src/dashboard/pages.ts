@@ -46,47 +46,69 @@ export const KEY_IN_URL_NOTICE =
   'The address of this page contained an API key (api_key). It was ignored and left out of every address this dashboard gives back: ' +
   'a key in a URL stays in browser history, bookmarks and server logs. Sign in with the form instead, and consider revoking that key.';
 
-const escapeHtml = (text: string) =>
+/** Text made safe inside HTML content and attribute values. */
+export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-const head = (assets: DashboardAssets, title: string, script: boolean) => `<!doctype html>
+/** The document head; `root` leads from the page's directory back to the dashboard's (`../../` under account/). */
+export const head = (assets: DashboardAssets, title: string, script: boolean, root = '', extra = '') => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<link rel="icon" type="image/svg+xml" href="dashboard/assets/${assets.icon.name}">
-<link rel="stylesheet" href="dashboard/assets/${assets.style.name}">
-${script ? `<script type="module" src="dashboard/assets/${assets.script.name}"></script>\n` : ''}</head>`;
+<link rel="icon" type="image/svg+xml" href="${root}dashboard/assets/${assets.icon.name}">
+<link rel="stylesheet" href="${root}dashboard/assets/${assets.style.name}">
+${script ? `<script type="module" src="${root}dashboard/assets/${assets.script.name}"></script>\n` : ''}${extra}</head>`;
 
 /**
  * The sign-in form. It posts the key once, to this server, which answers with a session
  * cookie; the key is never written back into a page (a refused key leaves the field empty).
  */
-export function signInPage(assets: DashboardAssets, options: { view: string; error?: string; notice?: string }): string {
-  return `${head(assets, 'Sign in · Siteline', false)}
+export function signInPage(assets: DashboardAssets, options: { view: string; error?: string; notice?: string; email?: string; info?: string; root?: string }): string {
+  // Answered at `/` and, after a refused post, at `dashboard/sign-in`: `root` leads back to the dashboard's directory from there.
+  const root = options.root ?? '';
+  return `${head(assets, 'Sign in · Siteline', false, root)}
 <body class="signin">
 <main>
 <h1>Siteline</h1>
-<form method="post" action="dashboard/sign-in">
-${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>\n` : ''}${options.notice ? `<p class="error" role="status">${escapeHtml(options.notice)}</p>\n` : ''}<label for="key">API key</label>
+${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>\n` : ''}${options.notice ? `<p class="error" role="status">${escapeHtml(options.notice)}</p>\n` : ''}${options.info ? `<p class="note" role="status">${escapeHtml(options.info)}</p>\n` : ''}<form method="post" action="${root}dashboard/sign-in" aria-label="Sign in with email and password">
+<label for="email">Email</label>
+<input id="email" name="email" type="email" required maxlength="254" autocomplete="username" value="${escapeHtml(options.email ?? '')}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" required maxlength="200" autocomplete="current-password">
+<label for="totp">Two-factor code (if you set one up)</label>
+<input id="totp" name="totp" type="text" inputmode="numeric" maxlength="32" autocomplete="one-time-code">
+<input type="hidden" name="view" value="${escapeHtml(options.view)}">
+<button type="submit">Sign in</button>
+</form>
+<details class="with-key">
+<summary>Sign in with an API key instead</summary>
+<form method="post" action="${root}dashboard/sign-in" aria-label="Sign in with an API key">
+<label for="key">API key</label>
 <input id="key" name="key" type="password" required maxlength="512" autocomplete="off" autofocus>
 <input type="hidden" name="view" value="${escapeHtml(options.view)}">
 <button type="submit">Sign in</button>
 <p class="hint">The Community key (<code>SERVICE_API_KEY</code>) or a Cloud key (<code>st_…</code>). It is sent once, to this server, which gives this browser a session instead; the key is not kept in the browser.</p>
 </form>
+</details>
 </main>
 </body>
 </html>
 `;
 }
 
-/** The page a signed-in browser gets: a skeleton the script replaces with the dashboard. */
-export function appPage(assets: DashboardAssets): string {
-  return `${head(assets, 'Siteline', true)}
+/**
+ * The page a signed-in browser gets: a skeleton the script replaces with the dashboard. The
+ * session's CSRF token rides in a meta element for the script's sign-out form; `account`
+ * (owners) adds the link to the account pages.
+ */
+export function appPage(assets: DashboardAssets, session: { csrf: string; account: boolean }): string {
+  const meta = `<meta name="csrf-token" content="${escapeHtml(session.csrf)}">\n${session.account ? '<meta name="siteline-account" content="dashboard/account/">\n' : ''}`;
+  return `${head(assets, 'Siteline', true, '', meta)}
 <body>
 <div id="app">
-<header class="top"><span class="brand">Siteline</span><form method="post" action="dashboard/sign-out"><button type="submit">Sign out</button></form></header>
+<header class="top"><span class="brand">Siteline</span><form method="post" action="dashboard/sign-out"><input type="hidden" name="csrf" value="${escapeHtml(session.csrf)}"><button type="submit">Sign out</button></form></header>
 <main class="content"><p class="loading">Loading…</p></main>
 </div>
 </body>

@@ -8,13 +8,16 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addDemoSite, type Backend, openSqliteBackend, type Storage } from '@siteline/core';
-import { type Authenticator, cloudAuthenticator, communityAuthenticator } from '../auth.js';
+import { addDemoSite, type Backend, openSqliteBackend, People, type PeopleOptions, type Storage } from '@siteline/core';
+import { type Authenticator, cloudAuthenticator, communityAuthenticator, communityKeyTag } from '../auth.js';
 import { ensureDevCertificate } from '../dev-cert.js';
 import { type ApiHandler, createApiHandler } from '../handler.js';
 import type { LogEntry } from '../log.js';
 import type { RateLimitOptions } from '../rate-limit.js';
 import { createDashboardHandler, type DashboardHandler, type DashboardHandlerOptions } from './handler.js';
+
+/** The SQLite store's connection, as much of it as a count needs. */
+type SqliteDb = { db: { prepare(sql: string): { pluck(): { get(): unknown } } } };
 
 export const COMMUNITY_KEY = 'dashboard-test-key-0123456789abcdef0123456789';
 
@@ -31,6 +34,10 @@ export interface TestDashboard {
   backend: Backend;
   api: ApiHandler;
   dashboard: DashboardHandler;
+  /** The users and web sessions of the backend, on the dashboard's clock. */
+  people: People;
+  /** Web sessions not ended (SQLite: counted in the file). */
+  liveSessions(): number;
   /** The certificate to trust. */
   ca: Buffer;
   logs: LogEntry[];
@@ -54,6 +61,12 @@ export interface StartOptions {
   now?: () => number;
   /** What the API and the dashboard read instead of the SQLite storage (e.g. one declaring fewer capabilities). */
   storage?: (sqlite: Storage) => Storage;
+  /** Session lifetimes (`People`); default `SESSION_LIMITS`. */
+  sessions?: Pick<PeopleOptions, 'idleMs' | 'maxAgeMs'>;
+  /** The backend to serve instead of a fresh SQLite file (a second server on the same data, ClickHouse). */
+  backend?: Backend;
+  /** Adds the demo sites, accounts and keys; default true. A second server on the same data passes false. */
+  seed?: boolean;
 }
 
 /** Starts the API and the dashboard over HTTPS on a fresh SQLite file with the demo site. */
@@ -61,11 +74,13 @@ export async function startDashboard(options: StartOptions = {}): Promise<TestDa
   const dir = mkdtempSync(join(tmpdir(), 'siteline-dashboard-'));
   const cert = ensureDevCertificate(dir);
   const tls = { key: readFileSync(cert.keyFile), cert: readFileSync(cert.certFile) };
-  const backend = openSqliteBackend(join(dir, 'dashboard.db'));
+  const backend = options.backend ?? openSqliteBackend(join(dir, 'dashboard.db'));
   const now = options.now ?? (() => DEMO_NOW);
   let authenticate: Authenticator;
   let cloud: TestDashboard['cloud'];
-  if (options.cloud) {
+  if (options.seed === false) {
+    authenticate = options.cloud ? cloudAuthenticator(backend.accounts) : communityAuthenticator(COMMUNITY_KEY);
+  } else if (options.cloud) {
     const a = await backend.accounts.createAccount('Acme');
     const b = await backend.accounts.createAccount('Globex');
     await addDemoSite(backend.storage, { accountId: a.id, now: DEMO_NOW });
@@ -82,7 +97,9 @@ export async function startDashboard(options: StartOptions = {}): Promise<TestDa
   const logger = (entry: LogEntry) => logs.push(entry);
   const storage = options.storage ? options.storage(backend.storage) : backend.storage;
   const api = createApiHandler({ storage, authenticate, rateLimit: options.rateLimit ?? false, logger, now });
-  const dashboard = createDashboardHandler({ api, authenticate, storage, logger, signInRateLimit: false, ...options.dashboard });
+  const people = new People(backend.people, { ...options.sessions, ...(options.dashboard?.now ? { now: options.dashboard.now } : {}) });
+  const edition = options.cloud ? { accounts: backend.accounts } : { communityKeyTag: communityKeyTag(COMMUNITY_KEY) };
+  const dashboard = createDashboardHandler({ api, authenticate, storage, people, ...edition, logger, signInRateLimit: false, ...options.dashboard });
   await dashboard.ready();
   const server = https.createServer(tls, (req, res) => void dashboard(req, res, () => void api(req, res)));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -101,7 +118,8 @@ export async function startDashboard(options: StartOptions = {}): Promise<TestDa
     });
   return {
     origin: `https://127.0.0.1:${port}`,
-    backend, api, dashboard, ca: tls.cert, logs, cloud, request,
+    backend, api, dashboard, people, ca: tls.cert, logs, cloud, request,
+    liveSessions: () => (backend.storage as unknown as SqliteDb).db.prepare('SELECT COUNT(*) FROM web_sessions WHERE ended = 0').pluck().get() as number,
     key: cloud ? cloud.keyA : COMMUNITY_KEY,
     async close() {
       server.closeAllConnections();
@@ -122,4 +140,12 @@ export async function signIn(t: TestDashboard, key: string, view = ''): Promise<
   });
   const setCookie = ([] as string[]).concat(reply.headers['set-cookie'] ?? []);
   return { cookie: setCookie[0]?.split(';', 1)[0] ?? '', reply };
+}
+
+/** The CSRF token of a signed-in browser's session, as its dashboard page carries it. */
+export async function csrfOf(t: TestDashboard, cookie: string): Promise<string> {
+  const page = await t.request('/', { headers: { Cookie: cookie } });
+  const token = /<meta name="csrf-token" content="([A-Za-z0-9_-]{43})">/.exec(page.text)?.[1];
+  if (!token) throw new Error(`No CSRF token in the page (status ${page.status}).`);
+  return token;
 }

@@ -13,6 +13,7 @@ import {
   type EndpointName,
   eventNameSchema,
   filterConditionsSchema,
+  formatSchema,
   intervalSchema,
   limitSchema,
   periodSchema,
@@ -21,6 +22,7 @@ import {
   siteIdSchema,
 } from '@siteline/core';
 import { z } from 'zod';
+import { EXPORT_PATH } from '../export-stream.js';
 import { bodies, errors, registry } from './schemas.js';
 
 /** Where the document is served, below the API's base path. */
@@ -87,6 +89,7 @@ function parameters(endpoint: EndpointName): Json[] {
     } else if (own === 'name') list.push(query('name', jsonSchema(eventNameSchema), 'One event name; all when absent.'));
     if (own === 'property') list.push(query('property', jsonSchema(propertySchema), 'One property key: its values are listed instead of the keys.'));
   }
+  list.push(query('format', jsonSchema(formatSchema), 'Default `json`. `csv`: the rows as an RFC 4180 CSV file (text/csv), header row of the JSON field names, `comparison` fields as `comparison_<field>`.'));
   return list;
 }
 
@@ -112,6 +115,11 @@ const RESPONSES = {
   TooManyRequests: errorResponse(429, 'The key spent its request budget.', { ...RATE_HEADERS, 'Retry-After': header('Seconds to wait.', { type: 'integer' }) }),
   ServerError: errorResponse(500, 'The server failed; the detail is in its log under the request id.'),
 };
+/** `format=csv`: the rows of the JSON body (`CSV_TABLES`), each record ended by CRLF. */
+const CSV_CONTENT = {
+  schema: { type: 'string', pattern: '^[^\\r\\n]+\\r\\n', description: 'UTF-8 CSV; sent with `Content-Disposition: attachment; filename="<site>-<endpoint>-<from>-<to>.csv"`.' },
+  example: 'url,pageviews,visitors,bounce_rate,avg_duration\r\n/pricing,3,3,50,75\r\n',
+};
 const use = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });
 
 function operation(endpoint: EndpointName): Json {
@@ -122,16 +130,57 @@ function operation(endpoint: EndpointName): Json {
     responses: {
       200: {
         description: endpoint === 'live' ? 'The live count.' : 'The report; with `comparison` exactly when `compare` was given.',
-        headers: { ...REQUEST_ID, ...RATE_HEADERS },
-        content: { 'application/json': { schema: ref(idOf(bodies[endpoint])) } },
+        headers: {
+          ...REQUEST_ID,
+          ...RATE_HEADERS,
+          ...(endpoint === 'live' ? {} : { 'Content-Disposition': header('With `format=csv` only: `attachment; filename="<site>-<endpoint>-<from>-<to>.csv"`.') }),
+        },
+        content: {
+          'application/json': { schema: ref(idOf(bodies[endpoint])) },
+          ...(endpoint === 'live' ? {} : { 'text/csv': CSV_CONTENT }),
+        },
       },
-      401: use('Unauthorized'),
-      403: use('HttpsRequired'),
-      404: use('NotFound'),
-      414: use('UriTooLong'),
-      422: use('ValidationError'),
-      429: use('TooManyRequests'),
-      500: use('ServerError'),
+      ...errorResponses(),
+    },
+  };
+}
+
+/** The error answers every read (report or export) can give, all JSON. */
+function errorResponses(): Json {
+  return {
+    401: use('Unauthorized'),
+    403: use('HttpsRequired'),
+    404: use('NotFound'),
+    414: use('UriTooLong'),
+    422: use('ValidationError'),
+    429: use('TooManyRequests'),
+    500: use('ServerError'),
+  };
+}
+
+/** `GET /export` (issue 27): the raw events of a range in the import format. */
+function exportOperation(): Json {
+  return {
+    operationId: 'exportEvents',
+    summary: 'The site\'s raw events of the range as NDJSON, in the import format',
+    description:
+      'One JSON object a line, in time order: the import format of decisions.md section 8 with the stored visitor and session ids, ' +
+      'path, referrer source (as `https://<source>/`), UTM fields, country, device, browser and OS, and a custom event\'s `props` (its stored values, as strings). ' +
+      'Importing it into an empty store with the same site (and the same goals) gives the same reports. ' +
+      'Streamed (chunked); an error after the first byte cuts the transfer off.',
+    parameters: parameters('stats').filter((p) => ['site_id', 'from', 'to', 'period'].includes(p.name as string)),
+    responses: {
+      200: {
+        description: 'The events, one import line each.',
+        headers: { ...REQUEST_ID, ...RATE_HEADERS, 'Content-Disposition': header('`attachment; filename="<site>-export-<from>-<to>.ndjson"`.') },
+        content: {
+          'application/x-ndjson': {
+            schema: { type: 'string', pattern: '^(?:\\{[^\\n]*\\}\\n)*$', description: 'UTF-8 NDJSON, every line ended by LF.' },
+            example: '{"site_id":"ST-demo","ts":"2026-11-02T10:00:00.000Z","type":"pageview","url":"/","visitor_id":"v1","session_id":"s1","utm_source":"","utm_medium":"","utm_campaign":"","country_code":"DE","device_type":"Desktop","browser":"Firefox","os":"Linux"}\n',
+          },
+        },
+      },
+      ...errorResponses(),
     },
   };
 }
@@ -156,6 +205,7 @@ export function openApiDocument(basePath: string): Json {
   for (const [endpoint, path] of Object.entries(ENDPOINT_PATHS) as [EndpointName, string][]) {
     paths[path] = { get: operation(endpoint) };
   }
+  paths[EXPORT_PATH] = { get: exportOperation() };
   paths[OPENAPI_PATH] = {
     get: {
       operationId: 'openapi',

@@ -105,7 +105,7 @@ describe('GET /api/v1/openapi.json', () => {
 
   it('describes every endpoint, its parameters (filters, compare, interval), bodies and errors', () => {
     const doc = openApiDocument('/api/v1') as Json;
-    expect(Object.keys(doc.paths).sort()).toEqual([...Object.values(ENDPOINT_PATHS), '/openapi.json'].sort());
+    expect(Object.keys(doc.paths).sort()).toEqual([...Object.values(ENDPOINT_PATHS), '/export', '/openapi.json'].sort());
     for (const [endpoint, path] of Object.entries(ENDPOINT_PATHS)) {
       const get = doc.paths[path].get;
       const names = get.parameters.map((p: Json) => p.name);
@@ -137,6 +137,13 @@ describe('GET /api/v1/openapi.json', () => {
     expect(() => checkApiResponse({ method: 'GET', url: '/api/v1/nope', status: 200, body: '{}' })).toThrow(/undocumented path/);
     checkApiResponse({ method: 'GET', url: '/api/v1/stats', status: 200, body: '{"visitors":1,"pageviews":1,"sessions":1,"bounce_rate":0,"avg_duration":0}' });
     checkApiResponse({ method: 'GET', url: '/collect', status: 202, body: '' }); // not the API: not checked
+    // format=csv: text/csv is documented for the reports' 200, not for /live nor for errors, and its records end in CRLF.
+    const csv = 'text/csv; charset=utf-8';
+    checkApiResponse({ method: 'GET', url: '/api/v1/pages', status: 200, body: 'url,pageviews\r\n/a,1\r\n', contentType: csv });
+    expect(() => checkApiResponse({ method: 'GET', url: '/api/v1/pages', status: 200, body: 'url,pageviews\n/a,1\n', contentType: csv })).toThrow(/does not match/);
+    expect(() => checkApiResponse({ method: 'GET', url: '/api/v1/live', status: 200, body: 'live\r\n1\r\n', contentType: csv })).toThrow(/Content-Type text\/csv/);
+    expect(() => checkApiResponse({ method: 'GET', url: '/api/v1/pages', status: 422, body: 'error\r\nx\r\n', contentType: csv })).toThrow(/Content-Type text\/csv/);
+    expect(() => checkApiResponse({ method: 'GET', url: '/api/v1/pages', status: 200, body: '<p>', contentType: 'text/html' })).toThrow(/Content-Type text\/html/);
     expect(checkedResponses).toBeGreaterThan(before);
   });
 
@@ -171,7 +178,7 @@ describe('GET /api/v1/openapi.json', () => {
     try {
       await generateHeyApiClient({ input: doc, output: join(work, 'generated'), plugins: ['@hey-api/client-fetch', '@hey-api/sdk', '@hey-api/typescript'], logs: { level: 'silent' } });
       const sdkSource = readFileSync(join(work, 'generated/sdk.gen.ts'), 'utf8');
-      expect(sdkSource.match(/\.(get|post|put|patch|delete|options|head)</g)?.sort()).toEqual(Array(Object.keys(ENDPOINT_PATHS).length + 1).fill('.get<'));
+      expect(sdkSource.match(/\.(get|post|put|patch|delete|options|head)</g)?.sort()).toEqual(Array(Object.keys(ENDPOINT_PATHS).length + 2).fill('.get<'));
       writeFileSync(join(work, 'usage.ts'), `
         import { createClient } from './generated/client/index.js';
         import * as sdk from './generated/sdk.gen.js';
@@ -203,6 +210,7 @@ describe('GET /api/v1/openapi.json', () => {
               goals: (await sdk.goals({ client, query: { ...range, site_id: 'ST-props', compare: 'previous_period' } })).data,
             },
             openapi: ((await sdk.openapi({ client: createClient({ baseUrl, fetch }) })).data as { openapi?: string }).openapi,
+            exportLines: String((await sdk.exportEvents({ client, query: range, parseAs: 'text' })).data).trimEnd().split('\\n').length,
             bad: bad.error?.error,
             denied: denied.error?.error,
           };
@@ -215,7 +223,7 @@ describe('GET /api/v1/openapi.json', () => {
       writeFileSync(join(work, 'package.json'), '{"type":"module"}');
       expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
       const generated = (await import(pathToFileURL(join(work, 'usage.ts')).href)) as { operations: string[]; calls: (b: string, k: string, f: typeof trustingFetch) => Promise<Json> };
-      expect(generated.operations).toEqual([...Object.keys(ENDPOINT_PATHS), 'openapi'].sort());
+      expect(generated.operations).toEqual([...Object.keys(ENDPOINT_PATHS), 'exportEvents', 'openapi'].sort());
       const got = await generated.calls(`https://127.0.0.1:${port}/api/v1`, KEY, trustingFetch);
       // Each body is the one the server gives the same query sent by hand.
       const direct = async (path: string) => JSON.parse((await request(port, `/api/v1${path}`)).body) as Json;
@@ -236,6 +244,7 @@ describe('GET /api/v1/openapi.json', () => {
           goals: await direct(`/goals?${range.replace('ST-ext', 'ST-props')}&compare=previous_period`),
         },
         openapi: '3.1.0',
+        exportLines: (await request(port, `/api/v1/export?${range}`)).body.trimEnd().split('\n').length,
         bad: MESSAGES.limitRange,
         denied: 'Unauthorized',
       });
@@ -251,9 +260,10 @@ describe('GET /api/v1/openapi.json', () => {
     const props = doc.paths['/properties'].get.parameters as Json[];
     expect(props.map((p) => [p.name, p.required])).toEqual([
       ['site_id', true], ['from', false], ['to', false], ['period', false], ['filters', false], ['compare', false], ['name', true], ['property', false], ['limit', false],
+      ['format', false],
     ]);
     expect(props.find((p) => p.name === 'property')!.schema).toEqual({ type: 'string', minLength: 1, maxLength: 300 });
-    expect(doc.paths['/goals'].get.parameters.map((p: Json) => p.name)).toEqual(['site_id', 'from', 'to', 'period', 'filters', 'compare']);
+    expect(doc.paths['/goals'].get.parameters.map((p: Json) => p.name)).toEqual(['site_id', 'from', 'to', 'period', 'filters', 'compare', 'format']);
     const dimension = doc.paths['/stats'].get.parameters.find((p: Json) => p.name === 'filters').content['application/json'].schema.items.prefixItems[1];
     expect(dimension.anyOf[0].enum).toContain('goal');
     expect(dimension.anyOf[1].pattern).toBe('^prop:[\\s\\S]{1,300}$');
@@ -309,7 +319,8 @@ describe('GET /api/v1/openapi.json', () => {
         import createClient from 'openapi-fetch';
         import type { paths } from './schema.js';
         export async function calls(baseUrl: string, key: string, fetch: (request: Request) => Promise<Response>) {
-          const api = createClient<paths>({ baseUrl, fetch, headers: { Authorization: 'Bearer ' + key } });
+          // The reports also answer text/csv (format=csv): a JSON client names its media type.
+          const api = createClient<paths, 'application/json'>({ baseUrl, fetch, headers: { Authorization: 'Bearer ' + key } });
           // filters is application/json content: openapi-typescript types it as its serialised text.
           const stats = await api.GET('/stats', { params: { query: {
             site_id: 'ST-ext', from: '2026-11-10', to: '2026-11-11', filters: JSON.stringify([['is', 'country', ['DE', 'AT']]]), compare: 'previous_period',

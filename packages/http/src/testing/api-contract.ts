@@ -71,16 +71,25 @@ export function checkApiResponse(reply: ApiReply): void {
   }
   checkedResponses++;
   if (reply.method.toUpperCase() === 'HEAD' || reply.body === '') return;
-  if (reply.contentType !== undefined && !reply.contentType.startsWith('application/json')) {
-    throw new Error(`${reply.method} ${reply.url}: Content-Type ${reply.contentType}, documented application/json`);
+  // The media type (without parameters) must be one the response documents; JSON when not told.
+  const media = reply.contentType?.split(';', 1)[0]!.trim() ?? 'application/json';
+  const content = (resolve(pointer).content ?? {}) as Json;
+  if (!content[media]) {
+    throw new Error(`${reply.method} ${reply.url}: Content-Type ${reply.contentType}, documented ${Object.keys(content).join(', ')}`);
   }
-  const key = `${pointer}/content/application~1json/schema`;
+  const key = `${pointer}/content/${segment(media)}/schema`;
   let validate = validators.get(key);
   if (!validate) validators.set(key, (validate = ajv.compile({ $ref: `${DOC_ID}${key}` })));
-  const body: unknown = JSON.parse(reply.body);
+  // JSON bodies are checked as values; other media types (CSV) as the text they are.
+  const body: unknown = media === 'application/json' ? JSON.parse(reply.body) : reply.body;
   if (!validate(body)) {
     throw new Error(`${reply.method} ${reply.url} ${reply.status}: the body does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\n${reply.body.slice(0, 500)}`);
   }
+}
+
+/** The object a `#/...` pointer of the document names. */
+function resolve(pointer: string): Json {
+  return pointer.slice(2).split('/').reduce<Json>((node, part) => node[part.replaceAll('~1', '/').replaceAll('~0', '~')], doc);
 }
 
 /** Responses `checkedListener` found not to match the document (a test's `afterAll` asserts none). */

@@ -44,6 +44,9 @@ async function answers(storage: Storage): Promise<unknown[]> {
   return out;
 }
 
+/** Takes back what migration 8 adds, to hold an older file. */
+const UNDO_8 = 'DROP TABLE users; DROP TABLE user_links; DROP TABLE web_sessions;';
+
 describe('SQLite migrations', () => {
   it('a database of schema version 2 upgrades to the same answers', async () => {
     const current = createSqliteStore(join(dir, 'current.db'), { now: () => NOW });
@@ -120,8 +123,8 @@ describe('SQLite migration 5: one spelling per browser and OS', () => {
     storage.db.exec("INSERT INTO dirty_days SELECT site_id, day FROM rollup_days WHERE true ON CONFLICT DO NOTHING; DELETE FROM rollup_days; DELETE FROM rollup_sessions; DELETE FROM rollup_pages; DELETE FROM rollup_events;");
     expect((await devices(storage, 'os')).devices).toContainEqual({ name: 'android', visitors: 1 });
     expect(storage.db.prepare("SELECT COUNT(*) FROM rollup_sessions WHERE dimension = 'os' AND value = 'android'").pluck().get()).toBe(1);
-    // Back to version 4, as the file was before migration 5 (and without what migrations 6 and 7 add).
-    storage.db.exec('DROP TABLE day_versions; DROP TABLE goals; ALTER TABLE events DROP COLUMN props');
+    // Back to version 4, as the file was before migration 5 (and without what migrations 6, 7 and 8 add).
+    storage.db.exec(`DROP TABLE day_versions; DROP TABLE goals; ALTER TABLE events DROP COLUMN props; ${UNDO_8}`);
     storage.db.pragma('user_version = 4');
     await storage.close();
 
@@ -161,7 +164,7 @@ describe('SQLite migration 7: event properties and goals', () => {
     old.close();
     const before = createSqliteStore(file, { now: () => NOW });
     // Opened by this version: migrated at once. Undo the last step to hold a real version-6 file with data.
-    before.db.exec('DROP TABLE goals; ALTER TABLE events DROP COLUMN props; PRAGMA user_version = 6');
+    before.db.exec(`DROP TABLE goals; ALTER TABLE events DROP COLUMN props; ${UNDO_8} PRAGMA user_version = 6`);
     await before.close();
     const v6 = new Database(file);
     v6.exec(`INSERT INTO sites VALUES ('ST-props', 'Properties', 'UTC', NULL, NULL, '2026-11-01T00:00:00Z')`);
@@ -181,5 +184,22 @@ describe('SQLite migration 7: event properties and goals', () => {
     expect(reopened.db.prepare("SELECT props FROM events WHERE session_id = 'Q1' AND type = 1").pluck().get()).toBe('[["plan","pro"],["seats","3"]]');
     expect(reopened.db.prepare("SELECT COUNT(*) FROM events WHERE type = 0 AND props IS NOT NULL").pluck().get()).toBe(0);
     await reopened.close();
+  });
+});
+
+describe('SQLite migration 8: users, one-time links, web sessions', () => {
+  it('a version-7 database keeps its accounts and keys and gains the people tables, empty', async () => {
+    const file = join(dir, 'v7.db');
+    const old = new Database(file);
+    for (const sql of MIGRATIONS.slice(0, 7)) old.exec(sql);
+    old.pragma('user_version = 7');
+    old.exec(`INSERT INTO accounts VALUES ('acct_kept00000000000', 'Kept', '2026-11-01T00:00:00Z')`);
+    old.close();
+    const upgraded = createSqliteStore(file, { now: () => NOW });
+    expect(upgraded.db.pragma('user_version', { simple: true })).toBe(8);
+    expect(upgraded.db.prepare('SELECT name FROM accounts').pluck().all()).toEqual(['Kept']);
+    const count = (table: string) => upgraded.db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get();
+    expect([count('users'), count('user_links'), count('web_sessions')]).toEqual([0, 0, 0]);
+    await upgraded.close();
   });
 });

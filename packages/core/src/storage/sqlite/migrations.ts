@@ -361,4 +361,42 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (site_id, name)
   ) STRICT, WITHOUT ROWID;
   `,
+  `
+  -- People (issue 25): dashboard users of a Cloud account (account_id '' in the Community
+  -- edition), one-time set-password links and web sessions, all keyed by hashes of their
+  -- secrets. recovery_hashes is a JSON array of SHA-256 hex strings.
+  CREATE TABLE users (
+    id                 TEXT PRIMARY KEY,
+    account_id         TEXT NOT NULL,
+    email              TEXT NOT NULL,
+    role               TEXT NOT NULL,
+    password_hash      TEXT NOT NULL,
+    totp_secret        TEXT NOT NULL,
+    recovery_hashes    TEXT NOT NULL,
+    sessions_after_ms  INTEGER NOT NULL,
+    created_at         TEXT NOT NULL,
+    removed            INTEGER NOT NULL
+  ) STRICT;
+  CREATE UNIQUE INDEX users_email ON users (email) WHERE removed = 0;
+  CREATE INDEX users_account ON users (account_id);
+
+  CREATE TABLE user_links (
+    token_hash  TEXT PRIMARY KEY,
+    user_id     TEXT NOT NULL,
+    expires_ms  INTEGER NOT NULL,
+    used_ms     INTEGER
+  ) STRICT;
+
+  CREATE TABLE web_sessions (
+    id_hash       TEXT PRIMARY KEY,
+    user_id       TEXT NOT NULL,
+    key_id        TEXT NOT NULL,
+    account_id    TEXT NOT NULL,
+    csrf          TEXT NOT NULL,
+    created_ms    INTEGER NOT NULL,
+    last_seen_ms  INTEGER NOT NULL,
+    ended         INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX web_sessions_created ON web_sessions (created_ms);
+  `,
 ];

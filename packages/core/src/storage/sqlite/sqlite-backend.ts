@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Backend, BackendRole } from '../../backend.js';
 import { createSqliteAccounts } from './sqlite-accounts.js';
+import { createSqlitePeople } from './sqlite-people.js';
 import { isSqliteFile } from './sqlite-file.js';
 import { createSqliteSaltStore } from './sqlite-salts.js';
 import { createSqliteStore } from './sqlite-storage.js';
@@ -54,6 +55,7 @@ export function openSqliteBackend(path: string, options: SqliteBackendOptions = 
     description: file ? `sqlite:${resolve(path)}` : 'sqlite::memory:',
     storage: store,
     accounts: createSqliteAccounts(store.db),
+    people: createSqlitePeople(store.db),
     salts: createSqliteSaltStore(store.db, options.now ? { now: options.now } : {}),
     capabilities: { writerThread: file, sharedAcrossHosts: false },
     close: () => store.close(),

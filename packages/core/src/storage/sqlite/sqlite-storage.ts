@@ -6,6 +6,7 @@ import { MIGRATIONS } from './migrations.js';
 import { type ColumnCacheStats, DEFAULT_COLUMN_CACHE_ROWS } from './sqlite-column-cache.js';
 import { warmColumnCache } from './sqlite-column-warm.js';
 import { createDayVersions } from './sqlite-day-versions.js';
+import { createEventPages } from './sqlite-export.js';
 import { createReads } from './sqlite-reads.js';
 import { createRollups } from './sqlite-rollups.js';
 import { createLiveDeltas } from './sqlite-live.js';
@@ -141,6 +142,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     'INSERT INTO sites (id, name, timezone, domain, account_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
   const getSite = db.prepare<[string], SiteRow>('SELECT * FROM sites WHERE id = ?');
+  const updateSite = db.prepare<[string, string | null, string], SiteRow>('UPDATE sites SET name = ?, domain = ? WHERE id = ? RETURNING *');
   const allSites = db.prepare<[], SiteRow>('SELECT * FROM sites ORDER BY created_at, id');
   const accountSites = db.prepare<[string], SiteRow>('SELECT * FROM sites WHERE account_id = ? ORDER BY created_at, id');
   const communitySites = db.prepare<[], SiteRow>('SELECT * FROM sites WHERE account_id IS NULL ORDER BY created_at, id');
@@ -186,6 +188,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
       stopped: () => !db.open,
     });
   };
+  const eventPage = createEventPages(db);
   return {
     kind: 'sqlite',
     capabilities: { selection: true, properties: true, goals: true },
@@ -197,6 +200,10 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     },
     async getSite(id) {
       const row = getSite.get(id);
+      return row && toSite(row);
+    },
+    async updateSite(id, changes) {
+      const row = updateSite.get(changes.name, changes.domain, id);
       return row && toSite(row);
     },
     async listSites(filter) {
@@ -214,6 +221,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     customEvents: async (range, name, selection) => reads.customEvents(range, name, selection),
     hourBuckets: async (range, starts, selection) => reads.hourBuckets(range, starts, selection),
     liveVisitors: async (siteId, since, until) => reads.liveVisitors(siteId, since, until),
+    eventPage: async (range, after, limit) => eventPage(range, after, limit),
     properties: async (range, name, property, selection) => reads.properties(range, name, property, selection),
     goalTotals: async (range, goals, selection) => reads.goalTotals(range, goals, selection),
     async insertGoal(goal) {

@@ -77,12 +77,19 @@ export function App() {
   );
 }
 
+/** What the server put in the page for this session: its CSRF token, and the account pages' address for an owner. */
+const meta = (name: string) => document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content;
+
 function Shell({ children }: { children: ComponentChildren }) {
+  const account = meta('siteline-account');
   return (
     <>
       <header class="top">
         <span class="brand">Siteline</span>
-        <form method="post" action="dashboard/sign-out"><button type="submit">Sign out</button></form>
+        <span class="top-actions">
+          {account && <a href={account}>Account</a>}
+          <form method="post" action="dashboard/sign-out"><input type="hidden" name="csrf" value={meta('csrf-token') ?? ''} /><button type="submit">Sign out</button></form>
+        </span>
       </header>
       <main class="content">{children}</main>
     </>

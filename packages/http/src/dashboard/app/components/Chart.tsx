@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatBucket, formatCount } from '../format.js';
 import { type Metric, METRICS } from '../state.js';
 import type { Loaded } from '../use-data.js';
+import { DownloadCsv } from './DownloadCsv.js';
 
 type Series = { timeseries: TimeseriesRow[]; comparison?: TimeseriesRow[] };
 
@@ -72,6 +73,7 @@ export function Chart({ loaded, metric, onMetric, children }: ChartProps) {
     <section class="panel chart" aria-labelledby="h-chart" data-panel="timeseries" data-query={loaded.query} aria-busy={loaded.busy ? 'true' : 'false'}>
       <div class="panel-head">
         <h2 id="h-chart">{METRIC_LABELS[metric]} over time</h2>
+        <DownloadCsv loaded={loaded} label="the time series" />
         <div class="tabs" role="group" aria-label="Chart metric">
           {METRICS.map((m) => (
             <button type="button" key={m} aria-pressed={m === metric} onClick={() => onMetric(m)}>{METRIC_LABELS[m]}</button>

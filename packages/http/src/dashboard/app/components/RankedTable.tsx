@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { changeOf, formatCount, formatPercent } from '../format.js';
 import type { MetricFormat, Row } from '../panels.js';
 import type { Loaded } from '../use-data.js';
+import { DownloadCsv } from './DownloadCsv.js';
 
 /** Rows shown before "Show all". */
 const FIRST_ROWS = 10;
@@ -41,6 +42,7 @@ export function RankedTable(props: RankedTableProps) {
   return (
     <section class="panel list" aria-labelledby={headingId} data-panel={props.id} data-query={loaded.query} aria-busy={loaded.busy ? 'true' : 'false'}>
       <h2 id={headingId}>{props.title}</h2>
+      <DownloadCsv loaded={loaded} label={props.title.toLowerCase()} />
       {props.children}
       {loaded.error ? (
         <p class="error" role="alert">{loaded.error}</p>

@@ -3,6 +3,7 @@ import type { StatsResponse, SummaryComparison } from '@siteline/core';
 import { useEffect } from 'preact/hooks';
 import { changeOf, formatCount, formatDay, formatDuration, formatPercent } from '../format.js';
 import type { Loaded } from '../use-data.js';
+import { DownloadCsv } from './DownloadCsv.js';
 
 type Stats = StatsResponse & { comparison?: SummaryComparison };
 
@@ -46,6 +47,7 @@ export function Summary({ loaded }: { loaded: Loaded<Stats> }) {
   return (
     <section class="panel figures" aria-labelledby="h-summary" data-panel="stats" data-query={loaded.query} aria-busy={loaded.busy ? 'true' : 'false'}>
       <h2 id="h-summary" class="sr-only">Summary</h2>
+      <DownloadCsv loaded={loaded} label="the summary" />
       {loaded.error && <p class="error" role="alert">{loaded.error}</p>}
       <dl>
         {FIGURES.map((f) => (

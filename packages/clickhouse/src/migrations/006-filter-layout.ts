@@ -3,7 +3,7 @@ import { SESSION_ATTRIBUTE_COLUMNS, SESSION_STATE_COLUMNS, STATE, TABLES as ROLL
 import type { MigrationContext, MigrationStep } from './step.js';
 
 /**
- * Version 5: data laid out for filters (issue 24), so that every filter is a
+ * Version 6: data laid out for filters (issue 24), so that every filter is a
  * `WHERE` on stored columns of the range's rows and `/pages` under a filter
  * does not reconstruct each pageview's next event:
  *
@@ -27,7 +27,7 @@ import type { MigrationContext, MigrationStep } from './step.js';
  * interruption, it starts over and ends the same.
  */
 
-/** Columns of a session state since version 5, in order (`session_state`; `sessions` adds `sign`). */
+/** Columns of a session state since version 6, in order (`session_state`; `sessions` adds `sign`). */
 export const SESSION_COLUMNS = [...SESSION_STATE_COLUMNS, 'paths', 'names'] as const;
 
 /** Columns of a `pageview_gaps` row, in order. */
@@ -99,7 +99,7 @@ async function refill(ctx: MigrationContext): Promise<void> {
 }
 
 export const filterLayoutSchema: MigrationStep = {
-  version: 5,
+  version: 6,
   description: 'filter layout: paths and names on session states, time on page per pageview (pageview_gaps)',
   async up(ctx) {
     const { target, onCluster } = ctx;

@@ -1,0 +1,82 @@
+/**
+ * The account interface across real server processes: `siteline accounts add --owner-email`
+ * prints the owner's link; the owner sets a password and signs in through one `siteline
+ * serve` process, then keeps working (an account page, a new key, sign-out) through a
+ * second process on the same backend, on SQLite and on a real ClickHouse server.
+ */
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { deploymentSetup, type Engine } from './engines.js';
+import { command, serve, type Served } from './processes.js';
+
+const { dir, tls, stops, engines } = deploymentSetup('accounts', ['SQLite', 'ClickHouse']);
+
+interface Reply {
+  status: number;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** A request to a served process as a browser on its pages would make it (its Origin, the cookie, a form). */
+function request(server: Served, method: string, path: string, options: { cookie?: string; form?: Record<string, string>; key?: string } = {}): Promise<Reply> {
+  const headers: Record<string, string> = {};
+  if (options.cookie) headers.Cookie = options.cookie;
+  if (options.key) headers.Authorization = `Bearer ${options.key}`;
+  if (options.form) Object.assign(headers, { 'Content-Type': 'application/x-www-form-urlencoded', Origin: server.origin });
+  return new Promise((resolve, reject) => {
+    const req = https.request(`${server.origin}${path}`, { method, ca: readFileSync(tls.certFile), servername: 'localhost', agent: false, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+    });
+    req.on('error', reject).end(options.form ? new URLSearchParams(options.form).toString() : undefined);
+  });
+}
+
+const cookieOf = (reply: Reply) => ([] as string[]).concat(reply.headers['set-cookie'] ?? [])[0]?.split(';', 1)[0] ?? '';
+const csrfIn = (html: string) => /name="csrf" value="([A-Za-z0-9_-]{43})"/.exec(html)![1]!;
+
+describe.each(engines)('the account interface across two `siteline serve` processes on %s', (_name, make) => {
+  let engine: Engine;
+  let a: Served;
+  let b: Served;
+  let link = '';
+  const env = () => ({ ...engine.env, EDITION: 'cloud' });
+
+  beforeAll(async () => {
+    engine = await make('accounts');
+    const added = await command(['accounts', 'add', '--name', 'Acme', '--owner-email', 'owner@acme.test'], dir, env());
+    link = added.stdout.trim();
+    const account = /acct_[a-z0-9]{16}/.exec(added.stderr)![0];
+    await command(['sites', 'add', '--name', 'Acme shop', '--id', 'ST-acme', '--account', account], dir, env());
+    a = await serve(dir, env(), tls);
+    stops.push(() => a.stop());
+    b = await serve(dir, env(), tls);
+    stops.push(() => b.stop());
+  });
+
+  it('a session started on one process works on the other: pages, a new key, and sign-out for both', async () => {
+    expect(link).toMatch(/^https:\/\/localhost:8443\/dashboard\/set-password\?token=[A-Za-z0-9_-]{43}$/);
+    const token = new URL(link).searchParams.get('token')!;
+    expect((await request(a, 'POST', '/dashboard/set-password', { form: { token, password: 'tulip-orbit-42-canyon' } })).status).toBe(303);
+    const signedIn = await request(a, 'POST', '/dashboard/sign-in', { form: { email: 'owner@acme.test', password: 'tulip-orbit-42-canyon', view: '' } });
+    expect(signedIn.status).toBe(303);
+    const cookie = cookieOf(signedIn);
+
+    const sites = await request(b, 'GET', '/dashboard/data/sites', { cookie });
+    expect([sites.status, JSON.parse(sites.body).sites.map((s: { id: string }) => s.id)]).toEqual([200, ['ST-acme']]);
+    const keysPage = await request(b, 'GET', '/dashboard/account/keys', { cookie });
+    expect(keysPage.status).toBe(200);
+    const created = await request(b, 'POST', '/dashboard/account/keys', { cookie, form: { csrf: csrfIn(keysPage.body), name: 'made on process B' } });
+    expect(created.status).toBe(201);
+    const key = /id="new-key" readonly value="(st_[0-9a-f]{64})"/.exec(created.body)![1]!;
+    expect(await a.get('/api/v1/live?site_id=ST-acme', key)).toEqual({ status: 200, body: '{"live":0}' });
+
+    const out = await request(b, 'POST', '/dashboard/sign-out', { cookie, form: { csrf: csrfIn(keysPage.body) } });
+    expect(out.status).toBe(303);
+    expect((await request(a, 'GET', '/dashboard/data/sites', { cookie })).status).toBe(401);
+    expect((await request(b, 'GET', '/dashboard/data/sites', { cookie })).status).toBe(401);
+    // The link was used: a second use through the other process is refused.
+    expect((await request(b, 'POST', '/dashboard/set-password', { form: { token, password: 'another-good-pass-9' } })).status).toBe(400);
+  });
+});
