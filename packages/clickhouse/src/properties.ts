@@ -74,7 +74,7 @@ export function createPropertyReads(target: SchemaTarget, selected: Pick<ReturnT
     async properties(r: DayRange, name: string, property: string | undefined, selection?: Selection): Promise<PropertyTotals[]> {
       if (outsideDateType(r)) return [];
       const s = filtering(selection);
-      const found = await rows<{ k: string; n: string; v: string }>(propertiesSql(target, r, s && (await bounds(r)), name, property, s));
+      const found = await rows<{ k: string; n: string; v: string }>(propertiesSql(target, r, s && (await bounds(r, s)), name, property, s));
       return found.map((x) => ({ key: x.k, count: num(x.n), visitors: num(x.v) }));
     },
 
@@ -82,7 +82,8 @@ export function createPropertyReads(target: SchemaTarget, selected: Pick<ReturnT
       if (goals.length === 0) return [];
       if (outsideDateType(r)) return goals.map(() => ({ visitors: 0, conversions: 0 }));
       const s = filtering(selection);
-      const b = await bounds(r);
+      // Conversions match whole sessions (any start from `lo`), so the range's bounds are read for any selection.
+      const b = await bounds(r, s ?? NONE, s !== undefined);
       const [[conversions], [visitors]] = await Promise.all([
         rows<Record<string, string>>(conversionsSql(target, r, b, goals, s)),
         rows<Record<string, string>>(goalVisitorsSql(target, r, b, goals, s)),

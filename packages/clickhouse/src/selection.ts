@@ -21,13 +21,22 @@ import type { WriterIO } from './writer.js';
  * A session's rows are its signed states by start day (`sessions`), each with
  * its attributes and every path and event name it has (`paths`, `names`);
  * its current state is the `(session_id, version)` whose signs sum above
- * zero. Its events lie between its start day and its `end_day`. So a read
- * with conditions first asks the range's **bounds** (one read of two date
- * columns): the earliest start day `lo` of a session that reaches into the
- * range and the latest `end_day` `hi` of one that touches it. Sessions
- * starting in `[lo, to]` are every session an event of the range can belong
- * to; `[lo, hi]` holds every event of those sessions (only `prop:`
- * conditions still look at events for a session's match).
+ * zero. Its events lie between its start day and its `end_day`. Session
+ * reads (visitors, sessions, bounces, entries) select those rows by `WHERE`.
+ *
+ * Event reads (pageviews, custom events, time on page) select the range's
+ * `events` and `pageview_gaps` rows. Each carries its session's attributes,
+ * exactly, unless the session is in `stale_sessions` (an event stamped
+ * otherwise, or attributes changed by a late first event): a session
+ * condition is a `WHERE` on the row's own columns, and when the site has
+ * stale sessions, theirs are matched on their session rows instead. A page,
+ * event or goal condition the row cannot test itself is a set of session ids
+ * from the sessions' arrays; the **bounds** of the range (one read of two
+ * date columns) limit it: the earliest start day `lo` of a session that
+ * reaches into the range and the latest `end_day` `hi` of one that touches
+ * it. Sessions starting in `[lo, to]` are every session an event of the
+ * range can belong to; `[lo, hi]` holds every event of those sessions (only
+ * `prop:` conditions still look at events for a session's match).
  *
  * On a cluster every `IN (subquery)` runs shard-locally
  * (`distributed_product_mode = 'local'`): a session's events, states and gaps
@@ -97,12 +106,14 @@ export const meetsAnySql = (goals: readonly GoalDefinition[]): string => (goals.
 
 export const NONE: Selection = { session: [], page: [], event: [], prop: [], goal: [] };
 
-/** The days a filtered read looks at (see the module comment). */
+/** What a filtered read looks at beyond its own rows (see the module comment). */
 export interface Bounds {
   /** Earliest start day of a session with events in the range (`from` when none started earlier). */
   lo: string;
   /** Latest last-event day of a session touching the range (at least `to`). */
   hi: string;
+  /** The site has stale sessions (`stale_sessions`) and the selection has session conditions: those sessions are looked up. */
+  stale: boolean;
 }
 
 /** `lo` and `hi` of the range: sessions starting by `to` and ending on or after `from` (superseded states only widen them). */
@@ -148,11 +159,43 @@ export function matchingRowsWhere(t: SchemaTarget, r: DayRange, startFrom: strin
   return where.join(' AND ');
 }
 
-/** Ids of the matching sessions starting in `[startFrom, to]`: those whose kept rows' signs sum above zero (a current state matched). */
-export function matchingSessionsSql(t: SchemaTarget, r: DayRange, startFrom: string, hi: string, selection: Selection): string {
-  return `SELECT session_id FROM ${tableName(t, 'sessions')} WHERE ${matchingRowsWhere(t, r, startFrom, hi, selection)}
+/**
+ * Ids of the matching sessions starting in `[startFrom, to]`: those whose
+ * kept rows' signs sum above zero (a current state matched). `among`: only
+ * the sessions of this id subquery.
+ */
+export function matchingSessionsSql(t: SchemaTarget, r: DayRange, startFrom: string, hi: string, selection: Selection, among?: string): string {
+  const only = among === undefined ? '' : ` AND session_id IN (${among})`;
+  return `SELECT session_id FROM ${tableName(t, 'sessions')} WHERE ${matchingRowsWhere(t, r, startFrom, hi, selection)}${only}
     GROUP BY session_id HAVING sum(sign) > 0`;
 }
+
+/**
+ * Whether a session matching `selection` in one state matches in every later
+ * one: its paths and names only grow, so "has such a pageview / event" stays
+ * true once true. Attributes (a late first event changes them) and "converts
+ * on none" are not.
+ */
+const monotone = (selection: Selection): boolean => selection.session.length === 0 && (selection.goal ?? []).every((g) => g.converts);
+
+/**
+ * Ids of sessions starting in `[startFrom, to]` matching `selection` in
+ * their current state. For a monotone selection any kept row will do (an
+ * earlier state that matched means the current one does, and the current
+ * one is in the range): no grouping.
+ */
+function sessionSetSql(t: SchemaTarget, r: DayRange, startFrom: string, hi: string, selection: Selection): string {
+  if (!monotone(selection)) return matchingSessionsSql(t, r, startFrom, hi, selection);
+  return `SELECT session_id FROM ${tableName(t, 'sessions')} WHERE ${matchingRowsWhere(t, r, startFrom, hi, selection)}`;
+}
+
+/** Ids of the site's stale sessions (`stale_sessions`: their events and gaps may carry other attributes than theirs). */
+const staleIdsSql = (t: SchemaTarget, siteId: string): string =>
+  `SELECT session_id FROM ${tableName(t, 'stale_sessions')} WHERE site_id = ${sqlString(siteId)}`;
+
+/** Whether the site has stale sessions. */
+export const staleCountSql = (t: SchemaTarget, siteId: string): string =>
+  `SELECT count() AS n FROM ${tableName(t, 'stale_sessions')} WHERE site_id = ${sqlString(siteId)}`;
 
 /** Signed sums of a `sessions` row: session, bounce, duration. */
 const LIVE = 'toInt64(sign)';
@@ -174,22 +217,40 @@ function sessionSumsSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Sele
     ) GROUP BY k HAVING n > 0`;
 }
 
-/** Whether the selection has `event` or `prop:` conditions (a custom event must pass them). */
-const testsEvents = (selection: Selection): boolean => selection.event.length + (selection.prop?.length ?? 0) > 0;
-
-/** Whether a selected event of `type` needs its session looked up (a condition the event itself cannot satisfy). */
-const needsSession = (selection: Selection, type: 'pageview' | 'event'): boolean =>
-  selection.session.length > 0 || (selection.goal?.length ?? 0) > 0 || (type === 'pageview' ? testsEvents(selection) : selection.page.length > 0);
+/**
+ * The conditions a selected event of `type` cannot test on its own row and
+ * which its session's arrays answer: for a pageview the goal, `event` and
+ * `prop:` conditions, for a custom event the goal and page conditions (its own
+ * path, name and properties are tested on the row itself).
+ */
+const sessionSetPart = (selection: Selection, type: 'pageview' | 'event'): Selection | undefined => {
+  const part: Selection = type === 'pageview'
+    ? { ...NONE, event: selection.event, prop: selection.prop ?? [], goal: selection.goal ?? [] }
+    : { ...NONE, page: selection.page, goal: selection.goal ?? [] };
+  return hasConditions(part) ? part : undefined;
+};
 
 /**
  * `WHERE` of the selected events of `type` whose own day is in the range,
- * without the type itself (`pageview_gaps` rows are pageviews).
+ * without the type itself; `pageview_gaps` rows are pageviews and carry the
+ * same columns. A session condition is a `WHERE` on the attributes the row
+ * carries, which are its session's unless the session is stale; when the
+ * site has stale sessions, theirs are matched on their session rows instead.
+ * Page, event and goal conditions the row cannot test itself are a set of
+ * session ids from the sessions' arrays.
  */
 function selectedTerms(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection, type: 'pageview' | 'event'): string[] {
   const own = type === 'pageview' ? allSql('path', selection.page) : passesSql(selection);
   const where = [`site_id = ${sqlString(r.siteId)}`, `day >= ${sqlDate(clampDay(r.from))}`, `day <= ${sqlDate(clampDay(r.to))}`, ...own];
-  if (needsSession(selection, type)) where.push(`session_id IN (${matchingSessionsSql(t, r, b.lo, b.hi, selection)})`);
-  return where;
+  const part = sessionSetPart(selection, type);
+  const viaSession = [
+    ...selection.session.map((c) => conditionSql(SESSION_ATTRIBUTE_COLUMN[c.attribute], c)),
+    ...(part ? [`session_id IN (${sessionSetSql(t, r, b.lo, b.hi, part)})`] : []),
+  ];
+  if (selection.session.length === 0 || !b.stale) return [...where, ...viaSession];
+  const stale = staleIdsSql(t, r.siteId);
+  const staleMatching = matchingSessionsSql(t, r, b.lo, b.hi, selection, stale);
+  return [...where, `((session_id NOT IN (${stale}) AND ${viaSession.join(' AND ')}) OR session_id IN (${staleMatching}))`];
 }
 
 /** `WHERE` of the selected `events` rows of `type` whose own day is in the range. */
@@ -288,13 +349,29 @@ const num = (value: unknown): number => Number(value);
 export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaTarget, clustered: boolean) {
   const settings: ClickHouseSettings = clustered ? { distributed_product_mode: 'local' } : {};
   const rows = <T>(sql: string) => io.rows<T>(sql, settings);
-  const bounds = async (r: DayRange): Promise<Bounds> => {
+  /** Whether `selection` needs `lo` and `hi`: a page, event, property or goal condition reads session arrays or events beyond the range. */
+  const readsBeyond = (selection: Selection) => selection.page.length + selection.event.length + (selection.prop?.length ?? 0) + (selection.goal?.length ?? 0) > 0;
+  const rangeOf = async (r: DayRange) => {
     const [row] = await rows<{ early: string; lo_day: string; hi_day: string }>(boundsSql(target, r));
     const hi = row ? readDay(row.hi_day) : r.to;
     return { lo: row && num(row.early) > 0 ? readDay(row.lo_day) : r.from, hi: hi > r.to ? hi : r.to };
   };
+  /**
+   * The range's bounds and whether stale sessions are looked up, each read
+   * only when needed: `lo` and `hi` for a condition that reads beyond the
+   * range (`wide`, by default `readsBeyond`) or when stale sessions are
+   * matched on their session rows; the stale count for session conditions.
+   */
+  const bounds = async (r: DayRange, selection: Selection, wide = readsBeyond(selection)): Promise<Bounds> => {
+    const [range, staleRows] = await Promise.all([
+      wide ? rangeOf(r) : undefined,
+      selection.session.length > 0 ? rows<{ n: string }>(staleCountSql(target, r.siteId)) : undefined,
+    ]);
+    const stale = num(staleRows?.[0]?.n ?? 0) > 0;
+    return { ...(range ?? (stale ? await rangeOf(r) : { lo: r.from, hi: r.to })), stale };
+  };
   /** The bounds when a condition needs them; without conditions (compare, hour buckets) nothing reads them. */
-  const boundsFor = (r: DayRange, selection: Selection): Promise<Bounds> => (hasConditions(selection) ? bounds(r) : Promise.resolve({ lo: r.from, hi: r.to }));
+  const boundsFor = (r: DayRange, selection: Selection): Promise<Bounds> => (hasConditions(selection) ? bounds(r, selection) : Promise.resolve({ lo: r.from, hi: r.to, stale: false }));
 
   return {
     /** The range's bounds (see the module comment), for the property and goal reads (properties.ts). */

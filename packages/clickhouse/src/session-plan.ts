@@ -148,6 +148,34 @@ export interface SessionChange {
   moved: boolean;
 }
 
+/** Whether two sets of session attributes are the same (every column of `SESSION_ATTRIBUTE_COLUMN`). */
+function sameAttributes(a: SessionAttributeColumns, b: SessionAttributeColumns): boolean {
+  return a.entry_path === b.entry_path && a.referrer_source === b.referrer_source && a.channel === b.channel && a.utm_source === b.utm_source
+    && a.utm_medium === b.utm_medium && a.utm_campaign === b.utm_campaign && a.country_code === b.country_code && a.device_type === b.device_type
+    && a.browser === b.browser && a.os === b.os;
+}
+
+/** An event's stamped session attributes, by column name. */
+const stampOf = (e: StoredEvent): SessionAttributeColumns => ({
+  entry_path: e.entryPath, referrer_source: e.referrerSource, channel: e.channel, utm_source: e.utmSource, utm_medium: e.utmMedium,
+  utm_campaign: e.utmCampaign, country_code: e.countryCode, device_type: e.deviceType, browser: e.browser, os: e.os,
+});
+
+/**
+ * Whether a write makes the session stale (`stale_sessions`): one of its
+ * events is stamped with attributes other than the session's after the write,
+ * or the write changed the session's attributes (its stored events and gaps
+ * keep the old ones). A session never stale has every event and gap row
+ * carrying exactly its attributes.
+ *
+ * @example
+ * makesStale(group, change) // false for a session whose events all carry its first event's stamp
+ */
+export function makesStale(events: readonly StoredEvent[], change: SessionChange): boolean {
+  if (change.cancel && !sameAttributes(change.cancel, change.state)) return true;
+  return events.some((e) => !sameAttributes(stampOf(e), change.state));
+}
+
 /**
  * Merges one session's events of a write (sorted by ts, seq) into its stored
  * state, recording time-on-page changes in `gaps`. `stored` (the session's

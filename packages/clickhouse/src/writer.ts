@@ -4,7 +4,8 @@ import { readDay } from './days.js';
 import { sqlDate, sqlString, tsvStrings, tsvText } from './escape.js';
 import { EVENT_LINE_COLUMNS, eventLine } from './events.js';
 import { GAP_COLUMNS, SESSION_COLUMNS } from './migrations/006-filter-layout.js';
-import { GapChanges, type GapRow, mergeSession, needsStoredEvents, sortByTime, type SessionState, type Step } from './session-plan.js';
+import { GapChanges, type GapRow, makesStale, mergeSession, needsStoredEvents, sortByTime, type SessionState, type Step } from './session-plan.js';
+import { SESSION_ATTRIBUTE_COLUMNS } from './migrations/002-rollups.js';
 import { tableName, type SchemaTarget } from './schema.js';
 import { importCountSql, importRow } from './sites.js';
 
@@ -58,8 +59,9 @@ function sessionLine(s: SessionState, sign: 1 | -1): string {
   ].join('\t');
 }
 
-/** A time-on-page change's `TabSeparated` line in `GAP_COLUMNS` order. */
-const gapLine = (g: GapRow): string => [tsvText(g.site_id), g.day, tsvText(g.path), tsvText(g.session_id), g.ts, g.seq, g.timed, g.gap_ms].join('\t');
+/** A time-on-page change's `TabSeparated` line in `GAP_COLUMNS` order, with the attributes of its session's state after the write. */
+const gapLine = (g: GapRow, session: SessionState): string =>
+  [tsvText(g.site_id), g.day, tsvText(g.path), tsvText(g.session_id), g.ts, g.seq, g.timed, g.gap_ms, ...SESSION_ATTRIBUTE_COLUMNS.map((c) => tsvText(session[c]))].join('\t');
 
 /**
  * A `TabSeparated` body built line by line, kept as pieces of a few thousand
@@ -107,7 +109,8 @@ function chunks<T>(list: readonly T[], size: number): T[][] {
  *    events read above leave this write's out), each changed session as a -1
  *    row of its old state and a +1 row of its new one (`sessions`; a view
  *    keeps the +1 rows in `session_state` too), and the time-on-page changes
- *    per pageview (`pageview_gaps`); the views of migrations 2 and 5 turn these into the daily sums;
+ *    per pageview (`pageview_gaps`, with the session's attributes after the write), and the sessions this
+ *    write makes stale (`stale_sessions`, `makesStale`); the views of migrations 2 and 6 turn these into the daily sums;
  * 4. then marks the days whose visitor counts may have changed (`day_marks`),
  *    and records the import hash.
  * Returns those days. Not safe to run concurrently for the same sessions
@@ -196,6 +199,9 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
 
     const sessionLines = new TsvBody();
     const gaps = new GapChanges();
+    /** Each session's state after the write, by site and session id (the attributes its gap rows carry). */
+    const after = new Map<string, SessionState>();
+    const stale: { site_id: string; session_id: string }[] = [];
     for (const [siteId, sessions] of bySite) {
       for (const group of sessions.values()) sortByTime(group);
       const priors = await states(siteId, [...sessions.keys()]);
@@ -209,6 +215,8 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
         const change = mergeSession(group, prior, insideIds.has(id) ? (stored.get(id) ?? []) : undefined, gaps);
         sessionLines.add(sessionLine(change.state, 1));
         if (change.cancel) sessionLines.add(sessionLine(change.cancel, -1));
+        after.set(`${siteId}\u0000${id}`, change.state);
+        if (makesStale(group, change)) stale.push({ site_id: siteId, session_id: id });
         if (change.moved && prior) days.add(prior.day);
         // Let the events' insert stream on meanwhile.
         if (++merged % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -216,9 +224,10 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
     }
 
     const gapLines = new TsvBody();
-    for (const g of gaps.changed()) gapLines.add(gapLine(g));
+    for (const g of gaps.changed()) gapLines.add(gapLine(g, after.get(`${g.site_id}\u0000${g.session_id}`)!));
     await Promise.all([
       inserting,
+      stale.length > 0 && io.insert('stale_sessions', stale),
       sessionLines.rows > 0 && io.insertLines('sessions', [...SESSION_COLUMNS, 'sign'], sessionLines),
       gapLines.rows > 0 && io.insertLines('pageview_gaps', GAP_COLUMNS, gapLines),
     ]);

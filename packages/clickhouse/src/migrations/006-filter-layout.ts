@@ -18,7 +18,14 @@ import type { MigrationContext, MigrationStep } from './step.js';
  *   next event of its session), as signed changes: a gap that a later write
  *   splits is taken back by a row of `-1` and the negated gap
  *   (`SummingMergeTree` drops the pair once merged). A view sums it into
- *   `page_totals`, which the writer no longer writes itself.
+ *   `page_totals`, which the writer no longer writes itself. Each row carries
+ *   its session's attributes as they were when it was written.
+ * - `stale_sessions`: the sessions whose stored events or gaps may carry
+ *   attributes other than the session's (its first event's): one of its
+ *   events was stamped differently, or an earlier event arrived later and
+ *   changed them. Every other session's events and gaps carry exactly its
+ *   attributes, so a session condition on an event or gap is a `WHERE` on the
+ *   row's own columns, and only the (few) stale sessions are looked up.
  *
  * Session states and gaps derive from `events`, so the step drops and
  * rebuilds them (and only them: `day_totals`, `dim_totals` and `page_totals`
@@ -30,8 +37,10 @@ import type { MigrationContext, MigrationStep } from './step.js';
 /** Columns of a session state since version 6, in order (`session_state`; `sessions` adds `sign`). */
 export const SESSION_COLUMNS = [...SESSION_STATE_COLUMNS, 'paths', 'names'] as const;
 
-/** Columns of a `pageview_gaps` row, in order. */
-export const GAP_COLUMNS = ['site_id', 'day', 'path', 'session_id', 'ts', 'seq', 'timed', 'gap_ms'] as const;
+/** Columns of a `pageview_gaps` row, in order: the pageview, its gap, and its session's attributes when written. */
+export const GAP_COLUMNS = ['site_id', 'day', 'path', 'session_id', 'ts', 'seq', 'timed', 'gap_ms', ...SESSION_ATTRIBUTE_COLUMNS] as const;
+
+const ATTRIBUTES = SESSION_ATTRIBUTE_COLUMNS.map((c) => `${c} String`).join(', ');
 
 const ARRAYS = 'paths Array(String), names Array(String)';
 const specOf = (name: string): TableSpec => ROLLUP_TABLES.find((t) => t.name === name)!;
@@ -41,8 +50,14 @@ const TABLES: TableSpec[] = [
   { ...specOf('sessions'), columns: `${STATE}, ${ARRAYS}, sign Int8` },
   {
     name: 'pageview_gaps',
-    columns: 'site_id String, day Date, path String, session_id String, ts UInt64, seq UInt64, timed Int64, gap_ms Int64',
+    columns: `site_id String, day Date, path String, session_id String, ts UInt64, seq UInt64, timed Int64, gap_ms Int64, ${ATTRIBUTES}`,
     engine: 'SummingMergeTree() PARTITION BY toYYYYMM(day) ORDER BY (site_id, day, session_id, ts, seq)',
+    shardBy: 'sipHash64(session_id)',
+  },
+  {
+    name: 'stale_sessions',
+    columns: 'site_id String, session_id String',
+    engine: 'ReplacingMergeTree() ORDER BY (site_id, session_id)',
     shardBy: 'sipHash64(session_id)',
   },
 ];
@@ -85,22 +100,30 @@ async function refill(ctx: MigrationContext): Promise<void> {
            arraySort(groupUniqArrayIf(path, type = 'pageview')) AS pths, arraySort(groupUniqArrayIf(name, type = 'event')) AS nms
          FROM ${t('events')} WHERE ${bucket} GROUP BY site_id, session_id)`,
     );
-    // Each pageview followed by another event of its session (by ts, seq) and its gap.
+    // Each pageview followed by another event of its session (by ts, seq) and its gap, with the session's attributes.
     await ctx.data(
       `INSERT INTO ${t('pageview_gaps')} (${GAP_COLUMNS.join(', ')})
-       SELECT site_id, tupleElement(g, 3), tupleElement(g, 4), session_id, tupleElement(g, 1), tupleElement(g, 2), toInt64(1), tupleElement(g, 5)
-       FROM (SELECT site_id, session_id, arrayJoin(gaps) AS g FROM (
-         SELECT site_id, session_id, arrayMap(i -> (evs[i].1, evs[i].2, evs[i].3, evs[i].4, toInt64(evs[i + 1].1) - toInt64(evs[i].1)),
+       SELECT site_id, tupleElement(g, 3), tupleElement(g, 4), session_id, tupleElement(g, 1), tupleElement(g, 2), toInt64(1), tupleElement(g, 5),
+         ${SESSION_ATTRIBUTE_COLUMNS.map((_, i) => `tupleElement(a, ${i + 1})`).join(', ')}
+       FROM (SELECT site_id, session_id, a, arrayJoin(gaps) AS g FROM (
+         SELECT site_id, session_id, argMin((${SESSION_ATTRIBUTE_COLUMNS.join(', ')}), (ts, seq)) AS a,
+           arrayMap(i -> (evs[i].1, evs[i].2, evs[i].3, evs[i].4, toInt64(evs[i + 1].1) - toInt64(evs[i].1)),
              arrayFilter(i -> evs[i].5 = 1 AND i < length(evs),
                arrayEnumerate(arraySort(e -> (e.1, e.2), groupArray((ts, seq, day, path, toUInt8(type = 'pageview')))) AS evs))) AS gaps
          FROM ${t('events')} WHERE ${bucket} GROUP BY site_id, session_id))`,
+    );
+    // Sessions whose events were stamped with more than one set of attributes.
+    await ctx.data(
+      `INSERT INTO ${t('stale_sessions')} (site_id, session_id)
+       SELECT site_id, session_id FROM ${t('events')} WHERE ${bucket}
+       GROUP BY site_id, session_id HAVING uniqExact(${SESSION_ATTRIBUTE_COLUMNS.join(', ')}) > 1`,
     );
   }
 }
 
 export const filterLayoutSchema: MigrationStep = {
   version: 6,
-  description: 'filter layout: paths and names on session states, time on page per pageview (pageview_gaps)',
+  description: 'filter layout: paths and names on session states, time on page per pageview (pageview_gaps), stale_sessions',
   async up(ctx) {
     const { target, onCluster } = ctx;
     const on = onClusterClause(target, onCluster);
