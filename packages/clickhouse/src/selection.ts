@@ -75,6 +75,9 @@ const allSql = (column: string, conditions: readonly Condition[]): string[] => c
  * lambda reads nothing but its element and constants.
  */
 function someElementSql(array: 'paths' | 'names', conditions: readonly Condition[]): string {
+  const [only] = conditions;
+  // One `is` condition: `hasAny`, a look-up without a lambda over every element.
+  if (conditions.length === 1 && only!.operator === 'is') return `hasAny(${array}, [${only!.values.map(sqlString).join(', ')}])`;
   const holds = conditions.map((c) => {
     const list = `[${c.values.map(sqlString).join(', ')}]`;
     if (c.operator === 'is') return `has(${list}, x)`;
