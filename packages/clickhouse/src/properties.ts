@@ -57,9 +57,11 @@ export function conversionsSql(t: SchemaTarget, r: DayRange, b: Bounds, goals: r
  * ids (until schema version 6: one `IN` set per goal from the events of `[from, hi]`).
  */
 export function goalVisitorsSql(t: SchemaTarget, r: DayRange, b: Bounds, goals: readonly GoalDefinition[], selection: Selection = NONE): string {
+  // Only rows of sessions converting on some goal: any other row adds 0 to every l.
+  const converting = goals.map(sessionMeetsSql);
   return `SELECT ${goals.map((_, i) => `countIf(l${i + 1} > 0) AS v${i + 1}`).join(', ')} FROM (
-      SELECT ${goals.map((g, i) => `sumIf(toInt64(sign), ${sessionMeetsSql(g)}) AS l${i + 1}`).join(', ')}
-      FROM ${tableName(t, 'sessions')} WHERE ${matchingRowsWhere(t, r, r.from, b.hi, selection)}
+      SELECT ${converting.map((c, i) => `sumIf(toInt64(sign), ${c}) AS l${i + 1}`).join(', ')}
+      FROM ${tableName(t, 'sessions')} WHERE ${matchingRowsWhere(t, r, r.from, b.hi, selection)} AND (${converting.join(' OR ')})
       GROUP BY day, visitor_id
     )`;
 }

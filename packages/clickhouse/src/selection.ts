@@ -96,13 +96,20 @@ export const passesSql = (selection: Selection): string[] => [
   ...(selection.prop ?? []).map((c) => conditionSql(propValueSql(c.key), c)),
 ];
 
+/** A page goal's pattern without `*` names one path: equality, the same as `LIKE` of the escaped pattern. */
+const exactPath = (goal: GoalDefinition): boolean => goal.type === 'page' && !goal.value.includes('*');
+
 /** "An `events` row meets the goal" (`meetsGoal` of the core): a custom event of its name, or a pageview whose path is `LIKE` its pattern. */
-export const meetsSql = (goal: GoalDefinition): string =>
-  goal.type === 'event' ? `(type = 'event' AND name = ${sqlString(goal.value)})` : `(type = 'pageview' AND path LIKE ${sqlString(likePattern(goal.value))})`;
+export const meetsSql = (goal: GoalDefinition): string => {
+  if (goal.type === 'event') return `(type = 'event' AND name = ${sqlString(goal.value)})`;
+  return `(type = 'pageview' AND ${exactPath(goal) ? `path = ${sqlString(goal.value)}` : `path LIKE ${sqlString(likePattern(goal.value))}`})`;
+};
 
 /** "A session has an event meeting the goal", on its `sessions` row: one of its `names`, or one of its `paths` `LIKE` the pattern. */
-export const sessionMeetsSql = (goal: GoalDefinition): string =>
-  goal.type === 'event' ? `has(names, ${sqlString(goal.value)})` : `arrayExists(x -> x LIKE ${sqlString(likePattern(goal.value))}, paths)`;
+export const sessionMeetsSql = (goal: GoalDefinition): string => {
+  if (goal.type === 'event' || exactPath(goal)) return `has(${goal.type === 'event' ? 'names' : 'paths'}, ${sqlString(goal.value)})`;
+  return `arrayExists(x -> x LIKE ${sqlString(likePattern(goal.value))}, paths)`;
+};
 
 /** "An `events` row meets one of the goals" (`0` for none). */
 export const meetsAnySql = (goals: readonly GoalDefinition[]): string => (goals.length === 0 ? '0' : `(${goals.map(meetsSql).join(' OR ')})`);
