@@ -69,6 +69,10 @@ const { values: args } = parseArgs({
     reuse: { type: 'boolean', default: false },
     /** `auto`: ClickHouse columns for the engines that can run here; `yes` requires them; `no` skips them. */
     clickhouse: { type: 'string', default: 'auto' },
+    /** A checkout of an earlier Siteline whose ClickHouse adapter imports the same lines too (import speed and bytes before a layout change). */
+    'layout-before': { type: 'string' },
+    /** `no`: only the ClickHouse columns (no SQLite import, reads or comparison). */
+    sqlite: { type: 'string', default: 'yes' },
     /** ClickHouse engines: `server` (clickhouse-server from apt) and `chdb` (ClickHouse 26.x in-process). */
     'clickhouse-engines': { type: 'string', default: 'server,chdb' },
   },
@@ -106,7 +110,49 @@ interface EndpointResult {
   same: boolean;
 }
 
+const endpoints = Object.keys(ENDPOINT_PATHS) as EndpointName[];
+const paramsOf = (endpoint: EndpointName): Record<string, string> =>
+  endpoint === 'live' ? { site_id: BIG.id } : endpoint === 'properties' ? { site_id: BIG.id, period: '30d', name: PROPERTY_EVENT } : { site_id: BIG.id, period: '30d' };
+
+/** The ClickHouse columns (every engine asked for that can run here), and why the others did not. */
+async function clickhouseColumns(): Promise<{ clickhouse: ClickHouseResult[]; noClickHouse: string[] }> {
+  const engines = String(args['clickhouse-engines']).split(',').filter(Boolean) as Engine[];
+  const clickhouse: ClickHouseResult[] = [];
+  const noClickHouse: string[] = [];
+  for (const engine of args.clickhouse === 'no' ? [] : engines) {
+    const why = clickhouseUnavailable(engine);
+    if (why && args.clickhouse === 'yes') throw new Error(`--clickhouse yes, but ${engine}: ${why}`);
+    if (why) {
+      noClickHouse.push(`${engine}: ${why}`);
+      continue;
+    }
+    log(`clickhouse (${engine}): importing the same lines`);
+    clickhouse.push(await benchClickHouse(engine, {
+      sites, lines: datasetOptions, siteId: BIG.id, endpoints, params: Object.fromEntries(endpoints.map((e) => [e, paramsOf(e)])),
+      runs: num('runs'), floorRuns: num('floor-runs'), extensionRuns: args.extensions === 'no' ? 0 : num('clickhouse-extension-runs'), readNow, dir, collect: { seconds: num('collect-seconds'), connections: num('connections') },
+      propertyRuns: args.properties === 'no' ? 0 : num('clickhouse-property-runs'), costPageviews: num('cost-pageviews'), exportEvents: args.export !== 'no',
+      layoutBefore: args['layout-before'],
+    }));
+  }
+  return { clickhouse, noClickHouse };
+}
+
+/**
+ * `--sqlite no`: the ClickHouse columns alone (for 10M and larger points, where SQLite's import and naive scans
+ * would take most of an hour); nothing is compared with SQLite, which the tests and the 1M run do.
+ */
+async function clickhouseOnly(): Promise<void> {
+  const { clickhouse, noClickHouse } = await clickhouseColumns();
+  console.log(`## ClickHouse, ${int(num('pageviews'))} pageviews requested over ${num('days')} days (--sqlite no)\n\n${clickhouseReport(clickhouse, noClickHouse, { bytesPerMillion: Number.NaN, json: new Map(), extensions: [] }, num('pageviews'))}`);
+  const cases = [...new Set(clickhouse.flatMap((ch) => ch.properties.map((c) => c.case)))];
+  if (cases.length > 0) {
+    console.log(`\nProperties and goals on ClickHouse (core p50, ms):\n\n${table(['case', ...clickhouse.map((ch) => `${ch.engine} ${ch.version}`)], cases.map((c) => [c, ...clickhouse.map((ch) => ms(ch.properties.find((x) => x.case === c)?.core.p50 ?? Number.NaN))]))}`);
+  }
+  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, clickhouse: clickhouse.map(({ endpoints: e, ...rest }) => ({ ...rest, endpoints: Object.fromEntries(Object.entries(e).map(([k, v]) => [k, { core: v.core, http: v.http, floor: v.floor }])) })) }, null, 2)}\n`);
+}
+
 async function main() {
+  if (args.sqlite === 'no') return clickhouseOnly();
   const loaded = args.reuse ? undefined : await load();
   const storage = createSqliteStore(file, { now });
   const events = storage.db.prepare('SELECT COUNT(*) FROM events').pluck().get() as number;
@@ -114,9 +160,6 @@ async function main() {
   const naive = naiveStorage(storage, storage.db);
   const salts = createSqliteSaltStore(storage.db, { now });
   const server = await startServer({ storage, salts }, () => readNow, join(dir, 'tls'));
-  const endpoints = Object.keys(ENDPOINT_PATHS) as EndpointName[];
-  const paramsOf = (endpoint: EndpointName): Record<string, string> =>
-    endpoint === 'live' ? { site_id: BIG.id } : endpoint === 'properties' ? { site_id: BIG.id, period: '30d', name: PROPERTY_EVENT } : { site_id: BIG.id, period: '30d' };
   const run = (store: Storage, endpoint: EndpointName) => (): Promise<unknown> =>
     REPORTS[endpoint](store, parseQuery(endpoint, paramsOf(endpoint)), { now: readNow });
   // First calls on the freshly opened store, before anything else warms or evicts its caches.
@@ -168,23 +211,7 @@ async function main() {
   }
 
 
-  const engines = String(args['clickhouse-engines']).split(',').filter(Boolean) as Engine[];
-  const clickhouse: ClickHouseResult[] = [];
-  const noClickHouse: string[] = [];
-  for (const engine of args.clickhouse === 'no' ? [] : engines) {
-    const why = clickhouseUnavailable(engine);
-    if (why && args.clickhouse === 'yes') throw new Error(`--clickhouse yes, but ${engine}: ${why}`);
-    if (why) {
-      noClickHouse.push(`${engine}: ${why}`);
-      continue;
-    }
-    log(`clickhouse (${engine}): importing the same lines`);
-    clickhouse.push(await benchClickHouse(engine, {
-      sites, lines: datasetOptions, siteId: BIG.id, endpoints, params: Object.fromEntries(endpoints.map((e) => [e, paramsOf(e)])),
-      runs: num('runs'), floorRuns: num('floor-runs'), extensionRuns: args.extensions === 'no' ? 0 : num('clickhouse-extension-runs'), readNow, dir, collect: { seconds: num('collect-seconds'), connections: num('connections') },
-      propertyRuns: args.properties === 'no' ? 0 : num('clickhouse-property-runs'), costPageviews: num('cost-pageviews'), exportEvents: args.export !== 'no',
-    }));
-  }
+  const { clickhouse, noClickHouse } = await clickhouseColumns();
   if (args.clickhouse === 'no') noClickHouse.push('--clickhouse no');
   for (const r of results) for (const ch of clickhouse) r.same &&= ch.endpoints[r.endpoint]?.json === r.json;
   for (const x of extensions) {

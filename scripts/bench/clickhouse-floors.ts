@@ -7,7 +7,11 @@
  * pays for work the answer does not need.
  */
 import { sqlDate, sqlInt, sqlString } from '../../packages/clickhouse/src/escape.js';
+import { conditionSql } from '../../packages/clickhouse/src/selection.js';
+import { FILTER_ATTRIBUTES, SESSION_ATTRIBUTE_COLUMN } from '../../packages/core/src/storage/selection.js';
+import type { FilterOperator } from '../../packages/core/src/types.js';
 import type { EndpointName } from '../../packages/core/src/types.js';
+import { shiftDay } from '../../packages/core/src/time/zone.js';
 
 const GROUPS: Partial<Record<EndpointName, string>> = {
   stats: 'day',
@@ -47,3 +51,27 @@ export function floorSql(database: string, endpoint: EndpointName, siteId: strin
   return `SELECT ${group}, count() AS n, uniqExact(visitor_id) AS v FROM ${events}
     WHERE ${site} AND ${days} AND type = 'pageview' GROUP BY ${group}`;
 }
+
+/**
+ * The floor of a query-extension case (extensions.ts) on `endpoint`: the
+ * endpoint's floor query over the events of the days the case reads, with
+ * each filter condition a `WHERE` on the column the events row itself
+ * carries (the attributes stamped on it, its path), no session rule; `compare`
+ * reads both ranges in the one query; `interval=hour` groups by hour.
+ */
+export function extensionFloorSql(database: string, endpoint: EndpointName, siteId: string, from: string, to: string, params: Record<string, string>): string {
+  const start = params.compare === 'previous_period' ? shiftDay(from, -(1 + dayCount(from, to))) : from;
+  let sql = floorSql(database, endpoint, siteId, start, to, 0);
+  const conditions = JSON.parse(params.filters ?? '[]') as [FilterOperator, string, string[]][];
+  const terms = conditions.map(([operator, dimension, values]) => {
+    const column = dimension === 'page' ? 'path' : dimension === 'event' ? 'name' : SESSION_ATTRIBUTE_COLUMN[FILTER_ATTRIBUTES[dimension as keyof typeof FILTER_ATTRIBUTES]];
+    return conditionSql(column, { operator, values });
+  });
+  if (terms.length > 0) sql = sql.replace(/WHERE /, `WHERE ${terms.join(' AND ')} AND `);
+  if (params.interval === 'hour' && endpoint === 'timeseries') {
+    sql = sql.replace(/^SELECT day,/, 'SELECT intDiv(ts, 3600000) AS hour_start,').replace(/GROUP BY day$/, 'GROUP BY hour_start');
+  }
+  return sql;
+}
+
+const dayCount = (from: string, to: string): number => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);

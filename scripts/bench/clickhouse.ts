@@ -12,18 +12,19 @@
  */
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chdbConnection, chdbUnavailable } from '../../packages/clickhouse/src/chdb-harness.js';
 import { createClickHouseStorage, type ClickHouseStorage } from '../../packages/clickhouse/src/clickhouse-storage.js';
 import { createClickHouseSaltStore } from '../../packages/clickhouse/src/salts.js';
 import type { SaltStore } from '../../packages/core/src/salts/salts.js';
+import type { Storage } from '../../packages/core/src/storage/types.js';
 import { clickhouseAvailable, serverBinary, startClickHouse, type TestServer } from '../../packages/clickhouse/src/test-server.js';
 import { importEvents } from '../../packages/core/src/import/import.js';
 import { parseQuery } from '../../packages/core/src/query/parse.js';
 import { REPORTS } from '../../packages/core/src/reports/index.js';
 import { localDay, shiftDay } from '../../packages/core/src/time/zone.js';
 import { ENDPOINT_PATHS, type EndpointName } from '../../packages/core/src/types.js';
-import { floorSql } from './clickhouse-floors.js';
+import { extensionFloorSql, floorSql } from './clickhouse-floors.js';
 import { type BeaconKind, measureCollect, wrkInstalled, type CollectResult } from './collect.js';
 import { costLines, costSite, type ImportCost, importCost, PROPERTY_CASES, type PropertyCase, propertyParams } from './properties.js';
 import { EXTENSION_CASES, type ExtensionCase } from './extensions.js';
@@ -50,8 +51,12 @@ export interface ClickHouseResult {
   importPerSecond: number;
   bytes: number;
   endpoints: Partial<Record<EndpointName, EndpointTimes>>;
-  /** The query extensions' cases (extensions.ts), core only: p50 and the answer. */
-  extensions: { case: ExtensionCase; endpoint: EndpointName; core: Timing; json: string }[];
+  /** The query extensions' cases (extensions.ts): core, HTTPS and the case's floor (clickhouse-floors.ts), and the answer. */
+  extensions: { case: ExtensionCase; endpoint: EndpointName; core: Timing; http: Timing; floor: Timing; json: string }[];
+  /** What the filter layout (schema version 5) stores: bytes of `pageview_gaps` and of the sessions' `paths` and `names`. */
+  layoutBytes: number;
+  /** The same lines through the adapter of `layoutBefore` (undefined without it). */
+  before?: { dir: string; importPerSecond: number; bytes: number };
   /** The property and goal cases (properties.ts), core: p50 and the answer. */
   properties: { case: PropertyCase; core: Timing; json: string }[];
   /** The same lines imported with and without properties (undefined when skipped). */
@@ -86,6 +91,11 @@ export interface ClickHouseBenchOptions {
   readNow: number;
   /** Scratch directory (TLS certificate, wrk script). */
   dir: string;
+  /**
+   * A checkout of an earlier Siteline (e.g. `git archive <commit>`) whose ClickHouse adapter imports the same
+   * lines into a second database after this column's import: import speed and bytes of the two layouts in one run.
+   */
+  layoutBefore?: string;
   /** wrk on `POST /collect` into ClickHouse; 0 seconds skips it. */
   collect: { seconds: number; connections: number };
 }
@@ -115,18 +125,9 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
   const rows = async <T>(query: string) => (await storage.client.query({ query, format: 'JSONEachRow' })).json<T>();
   await storage.migrate();
   const [{ v: version } = { v: '?' }] = await rows<{ v: string }>('SELECT version() AS v');
-  let events = 0;
-  let importMs = 0;
-  for (const site of options.sites) {
-    await createBenchSite(storage, site);
-    for (const lines of chunks(site, options.lines)) {
-      const t = performance.now();
-      await importEvents(storage, lines);
-      importMs += performance.now() - t;
-      events += lines.length;
-      log(`${name}: imported ${events.toLocaleString('en-US')} events (${Math.round((events / importMs) * 1000).toLocaleString('en-US')}/s)`);
-    }
-  }
+  const { events, importMs } = await importAll(storage, options, (n, t) => log(`${name}: imported ${n.toLocaleString('en-US')} events (${Math.round((n / t) * 1000).toLocaleString('en-US')}/s)`));
+
+  const before = options.layoutBefore ? await importBefore(options.layoutBefore, engine, options, server) : undefined;
 
   const site = options.sites.find((s) => s.id === options.siteId)!;
   const to = localDay(options.readNow, site.timezone);
@@ -136,6 +137,7 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
   const backend = { storage, salts: createClickHouseSaltStore(storage.client, { database: 'bench' }) };
   const http = await startServer(backend, () => options.readNow, join(options.dir, 'tls'));
   const endpoints: Partial<Record<EndpointName, EndpointTimes>> = {};
+  const extensions: ClickHouseResult['extensions'] = [];
   try {
     for (const endpoint of options.endpoints) {
       await report(endpoint)(); // first call outside the timing, as for SQLite's warm runs
@@ -149,19 +151,24 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
       endpoints[endpoint] = { core: core.timing, http: viaHttp.timing, floor: floor.timing, json };
       log(`${name} ${endpoint}: core p50 ${core.timing.p50.toFixed(1)} ms, HTTPS ${viaHttp.timing.p50.toFixed(1)} ms, floor ${floor.timing.p50.toFixed(1)} ms`);
     }
+    for (const [name, extra] of options.extensionRuns > 0 ? (Object.entries(EXTENSION_CASES) as [ExtensionCase, Record<string, string>][]) : []) {
+      for (const endpoint of options.endpoints.filter((e) => e !== 'live' && e !== 'properties' && e !== 'goals')) {
+        const params = { site_id: site.id, period: '30d', ...extra };
+        const call = (): Promise<unknown> => REPORTS[endpoint](storage, parseQuery(endpoint, params), { now: options.readNow });
+        await call();
+        const core = await time(options.extensionRuns, call);
+        const viaHttp = await time(options.extensionRuns, () => http.get(`/api/v1${ENDPOINT_PATHS[endpoint]}?${new URLSearchParams(params)}`));
+        const first = shiftDay(to, params.period === '7d' ? -6 : -29);
+        const floorQuery = extensionFloorSql('bench', endpoint, site.id, first, to, params);
+        const floor = await time(options.floorRuns, () => rows(floorQuery));
+        const json = JSON.stringify(core.result);
+        if (JSON.stringify(JSON.parse(viaHttp.result)) !== json) throw new Error(`${name}: ${endpoint} ${name} over HTTPS differs from the core's answer`);
+        extensions.push({ case: name, endpoint, core: core.timing, http: viaHttp.timing, floor: floor.timing, json });
+        log(`${engine} ${name} ${endpoint}: core p50 ${core.timing.p50.toFixed(1)} ms, HTTPS ${viaHttp.timing.p50.toFixed(1)} ms, floor ${floor.timing.p50.toFixed(1)} ms`);
+      }
+    }
   } finally {
     await http.close();
-  }
-  const extensions: ClickHouseResult['extensions'] = [];
-  for (const [name, extra] of options.extensionRuns > 0 ? (Object.entries(EXTENSION_CASES) as [ExtensionCase, Record<string, string>][]) : []) {
-    for (const endpoint of options.endpoints.filter((e) => e !== 'live' && e !== 'properties' && e !== 'goals')) {
-      const params = { site_id: site.id, period: '30d', ...extra };
-      const call = (): Promise<unknown> => REPORTS[endpoint](storage, parseQuery(endpoint, params), { now: options.readNow });
-      await call();
-      const core = await time(options.extensionRuns, call);
-      extensions.push({ case: name, endpoint, core: core.timing, json: JSON.stringify(core.result) });
-      log(`${engine} ${name} ${endpoint}: core p50 ${core.timing.p50.toFixed(1)} ms`);
-    }
   }
   const properties: ClickHouseResult['properties'] = [];
   for (const name of options.propertyRuns > 0 ? (Object.keys(PROPERTY_CASES) as PropertyCase[]) : []) {
@@ -182,6 +189,10 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
     log(`${name}: exported ${exported.events.toLocaleString('en-US')} events in ${exported.seconds.toFixed(1)} s`);
   }
   const [parts] = await rows<{ b: string }>("SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = 'bench' AND active");
+  const [gapBytes] = await rows<{ b: string }>("SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = 'bench' AND table = 'pageview_gaps' AND active");
+  const [arrayBytes] = await rows<{ b: string }>(
+    "SELECT sum(data_compressed_bytes) AS b FROM system.columns WHERE database = 'bench' AND table IN ('sessions', 'session_state') AND name IN ('paths', 'names')",
+  );
   const collect = await collectInto(backend, options, engine, server);
   const collectEvents = {
     without: await collectInto(backend, options, engine, server, 'event'),
@@ -210,9 +221,43 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
   }
   await storage.close();
   return {
-    engine, version, events, importPerSecond: (events / importMs) * 1000, bytes: Number(parts?.b ?? 0), endpoints, extensions, properties,
+    engine, version, events, importPerSecond: (events / importMs) * 1000, bytes: Number(parts?.b ?? 0), layoutBytes: Number(gapBytes?.b ?? 0) + Number(arrayBytes?.b ?? 0),
+    before, endpoints, extensions, properties,
     importCost: cost, collect, collectEvents, exported,
   };
+}
+
+/** Creates the bench's sites and imports their lines with `importEvents`: events and milliseconds spent importing. */
+async function importAll(storage: Storage, options: ClickHouseBenchOptions, progress?: (events: number, importMs: number) => void) {
+  let events = 0;
+  let importMs = 0;
+  for (const site of options.sites) {
+    await createBenchSite(storage, site);
+    for (const lines of chunks(site, options.lines)) {
+      const t = performance.now();
+      await importEvents(storage, lines);
+      importMs += performance.now() - t;
+      events += lines.length;
+      progress?.(events, importMs);
+    }
+  }
+  return { events, importMs };
+}
+
+/** The same lines through an earlier checkout's adapter, into database `bench_before` (dropped afterwards): import speed and bytes. */
+async function importBefore(dir: string, engine: Engine, options: ClickHouseBenchOptions, server?: TestServer): Promise<ClickHouseResult['before']> {
+  const older = (await import(pathToFileURL(join(dir, 'packages/clickhouse/src/clickhouse-storage.ts')).href)) as typeof import('../../packages/clickhouse/src/clickhouse-storage.js');
+  const database = 'bench_before';
+  const store = engine === 'chdb'
+    ? older.createClickHouseStorage({ connection: chdbConnection(), database, now: () => options.readNow })
+    : older.createClickHouseStorage({ url: server!.url, database, now: () => options.readNow });
+  await store.migrate();
+  const { events, importMs } = await importAll(store, options);
+  const [parts] = await (await store.client.query({ query: `SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = '${database}' AND active`, format: 'JSONEachRow' })).json<{ b: string }>();
+  await store.client.command({ query: `DROP DATABASE IF EXISTS ${database}` });
+  await store.close();
+  log(`${engine}: the same lines through ${dir}: ${Math.round((events / importMs) * 1000)} events/s`);
+  return { dir, importPerSecond: (events / importMs) * 1000, bytes: Number(parts?.b ?? 0) };
 }
 
 /** `POST /collect` under wrk with the collector writing into ClickHouse (in the request thread: the worker thread is SQLite's). */

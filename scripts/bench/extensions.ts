@@ -23,6 +23,9 @@ export const EXTENSION_CASES = {
   },
   'compare=previous_period': { compare: 'previous_period' },
   'session filter + compare': { filters: JSON.stringify([['is', 'country', ['DE']]]), compare: 'previous_period' },
+  // Hour buckets (only /stats/timeseries reads `interval`; the other endpoints answer the 7 days as they are).
+  'interval=hour (7d)': { period: '7d', interval: 'hour' },
+  'interval=hour + page filter (7d)': { period: '7d', interval: 'hour', filters: JSON.stringify([['is', 'page', ['/pricing']]]) },
 } as const satisfies Record<string, Record<string, string>>;
 export type ExtensionCase = keyof typeof EXTENSION_CASES;
 

@@ -5,6 +5,7 @@
  */
 import { DuplicateImportError, type DayRange, type Storage, type StoredEvent } from '@siteline/core';
 import { expect, it } from 'vitest';
+import { lateEventCases } from './late-cases.js';
 
 let seq = 0;
 const ev = (p: Partial<StoredEvent> & Pick<StoredEvent, 'sessionId' | 'visitorId'> & { at: string }): StoredEvent => {
@@ -156,4 +157,5 @@ export function adapterCases(storage: () => Storage): void {
     expect(await s.liveVisitors('ST-t', noon, noon + 300_000)).toBe(0);
     expect(await s.liveVisitors('ST-t', Date.parse('2026-11-02T09:59:00Z'), Date.parse('2026-11-02T11:00:00Z'))).toBe(1);
   });
+  lateEventCases(storage);
 }

@@ -1,3 +1,4 @@
+import { createSite, parseQuery, REPORTS, type StoredEvent } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapterCases } from './adapter-cases.js';
 import { createClickHouseStorage, type ClickHouseStorage } from './clickhouse-storage.js';
@@ -33,6 +34,29 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
     adapterCases(() => storage);
   });
 
+  it('records exactly the sessions whose stored events carry other attributes than theirs (stale_sessions), and filters them by their own', async () => {
+    const storage = createClickHouseStorage({ url: server.url, database: 'stale_cases' });
+    await storage.migrate();
+    await createSite(storage, { id: 'ST-stale', name: 'Stale', timezone: 'UTC' });
+    let seq = 0;
+    const pv = (session: string, time: string, stamp: Partial<StoredEvent> = {}): StoredEvent => ({
+      siteId: 'ST-stale', sessionId: session, visitorId: `v-${session}`, ts: Date.parse(`2026-11-02T${time}Z`), day: '2026-11-02', seq: ++seq,
+      type: 'pageview', name: '', path: '/b', entryPath: '/b', referrerSource: '', channel: 'Direct', utmSource: '', utmMedium: '', utmCampaign: '',
+      countryCode: 'DE', deviceType: 'Desktop', browser: 'Firefox', os: 'Linux', ...stamp,
+    });
+    // A: two writes, one stamp. B: one write, its second event stamped AT. C: an earlier event arrives later with
+    // the same stamp (the start moves, the attributes do not). D: an earlier event from AT arrives later.
+    await storage.writeEvents([pv('A', '10:00:00'), pv('B', '10:00:00'), pv('B', '10:05:00', { countryCode: 'AT' }), pv('C', '10:00:00'), pv('D', '10:00:00')]);
+    await storage.writeEvents([pv('A', '10:10:00'), pv('C', '09:55:00'), pv('D', '09:50:00', { countryCode: 'AT', entryPath: '/a', path: '/a' })]);
+    const stale = await storage.client.query({ query: "SELECT DISTINCT session_id FROM stale_cases.stale_sessions WHERE site_id = 'ST-stale' ORDER BY session_id", format: 'JSONEachRow' });
+    expect(await stale.json()).toEqual([{ session_id: 'B' }, { session_id: 'D' }]);
+    // DE: A, B and C (B's first event is from DE), 2 pageviews each; AT: D alone, not B's second pageview.
+    const stats = (country: string) => REPORTS.stats(storage, parseQuery('stats', { site_id: 'ST-stale', from: '2026-11-02', to: '2026-11-02', filters: JSON.stringify([['is', 'country', [country]]]) }));
+    expect(await stats('DE')).toEqual({ visitors: 3, pageviews: 6, sessions: 3, bounce_rate: 0, avg_duration: 400 });
+    expect(await stats('AT')).toEqual({ visitors: 1, pageviews: 2, sessions: 1, bounce_rate: 0, avg_duration: 600 });
+    await storage.close();
+  });
+
   it('creates exactly the documented tables', async () => {
     const storage = createClickHouseStorage({ url: server.url, database: 'adapter_cases' });
     const result = await storage.client.query({
@@ -55,6 +79,8 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
       { name: 'goals', engine: 'ReplacingMergeTree' },
       { name: 'imports', engine: 'MergeTree' },
       { name: 'page_totals', engine: 'SummingMergeTree' },
+      { name: 'pageview_gaps', engine: 'SummingMergeTree' },
+      { name: 'pageview_gaps_mv', engine: 'MaterializedView' },
       { name: 'salts', engine: 'MergeTree' },
       { name: 'schema_migrations', engine: 'MergeTree' },
       { name: 'session_state', engine: 'ReplacingMergeTree' },
@@ -63,6 +89,7 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
       { name: 'sessions_state_mv', engine: 'MaterializedView' },
       { name: 'sessions_totals_mv', engine: 'MaterializedView' },
       { name: 'sites', engine: 'ReplacingMergeTree' },
+      { name: 'stale_sessions', engine: 'ReplacingMergeTree' },
       { name: 'user_link_uses', engine: 'MergeTree' },
       { name: 'user_links', engine: 'MergeTree' },
       { name: 'users', engine: 'ReplacingMergeTree' },
@@ -75,6 +102,12 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
       format: 'JSONEachRow',
     });
     expect(await columns.json()).toEqual([{ name: 'prop_keys', type: 'Array(String)' }, { name: 'prop_values', type: 'Array(String)' }]);
+    // Version 6: each session state's pageview paths and custom event names.
+    const arrays = await storage.client.query({
+      query: "SELECT name, type FROM system.columns WHERE database = 'adapter_cases' AND table = 'sessions' AND name IN ('paths', 'names') ORDER BY name",
+      format: 'JSONEachRow',
+    });
+    expect(await arrays.json()).toEqual([{ name: 'names', type: 'Array(String)' }, { name: 'paths', type: 'Array(String)' }]);
     await storage.close();
   });
 

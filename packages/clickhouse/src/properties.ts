@@ -12,7 +12,7 @@ import { clampDay, outsideDateType } from './days.js';
 import { sqlDate, sqlString } from './escape.js';
 import { tableName, type SchemaTarget } from './schema.js';
 import {
-  type Bounds, type createSelectionReads, matchingRowsWhere, matchingSessionsSql, meetsAnySql, meetsSql, NONE, passesSql, selectedEventsWhere,
+  type Bounds, type createSelectionReads, matchingRowsWhere, matchingSessionsSql, meetsAnySql, meetsSql, NONE, passesSql, selectedEventsWhere, sessionMeetsSql,
 } from './selection.js';
 
 const inDays = (r: DayRange, from: string, to: string) =>
@@ -51,17 +51,17 @@ export function conversionsSql(t: SchemaTarget, r: DayRange, b: Bounds, goals: r
 /**
  * Visitors of each goal (`v1` .. `vN`): matching sessions starting in the range that
  * convert on it, daily distinct visitors summed. Per day and visitor, the signs of the
- * rows of sessions with an event meeting goal i in `[from, hi]` (a session's events all
- * lie there) are summed (`l1` .. `lN`): a visitor of a day counts when one of their
- * current sessions converts, as every visitor count of selection.ts. One `IN` set per goal
- * (measured: a third of the time of one set of (session, goal) pairs joined to every
- * session row once per goal).
+ * rows of sessions whose `paths` or `names` meet goal i (every event of the session,
+ * whatever its day) are summed (`l1` .. `lN`): a visitor of a day counts when one of their
+ * current sessions converts, as every visitor count of selection.ts. No set of session
+ * ids (until schema version 6: one `IN` set per goal from the events of `[from, hi]`).
  */
 export function goalVisitorsSql(t: SchemaTarget, r: DayRange, b: Bounds, goals: readonly GoalDefinition[], selection: Selection = NONE): string {
-  const converting = (g: GoalDefinition) => `SELECT session_id FROM ${tableName(t, 'events')} WHERE ${inDays(r, r.from, b.hi)} AND ${meetsSql(g)}`;
+  // Only rows of sessions converting on some goal: any other row adds 0 to every l.
+  const converting = goals.map(sessionMeetsSql);
   return `SELECT ${goals.map((_, i) => `countIf(l${i + 1} > 0) AS v${i + 1}`).join(', ')} FROM (
-      SELECT ${goals.map((g, i) => `sumIf(toInt64(sign), session_id IN (${converting(g)})) AS l${i + 1}`).join(', ')}
-      FROM ${tableName(t, 'sessions')} WHERE ${matchingRowsWhere(t, r, r.from, b.hi, selection)}
+      SELECT ${converting.map((c, i) => `sumIf(toInt64(sign), ${c}) AS l${i + 1}`).join(', ')}
+      FROM ${tableName(t, 'sessions')} WHERE ${matchingRowsWhere(t, r, r.from, b.hi, selection)} AND (${converting.join(' OR ')})
       GROUP BY day, visitor_id
     )`;
 }
@@ -76,7 +76,7 @@ export function createPropertyReads(target: SchemaTarget, selected: Pick<ReturnT
     async properties(r: DayRange, name: string, property: string | undefined, selection?: Selection): Promise<PropertyTotals[]> {
       if (outsideDateType(r)) return [];
       const s = filtering(selection);
-      const found = await rows<{ k: string; n: string; v: string }>(propertiesSql(target, r, s && (await bounds(r)), name, property, s));
+      const found = await rows<{ k: string; n: string; v: string }>(propertiesSql(target, r, s && (await bounds(r, s)), name, property, s));
       return found.map((x) => ({ key: x.k, count: num(x.n), visitors: num(x.v) }));
     },
 
@@ -84,7 +84,8 @@ export function createPropertyReads(target: SchemaTarget, selected: Pick<ReturnT
       if (goals.length === 0) return [];
       if (outsideDateType(r)) return goals.map(() => ({ visitors: 0, conversions: 0 }));
       const s = filtering(selection);
-      const b = await bounds(r);
+      // Conversions match whole sessions (any start from `lo`), so the range's bounds are read for any selection.
+      const b = await bounds(r, s ?? NONE, s !== undefined);
       const [[conversions], [visitors]] = await Promise.all([
         rows<Record<string, string>>(conversionsSql(target, r, b, goals, s)),
         rows<Record<string, string>>(goalVisitorsSql(target, r, b, goals, s)),

@@ -1,7 +1,7 @@
 import type { ClickHouseSettings } from '@clickhouse/client';
 import {
   type BreakdownTotals, type BucketTotals, type Condition, type DayRange, type DayTotals, type EventTotals, type GoalDefinition, type PageTotals,
-  type Selection, SESSION_ATTRIBUTE_COLUMN, type SessionDimension, type SummaryTotals,
+  hasConditions, type Selection, SESSION_ATTRIBUTE_COLUMN, type SessionDimension, type SummaryTotals,
 } from '@siteline/core';
 import { clampDay, outsideDateType, readDay } from './days.js';
 import { likePattern, sqlDate, sqlInt, sqlString } from './escape.js';
@@ -11,25 +11,36 @@ import type { WriterIO } from './writer.js';
 
 /**
  * Filtered reads (`Selection`, storage/types.ts in the core) and hour buckets,
- * from the raw `sessions` and `events` rows of the range. The rollups hold
- * sums per day and value, which no filter on another attribute or on a page
- * can split, so a filtered read is a scan of the range (a few columns of
- * it): ClickHouse's strength. SQL only: no CTEs, window functions or query
- * parameters (18.16), values through escape.ts, aliases never a column name.
+ * from the raw rows of the range laid out for filters (schema version 6,
+ * README "The filter layout"). The rollups hold sums per day and value, which
+ * no filter on another attribute or on a page can split, so a filtered read
+ * is a scan of a few columns of the range: every condition a `WHERE` on
+ * stored columns. SQL only: no CTEs, window functions or query parameters
+ * (18.16), values through escape.ts, aliases never a column name.
  *
- * A session's rows are its signed states by start day (`sessions`); its
- * current state is the `(session_id, version)` whose signs sum above zero.
- * Its events lie between its start day and its `end_day`. So a read first
- * asks the range's **bounds** (one read of two date columns): the earliest
- * start day `lo` of a session that reaches into the range and the latest
- * `end_day` `hi` of one that touches it. Sessions starting in `[lo, to]` are
- * every session an event of the range can belong to, and `[lo, hi]` holds
- * every event of those sessions (a page or event condition is "some event of
- * the session, whatever its day").
+ * A session's rows are its signed states by start day (`sessions`), each with
+ * its attributes and every path and event name it has (`paths`, `names`);
+ * its current state is the `(session_id, version)` whose signs sum above
+ * zero. Its events lie between its start day and its `end_day`. Session
+ * reads (visitors, sessions, bounces, entries) select those rows by `WHERE`.
+ *
+ * Event reads (pageviews, custom events, time on page) select the range's
+ * `events` and `pageview_gaps` rows. Each carries its session's attributes,
+ * exactly, unless the session is in `stale_sessions` (an event stamped
+ * otherwise, or attributes changed by a late first event): a session
+ * condition is a `WHERE` on the row's own columns, and when the site has
+ * stale sessions, theirs are matched on their session rows instead. A page,
+ * event or goal condition the row cannot test itself is a set of session ids
+ * from the sessions' arrays; the **bounds** of the range (one read of two
+ * date columns) limit it: the earliest start day `lo` of a session that
+ * reaches into the range and the latest `end_day` `hi` of one that touches
+ * it. Sessions starting in `[lo, to]` are every session an event of the
+ * range can belong to; `[lo, hi]` holds every event of those sessions (only
+ * `prop:` conditions still look at events for a session's match).
  *
  * On a cluster every `IN (subquery)` runs shard-locally
- * (`distributed_product_mode = 'local'`): a session's events and states live
- * on one shard (both sharded by `session_id`).
+ * (`distributed_product_mode = 'local'`): a session's events, states and gaps
+ * live on one shard (all sharded by `session_id`).
  */
 
 /**
@@ -57,6 +68,25 @@ export function conditionSql(column: string, condition: Condition): string {
 
 const allSql = (column: string, conditions: readonly Condition[]): string[] => conditions.map((c) => conditionSql(column, c));
 
+/**
+ * "One element `x` of the array column `array` passes every condition", as
+ * `arrayExists`: a page or event condition on a session's own `paths` or
+ * `names` (schema version 6). List membership is `has([...], x)` here: the
+ * lambda reads nothing but its element and constants.
+ */
+function someElementSql(array: 'paths' | 'names', conditions: readonly Condition[]): string {
+  const [only] = conditions;
+  // One `is` condition: `hasAny`, a look-up without a lambda over every element.
+  if (conditions.length === 1 && only!.operator === 'is') return `hasAny(${array}, [${only!.values.map(sqlString).join(', ')}])`;
+  const holds = conditions.map((c) => {
+    const list = `[${c.values.map(sqlString).join(', ')}]`;
+    if (c.operator === 'is') return `has(${list}, x)`;
+    if (c.operator === 'is_not') return `NOT has(${list}, x)`;
+    return conditionSql('x', c);
+  });
+  return `arrayExists(x -> ${holds.join(' AND ')}, ${array})`;
+}
+
 /** The value of property `key` on an `events` row, `''` when the row lacks the key (`propValue` of the core). */
 export const propValueSql = (key: string): string => `if(has(prop_keys, ${sqlString(key)}), prop_values[indexOf(prop_keys, ${sqlString(key)})], '')`;
 
@@ -66,21 +96,34 @@ export const passesSql = (selection: Selection): string[] => [
   ...(selection.prop ?? []).map((c) => conditionSql(propValueSql(c.key), c)),
 ];
 
+/** A page goal's pattern without `*` names one path: equality, the same as `LIKE` of the escaped pattern. */
+const exactPath = (goal: GoalDefinition): boolean => goal.type === 'page' && !goal.value.includes('*');
+
 /** "An `events` row meets the goal" (`meetsGoal` of the core): a custom event of its name, or a pageview whose path is `LIKE` its pattern. */
-export const meetsSql = (goal: GoalDefinition): string =>
-  goal.type === 'event' ? `(type = 'event' AND name = ${sqlString(goal.value)})` : `(type = 'pageview' AND path LIKE ${sqlString(likePattern(goal.value))})`;
+export const meetsSql = (goal: GoalDefinition): string => {
+  if (goal.type === 'event') return `(type = 'event' AND name = ${sqlString(goal.value)})`;
+  return `(type = 'pageview' AND ${exactPath(goal) ? `path = ${sqlString(goal.value)}` : `path LIKE ${sqlString(likePattern(goal.value))}`})`;
+};
+
+/** "A session has an event meeting the goal", on its `sessions` row: one of its `names`, or one of its `paths` `LIKE` the pattern. */
+export const sessionMeetsSql = (goal: GoalDefinition): string => {
+  if (goal.type === 'event' || exactPath(goal)) return `has(${goal.type === 'event' ? 'names' : 'paths'}, ${sqlString(goal.value)})`;
+  return `arrayExists(x -> x LIKE ${sqlString(likePattern(goal.value))}, paths)`;
+};
 
 /** "An `events` row meets one of the goals" (`0` for none). */
 export const meetsAnySql = (goals: readonly GoalDefinition[]): string => (goals.length === 0 ? '0' : `(${goals.map(meetsSql).join(' OR ')})`);
 
 export const NONE: Selection = { session: [], page: [], event: [], prop: [], goal: [] };
 
-/** The days a filtered read looks at (see the module comment). */
+/** What a filtered read looks at beyond its own rows (see the module comment). */
 export interface Bounds {
   /** Earliest start day of a session with events in the range (`from` when none started earlier). */
   lo: string;
   /** Latest last-event day of a session touching the range (at least `to`). */
   hi: string;
+  /** The site has stale sessions (`stale_sessions`) and the selection has session conditions: those sessions are looked up. */
+  stale: boolean;
 }
 
 /** `lo` and `hi` of the range: sessions starting by `to` and ending on or after `from` (superseded states only widen them). */
@@ -99,10 +142,13 @@ function sessionsWithSql(t: SchemaTarget, siteId: string, from: string, to: stri
 
 /**
  * `WHERE` of the `sessions` rows of the matching sessions starting in
- * `[startFrom, to]`: their attributes hold and, for page and event
- * conditions, the session has such an event in `[startFrom, hi]`. Every row
- * of a state (its `+1` and, once superseded, its `-1`) carries the same
- * session and attributes, so the rows kept are whole states: signed sums over
+ * `[startFrom, to]`: their attributes hold, and page, event and goal
+ * conditions hold on their `paths` and `names` (every pageview path and event
+ * name of the session, whatever the day). Only `prop:` conditions, which
+ * must hold on the same custom event as the `event` ones, look at `events`:
+ * the session has such an event in `[startFrom, hi]`. Every row of a state
+ * (its `+1` and, once superseded, its `-1`) carries the same session,
+ * attributes and arrays, so the rows kept are whole states: signed sums over
  * them are the sums over the current states of the matching sessions.
  */
 export function matchingRowsWhere(t: SchemaTarget, r: DayRange, startFrom: string, hi: string, selection: Selection): string {
@@ -112,21 +158,54 @@ export function matchingRowsWhere(t: SchemaTarget, r: DayRange, startFrom: strin
     `day <= ${sqlDate(clampDay(r.to))}`,
     ...selection.session.map((c) => conditionSql(SESSION_ATTRIBUTE_COLUMN[c.attribute], c)),
   ];
-  if (selection.page.length > 0) where.push(`session_id IN (${sessionsWithSql(t, r.siteId, startFrom, hi, ["type = 'pageview'", ...allSql('path', selection.page)])})`);
-  if (testsEvents(selection)) where.push(`session_id IN (${sessionsWithSql(t, r.siteId, startFrom, hi, ["type = 'event'", ...passesSql(selection)])})`);
+  if (selection.page.length > 0) where.push(someElementSql('paths', selection.page));
+  if ((selection.prop?.length ?? 0) > 0) where.push(`session_id IN (${sessionsWithSql(t, r.siteId, startFrom, hi, ["type = 'event'", ...passesSql(selection)])})`);
+  else if (selection.event.length > 0) where.push(someElementSql('names', selection.event));
   // A goal condition: converts on one of its goals (or on none), judged on all of the session's events.
   for (const { converts, goals } of selection.goal ?? []) {
-    if (goals.length === 0) where.push(converts ? '0' : '1');
-    else where.push(`session_id ${converts ? '' : 'NOT '}IN (${sessionsWithSql(t, r.siteId, startFrom, hi, [meetsAnySql(goals)])})`);
+    const any = goals.length === 0 ? '0' : `(${goals.map(sessionMeetsSql).join(' OR ')})`;
+    where.push(converts ? any : `NOT ${any}`);
   }
   return where.join(' AND ');
 }
 
-/** Ids of the matching sessions starting in `[startFrom, to]`: those whose kept rows' signs sum above zero (a current state matched). */
-export function matchingSessionsSql(t: SchemaTarget, r: DayRange, startFrom: string, hi: string, selection: Selection): string {
-  return `SELECT session_id FROM ${tableName(t, 'sessions')} WHERE ${matchingRowsWhere(t, r, startFrom, hi, selection)}
+/**
+ * Ids of the matching sessions starting in `[startFrom, to]`: those whose
+ * kept rows' signs sum above zero (a current state matched). `among`: only
+ * the sessions of this id subquery.
+ */
+export function matchingSessionsSql(t: SchemaTarget, r: DayRange, startFrom: string, hi: string, selection: Selection, among?: string): string {
+  const only = among === undefined ? '' : ` AND session_id IN (${among})`;
+  return `SELECT session_id FROM ${tableName(t, 'sessions')} WHERE ${matchingRowsWhere(t, r, startFrom, hi, selection)}${only}
     GROUP BY session_id HAVING sum(sign) > 0`;
 }
+
+/**
+ * Whether a session matching `selection` in one state matches in every later
+ * one: its paths and names only grow, so "has such a pageview / event" stays
+ * true once true. Attributes (a late first event changes them) and "converts
+ * on none" are not.
+ */
+const monotone = (selection: Selection): boolean => selection.session.length === 0 && (selection.goal ?? []).every((g) => g.converts);
+
+/**
+ * Ids of sessions starting in `[startFrom, to]` matching `selection` in
+ * their current state. For a monotone selection any kept row will do (an
+ * earlier state that matched means the current one does, and the current
+ * one is in the range): no grouping.
+ */
+function sessionSetSql(t: SchemaTarget, r: DayRange, startFrom: string, hi: string, selection: Selection): string {
+  if (!monotone(selection)) return matchingSessionsSql(t, r, startFrom, hi, selection);
+  return `SELECT session_id FROM ${tableName(t, 'sessions')} WHERE ${matchingRowsWhere(t, r, startFrom, hi, selection)}`;
+}
+
+/** Ids of the site's stale sessions (`stale_sessions`: their events and gaps may carry other attributes than theirs). */
+const staleIdsSql = (t: SchemaTarget, siteId: string): string =>
+  `SELECT session_id FROM ${tableName(t, 'stale_sessions')} WHERE site_id = ${sqlString(siteId)}`;
+
+/** Whether the site has stale sessions. */
+export const staleCountSql = (t: SchemaTarget, siteId: string): string =>
+  `SELECT count() AS n FROM ${tableName(t, 'stale_sessions')} WHERE site_id = ${sqlString(siteId)}`;
 
 /** Signed sums of a `sessions` row: session, bounce, duration. */
 const LIVE = 'toInt64(sign)';
@@ -148,25 +227,45 @@ function sessionSumsSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Sele
     ) GROUP BY k HAVING n > 0`;
 }
 
-/** Whether the selection has `event` or `prop:` conditions (a custom event must pass them). */
-const testsEvents = (selection: Selection): boolean => selection.event.length + (selection.prop?.length ?? 0) > 0;
+/**
+ * The conditions a selected event of `type` cannot test on its own row and
+ * which its session's arrays answer: for a pageview the goal, `event` and
+ * `prop:` conditions, for a custom event the goal and page conditions (its own
+ * path, name and properties are tested on the row itself).
+ */
+const sessionSetPart = (selection: Selection, type: 'pageview' | 'event'): Selection | undefined => {
+  const part: Selection = type === 'pageview'
+    ? { ...NONE, event: selection.event, prop: selection.prop ?? [], goal: selection.goal ?? [] }
+    : { ...NONE, page: selection.page, goal: selection.goal ?? [] };
+  return hasConditions(part) ? part : undefined;
+};
 
-/** Whether a selected event of `type` needs its session looked up (a condition the event itself cannot satisfy). */
-const needsSession = (selection: Selection, type: 'pageview' | 'event'): boolean =>
-  selection.session.length > 0 || (selection.goal?.length ?? 0) > 0 || (type === 'pageview' ? testsEvents(selection) : selection.page.length > 0);
-
-/** `WHERE` of the selected events of `type` whose own day is in the range. */
-export function selectedEventsWhere(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection, type: 'pageview' | 'event'): string {
+/**
+ * `WHERE` of the selected events of `type` whose own day is in the range,
+ * without the type itself; `pageview_gaps` rows are pageviews and carry the
+ * same columns. A session condition is a `WHERE` on the attributes the row
+ * carries, which are its session's unless the session is stale; when the
+ * site has stale sessions, theirs are matched on their session rows instead.
+ * Page, event and goal conditions the row cannot test itself are a set of
+ * session ids from the sessions' arrays.
+ */
+function selectedTerms(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection, type: 'pageview' | 'event'): string[] {
   const own = type === 'pageview' ? allSql('path', selection.page) : passesSql(selection);
-  const where = [
-    `site_id = ${sqlString(r.siteId)}`,
-    `day >= ${sqlDate(clampDay(r.from))}`,
-    `day <= ${sqlDate(clampDay(r.to))}`,
-    `type = '${type}'`,
-    ...own,
+  const where = [`site_id = ${sqlString(r.siteId)}`, `day >= ${sqlDate(clampDay(r.from))}`, `day <= ${sqlDate(clampDay(r.to))}`, ...own];
+  const part = sessionSetPart(selection, type);
+  const viaSession = [
+    ...selection.session.map((c) => conditionSql(SESSION_ATTRIBUTE_COLUMN[c.attribute], c)),
+    ...(part ? [`session_id IN (${sessionSetSql(t, r, b.lo, b.hi, part)})`] : []),
   ];
-  if (needsSession(selection, type)) where.push(`session_id IN (${matchingSessionsSql(t, r, b.lo, b.hi, selection)})`);
-  return where.join(' AND ');
+  if (selection.session.length === 0 || !b.stale) return [...where, ...viaSession];
+  const stale = staleIdsSql(t, r.siteId);
+  const staleMatching = matchingSessionsSql(t, r, b.lo, b.hi, selection, stale);
+  return [...where, `((session_id NOT IN (${stale}) AND ${viaSession.join(' AND ')}) OR session_id IN (${staleMatching}))`];
+}
+
+/** `WHERE` of the selected `events` rows of `type` whose own day is in the range. */
+export function selectedEventsWhere(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection, type: 'pageview' | 'event'): string {
+  return [`type = '${type}'`, ...selectedTerms(t, r, b, selection, type)].join(' AND ');
 }
 
 /** Sessions, bounces, duration and daily visitors of the matching sessions starting in the range, per day (`k`). */
@@ -190,33 +289,21 @@ export function entriesSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: S
     WHERE ${matchingRowsWhere(t, r, r.from, b.hi, selection)} GROUP BY entry_path HAVING n > 0`;
 }
 
-/**
- * Selected pageviews by path (`p`): pageviews, daily visitors, and those
- * followed by another event of their session with the summed gaps. The next
- * event of a pageview on a day `>= from` lies in `[from, hi]`: each session's
- * events there are sorted by `(ts, seq)` and each selected pageview looks at
- * the one after it (no window functions on 18.16).
- */
+/** Selected pageviews by path (`p`): pageviews and daily visitors. */
 export function pageRowsSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection): string {
-  const selected = [
-    "type = 'pageview'",
-    `day >= ${sqlDate(clampDay(r.from))}`,
-    `day <= ${sqlDate(clampDay(r.to))}`,
-    ...allSql('path', selection.page),
-  ].join(' AND ');
-  const sessions = `SELECT session_id FROM ${tableName(t, 'events')} WHERE ${selectedEventsWhere(t, r, b, selection, 'pageview')}`;
-  return `SELECT p, count() AS pv, uniqExact(pday, vid) AS vis, countIf(gap >= 0) AS tv, sumIf(gap, gap >= 0) AS tm FROM (
-      SELECT tupleElement(ev, 4) AS p, tupleElement(ev, 5) AS pday, tupleElement(ev, 6) AS vid,
-        if(i < length(evs), toInt64(tupleElement(evs[i + 1], 1)) - toInt64(tupleElement(ev, 1)), toInt64(-1)) AS gap
-      FROM (
-        SELECT arraySort(x -> (tupleElement(x, 1), tupleElement(x, 2)), groupArray((ts, seq, toUInt8(${selected}), path, day, visitor_id))) AS evs
-        FROM ${tableName(t, 'events')}
-        WHERE site_id = ${sqlString(r.siteId)} AND day >= ${sqlDate(clampDay(r.from))} AND day <= ${sqlDate(clampDay(b.hi))}
-          AND session_id IN (${sessions})
-        GROUP BY session_id
-      ) ARRAY JOIN evs AS ev, arrayEnumerate(evs) AS i
-      WHERE tupleElement(ev, 3) = 1
-    ) GROUP BY p`;
+  return `SELECT path AS p, count() AS pv, uniqExact(day, visitor_id) AS vis FROM ${tableName(t, 'events')}
+    WHERE ${selectedEventsWhere(t, r, b, selection, 'pageview')} GROUP BY path`;
+}
+
+/**
+ * Time on page of the selected pageviews by path (`p`): those followed by
+ * another event of their session (`tv`) and the summed gaps (`tm`), from the
+ * stored gap of each pageview (`pageview_gaps`, signed changes that sum to
+ * the current gap), under the same conditions as the pageviews themselves.
+ */
+export function pageGapsSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection): string {
+  return `SELECT path AS p, sum(timed) AS tv, sum(gap_ms) AS tm FROM ${tableName(t, 'pageview_gaps')}
+    WHERE ${selectedTerms(t, r, b, selection, 'pageview').join(' AND ')} GROUP BY path`;
 }
 
 /** Selected custom events by name (`nm`), optionally one name. */
@@ -225,25 +312,42 @@ export function eventRowsSql(t: SchemaTarget, r: DayRange, b: Bounds, selection:
   return `SELECT name AS nm, count() AS n FROM ${tableName(t, 'events')} WHERE ${selectedEventsWhere(t, r, b, selection, 'event')}${only} GROUP BY name`;
 }
 
+/** Quarter hour of an instant (ms): every bucket start of the core is one when the zone's offsets are whole quarter hours. */
+const QUARTER_HOUR = 900_000;
+
 /**
- * Bucket of the instant column `column`: how many of the ascending `starts`
- * are at or before it (1-based). The lambda takes the instant as a second
- * array (`replicate`) instead of reading the column: 18.16 loses a lambda's
- * outer column when the table read has no rows ("Unknown identifier").
+ * Bucket of the instant column `column` (1-based; 0 before the first start,
+ * and after the last quarter hour of `endMs`): how many of the ascending
+ * `starts` are at or before it. When every start is a whole quarter hour (any
+ * zone in use today), a `transform` of the instant's quarter hour through the
+ * range's quarter hours to their bucket: a hash look-up per row. Otherwise
+ * `arrayCount` over the starts (a pass over them per row); its lambda takes the
+ * instant as a second array (`replicate`): 18.16 loses a lambda's outer column
+ * when the table read has no rows ("Unknown identifier").
  */
-const bucketSql = (column: string, starts: readonly number[]) => {
+const bucketSql = (column: string, starts: readonly number[], endMs: number) => {
+  if (starts.every((x) => x % QUARTER_HOUR === 0)) {
+    const slots: number[] = [];
+    const buckets: number[] = [];
+    for (let slot = starts[0]! / QUARTER_HOUR, k = 0; slot * QUARTER_HOUR < endMs; slot++) {
+      while (k < starts.length && starts[k]! <= slot * QUARTER_HOUR) k++;
+      slots.push(slot);
+      buckets.push(k);
+    }
+    return `transform(intDiv(${column}, ${QUARTER_HOUR}), [${slots.map(sqlInt).join(', ')}], [${buckets.map(sqlInt).join(', ')}], 0)`;
+  }
   const list = `[${starts.map(sqlInt).join(', ')}]`;
   return `arrayCount((x, y) -> x <= y, ${list}, replicate(${column}, ${list}))`;
 };
 
 /** Matching sessions starting in the range per bucket (`k`, 1-based): sessions and distinct visitors. */
 export function sessionBucketsSql(t: SchemaTarget, r: DayRange, b: Bounds, starts: readonly number[], selection: Selection): string {
-  return sessionSumsSql(t, r, b, selection, bucketSql('start_ts', starts));
+  return sessionSumsSql(t, r, b, selection, bucketSql('start_ts', starts, r.endMs));
 }
 
 /** Selected pageviews per bucket (`k`, 1-based). */
 export function pageviewBucketsSql(t: SchemaTarget, r: DayRange, b: Bounds, starts: readonly number[], selection: Selection): string {
-  return `SELECT ${bucketSql('ts', starts)} AS k, count() AS pv FROM ${tableName(t, 'events')} WHERE ${selectedEventsWhere(t, r, b, selection, 'pageview')} GROUP BY k`;
+  return `SELECT ${bucketSql('ts', starts, r.endMs)} AS k, count() AS pv FROM ${tableName(t, 'events')} WHERE ${selectedEventsWhere(t, r, b, selection, 'pageview')} GROUP BY k`;
 }
 
 const num = (value: unknown): number => Number(value);
@@ -255,11 +359,29 @@ const num = (value: unknown): number => Number(value);
 export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaTarget, clustered: boolean) {
   const settings: ClickHouseSettings = clustered ? { distributed_product_mode: 'local' } : {};
   const rows = <T>(sql: string) => io.rows<T>(sql, settings);
-  const bounds = async (r: DayRange): Promise<Bounds> => {
+  /** Whether `selection` needs `lo` and `hi`: a page, event, property or goal condition reads session arrays or events beyond the range. */
+  const readsBeyond = (selection: Selection) => selection.page.length + selection.event.length + (selection.prop?.length ?? 0) + (selection.goal?.length ?? 0) > 0;
+  const rangeOf = async (r: DayRange) => {
     const [row] = await rows<{ early: string; lo_day: string; hi_day: string }>(boundsSql(target, r));
     const hi = row ? readDay(row.hi_day) : r.to;
     return { lo: row && num(row.early) > 0 ? readDay(row.lo_day) : r.from, hi: hi > r.to ? hi : r.to };
   };
+  /**
+   * The range's bounds and whether stale sessions are looked up, each read
+   * only when needed: `lo` and `hi` for a condition that reads beyond the
+   * range (`wide`, by default `readsBeyond`) or when stale sessions are
+   * matched on their session rows; the stale count for session conditions.
+   */
+  const bounds = async (r: DayRange, selection: Selection, wide = readsBeyond(selection)): Promise<Bounds> => {
+    const [range, staleRows] = await Promise.all([
+      wide ? rangeOf(r) : undefined,
+      selection.session.length > 0 ? rows<{ n: string }>(staleCountSql(target, r.siteId)) : undefined,
+    ]);
+    const stale = num(staleRows?.[0]?.n ?? 0) > 0;
+    return { ...(range ?? (stale ? await rangeOf(r) : { lo: r.from, hi: r.to })), stale };
+  };
+  /** The bounds when a condition needs them; without conditions (compare, hour buckets) nothing reads them. */
+  const boundsFor = (r: DayRange, selection: Selection): Promise<Bounds> => (hasConditions(selection) ? bounds(r, selection) : Promise.resolve({ lo: r.from, hi: r.to, stale: false }));
 
   return {
     /** The range's bounds (see the module comment), for the property and goal reads (properties.ts). */
@@ -270,7 +392,7 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
     async summary(r: DayRange, selection: Selection): Promise<SummaryTotals> {
       const totals = { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
       if (outsideDateType(r)) return totals;
-      const b = await bounds(r);
+      const b = await boundsFor(r, selection);
       const [days, views] = await Promise.all([
         rows<{ n: string; b: string; dur: string; v: string }>(sessionDaysSql(target, r, b, selection)),
         rows<{ pv: string }>(pageviewDaysSql(target, r, b, selection)),
@@ -287,7 +409,7 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
 
     async timeseries(r: DayRange, selection: Selection): Promise<DayTotals[]> {
       if (outsideDateType(r)) return [];
-      const b = await bounds(r);
+      const b = await boundsFor(r, selection);
       const [days, views] = await Promise.all([
         rows<{ k: string; n: string; v: string }>(sessionDaysSql(target, r, b, selection)),
         rows<{ d: string; pv: string }>(pageviewDaysSql(target, r, b, selection)),
@@ -303,20 +425,25 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
 
     async sessionBreakdown(r: DayRange, dimension: SessionDimension, selection: Selection): Promise<BreakdownTotals[]> {
       if (outsideDateType(r)) return [];
-      const found = await rows<{ k: string; n: string; v: string }>(breakdownSql(target, r, await bounds(r), dimension, selection));
+      const found = await rows<{ k: string; n: string; v: string }>(breakdownSql(target, r, await boundsFor(r, selection), dimension, selection));
       return found.map((x) => ({ key: dimension === 'utm' ? x.k.split('\u0000') : [x.k], visitors: num(x.v), sessions: num(x.n) }));
     },
 
     async pages(r: DayRange, selection: Selection): Promise<PageTotals[]> {
       if (outsideDateType(r)) return [];
-      const b = await bounds(r);
-      const [views, entries] = await Promise.all([
-        rows<{ p: string; pv: string; vis: string; tv: string; tm: string }>(pageRowsSql(target, r, b, selection)),
+      const b = await boundsFor(r, selection);
+      const [views, gaps, entries] = await Promise.all([
+        rows<{ p: string; pv: string; vis: string }>(pageRowsSql(target, r, b, selection)),
+        rows<{ p: string; tv: string; tm: string }>(pageGapsSql(target, r, b, selection)),
         rows<{ k: string; n: string; b: string }>(entriesSql(target, r, b, selection)),
       ]);
       const pages = new Map<string, PageTotals>();
       for (const v of views) {
-        pages.set(v.p, { path: v.p, pageviews: num(v.pv), visitors: num(v.vis), entrySessions: 0, entryBounces: 0, timedViews: num(v.tv), timeOnPageMs: num(v.tm) });
+        pages.set(v.p, { path: v.p, pageviews: num(v.pv), visitors: num(v.vis), entrySessions: 0, entryBounces: 0, timedViews: 0, timeOnPageMs: 0 });
+      }
+      for (const g of gaps) {
+        const page = pages.get(g.p);
+        if (page) Object.assign(page, { timedViews: num(g.tv), timeOnPageMs: num(g.tm) });
       }
       for (const e of entries) {
         const entry = { entrySessions: num(e.n), entryBounces: num(e.b) };
@@ -329,13 +456,13 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
 
     async customEvents(r: DayRange, name: string | undefined, selection: Selection): Promise<EventTotals[]> {
       if (outsideDateType(r)) return [];
-      const found = await rows<{ nm: string; n: string }>(eventRowsSql(target, r, await bounds(r), selection, name));
+      const found = await rows<{ nm: string; n: string }>(eventRowsSql(target, r, await boundsFor(r, selection), selection, name));
       return found.map((x) => ({ name: x.nm, count: num(x.n) }));
     },
 
     async hourBuckets(r: DayRange, starts: readonly number[], selection: Selection = NONE): Promise<BucketTotals[]> {
       if (outsideDateType(r) || starts.length === 0) return [];
-      const b = await bounds(r);
+      const b = await boundsFor(r, selection);
       const [sessions, views] = await Promise.all([
         rows<{ k: string; n: string; v: string }>(sessionBucketsSql(target, r, b, starts, selection)),
         rows<{ k: string; pv: string }>(pageviewBucketsSql(target, r, b, starts, selection)),

@@ -9,7 +9,7 @@ const ev = (time: string, path: string, more: Partial<StoredEvent> = {}): Stored
   entryPath: '/a', referrerSource: 'a.example', channel: 'Referral', utmSource: '', utmMedium: '', utmCampaign: '',
   countryCode: 'FR', deviceType: 'Desktop', browser: 'Firefox', os: 'Linux', ...more,
 });
-const rows = (gaps: GapChanges) => gaps.changed().map((g) => [g.day, g.path, g.timed_views, g.time_on_page_ms]);
+const rows = (gaps: GapChanges) => gaps.changed().map((g) => [g.day, g.path, g.timed, g.gap_ms]);
 
 /** The stored state after a first write of 10:00 `/a` and 10:30 `/b` (a.example, FR, visitor v1). */
 function stored(): { state: SessionState; events: StoredEvent[] } {
@@ -25,7 +25,7 @@ describe('mergeSession', () => {
     expect(cancel).toBeUndefined();
     expect(state).toMatchObject({
       version: 1, day: '2026-11-02', visitor_id: 'v1', start_ts: at('10:00:00'), end_ts: at('10:03:00'), end_type: 'event',
-      pageview_count: 2, event_count: 1, referrer_source: 'a.example',
+      pageview_count: 2, event_count: 1, referrer_source: 'a.example', paths: ['/a', '/b'], names: ['signup'],
     });
     // /a: 10:00 -> 10:01 (60 s); /b: 10:01 -> 10:03 (120 s); the custom event has no time on page.
     expect(rows(gaps)).toEqual([['2026-11-02', '/a', 1, 60_000], ['2026-11-02', '/b', 1, 120_000]]);
@@ -52,6 +52,8 @@ describe('mergeSession', () => {
     const { state, moved } = mergeSession(older, prior, undefined, gaps);
     expect(moved).toBe(true);
     expect(state).toMatchObject({ start_ts: at('09:55:00'), end_ts: at('10:30:00'), visitor_id: 'v0', referrer_source: 'b.example', entry_path: '/q', pageview_count: 3 });
+    // The late first event adds its path to those the session already had (page filters read them).
+    expect([state.paths, state.names]).toEqual([['/a', '/b', '/q'], []]);
     // /q at 09:55 is followed by the stored first event at 10:00: 300 s.
     expect(rows(gaps)).toEqual([['2026-11-02', '/q', 1, 300_000]]);
   });
@@ -64,8 +66,10 @@ describe('mergeSession', () => {
     const { state, moved } = mergeSession(inside, prior, events, gaps);
     expect(moved).toBe(false);
     expect(state).toMatchObject({ start_ts: at('10:00:00'), end_ts: at('10:30:00'), visitor_id: 'v1', referrer_source: 'a.example', pageview_count: 3 });
-    // /a: 10:00 -> 10:30 (1800 s) becomes 10:00 -> 10:10 (600 s): same view count, -1200 s; /c: 10:10 -> 10:30, 1200 s.
+    // /a: 10:00 -> 10:30 (1800 s) becomes 10:00 -> 10:10 (600 s): -1 and -1800 s, +1 and +600 s on the same pageview; /c: 10:10 -> 10:30, 1200 s.
     expect(rows(gaps)).toEqual([['2026-11-02', '/a', 0, -1_200_000], ['2026-11-02', '/c', 1, 1_200_000]]);
+    expect(gaps.changed().map((g) => [g.session_id, g.ts])).toEqual([['x', at('10:00:00')], ['x', at('10:10:00')]]);
+    expect(state.paths).toEqual(['/a', '/b', '/c']);
   });
 
   it('counts a gap on the day of the pageview, across midnight', () => {

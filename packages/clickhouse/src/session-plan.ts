@@ -28,6 +28,9 @@ export interface SessionState extends SessionAttributeColumns {
   end_path: string;
   pageview_count: number;
   event_count: number;
+  /** Every distinct path of the session's pageviews and name of its custom events, sorted (schema version 6): page, event and goal conditions read them. */
+  paths: string[];
+  names: string[];
 }
 
 /** What time on page needs of an event. */
@@ -39,30 +42,46 @@ export interface Step {
   day: string;
 }
 
-/** Time-on-page changes per (site, day, path): timed views and milliseconds, negative when a gap goes away. */
-export class GapChanges {
-  readonly rows = new Map<string, { site_id: string; day: string; path: string; timed_views: number; time_on_page_ms: number }>();
+/** A time-on-page change of one pageview (a `pageview_gaps` row): timed 1 and its gap, or the negation taking a gap back. */
+export interface GapRow {
+  site_id: string;
+  day: string;
+  path: string;
+  session_id: string;
+  ts: number;
+  seq: number;
+  timed: number;
+  gap_ms: number;
+}
 
-  add(siteId: string, day: string, path: string, views: number, ms: number): void {
-    const key = `${siteId}\u0000${day}\u0000${path}`;
+/**
+ * Time-on-page changes per pageview (schema version 6): a gap that goes away
+ * is a row of `-1` and the negated gap, so the signed sums of `pageview_gaps`
+ * (and of `page_totals`, its view) are the current gaps.
+ */
+export class GapChanges {
+  readonly rows = new Map<string, GapRow>();
+
+  add(siteId: string, sessionId: string, view: Step, timed: number, ms: number): void {
+    const key = `${siteId}\u0000${sessionId}\u0000${view.ts}\u0000${view.seq}`;
     const row = this.rows.get(key);
     if (row) {
-      row.timed_views += views;
-      row.time_on_page_ms += ms;
-    } else this.rows.set(key, { site_id: siteId, day, path, timed_views: views, time_on_page_ms: ms });
+      row.timed += timed;
+      row.gap_ms += ms;
+    } else this.rows.set(key, { site_id: siteId, day: view.day, path: view.path, session_id: sessionId, ts: view.ts, seq: view.seq, timed, gap_ms: ms });
   }
 
   /** Gaps of consecutive events of one session (sorted by ts, seq): each pageview followed by an event, times `sign`. */
-  addSequence(siteId: string, steps: readonly Step[], sign: 1 | -1): void {
+  addSequence(siteId: string, sessionId: string, steps: readonly Step[], sign: 1 | -1): void {
     for (let i = 0; i + 1 < steps.length; i++) {
       const s = steps[i]!;
-      if (s.type === 'pageview') this.add(siteId, s.day, s.path, sign, sign * (steps[i + 1]!.ts - s.ts));
+      if (s.type === 'pageview') this.add(siteId, sessionId, s, sign, sign * (steps[i + 1]!.ts - s.ts));
     }
   }
 
   /** The rows whose sums do not cancel out. */
-  changed() {
-    return [...this.rows.values()].filter((r) => r.timed_views !== 0 || r.time_on_page_ms !== 0);
+  changed(): GapRow[] {
+    return [...this.rows.values()].filter((r) => r.timed !== 0 || r.gap_ms !== 0);
   }
 }
 
@@ -114,12 +133,47 @@ function setEnd(s: SessionState, e: Step): void {
   s.end_path = e.path;
 }
 
+/** The distinct paths (pageviews) or names (custom events) of `events` and `known`, sorted: a session's `paths` or `names`. */
+export function contents(events: readonly StoredEvent[], type: EventType, known: readonly string[] = []): string[] {
+  const found = new Set(known);
+  for (const e of events) if (e.type === type) found.add(type === 'pageview' ? e.path : e.name);
+  return found.size === known.length ? [...known] : [...found].sort();
+}
+
 export interface SessionChange {
   state: SessionState;
   /** The stored state this one replaces (its `sessions` row gets a -1 row). */
   cancel?: SessionState;
   /** True when day, visitor or attributes changed, so the old start day's visitor counts did too. */
   moved: boolean;
+}
+
+/** Whether two sets of session attributes are the same (every column of `SESSION_ATTRIBUTE_COLUMN`). */
+function sameAttributes(a: SessionAttributeColumns, b: SessionAttributeColumns): boolean {
+  return a.entry_path === b.entry_path && a.referrer_source === b.referrer_source && a.channel === b.channel && a.utm_source === b.utm_source
+    && a.utm_medium === b.utm_medium && a.utm_campaign === b.utm_campaign && a.country_code === b.country_code && a.device_type === b.device_type
+    && a.browser === b.browser && a.os === b.os;
+}
+
+/** An event's stamped session attributes, by column name. */
+const stampOf = (e: StoredEvent): SessionAttributeColumns => ({
+  entry_path: e.entryPath, referrer_source: e.referrerSource, channel: e.channel, utm_source: e.utmSource, utm_medium: e.utmMedium,
+  utm_campaign: e.utmCampaign, country_code: e.countryCode, device_type: e.deviceType, browser: e.browser, os: e.os,
+});
+
+/**
+ * Whether a write makes the session stale (`stale_sessions`): one of its
+ * events is stamped with attributes other than the session's after the write,
+ * or the write changed the session's attributes (its stored events and gaps
+ * keep the old ones). A session never stale has every event and gap row
+ * carrying exactly its attributes.
+ *
+ * @example
+ * makesStale(group, change) // false for a session whose events all carry its first event's stamp
+ */
+export function makesStale(events: readonly StoredEvent[], change: SessionChange): boolean {
+  if (change.cancel && !sameAttributes(change.cancel, change.state)) return true;
+  return events.some((e) => !sameAttributes(stampOf(e), change.state));
 }
 
 /**
@@ -137,7 +191,7 @@ export function mergeSession(events: readonly StoredEvent[], prior: SessionState
   let pageviews = 0;
   for (const e of events) if (e.type === 'pageview') pageviews++;
   if (!prior) {
-    gaps.addSequence(first.siteId, events, 1);
+    gaps.addSequence(first.siteId, first.sessionId, events, 1);
     // Written out field by field: this runs once per session of an import.
     const state: SessionState = {
       site_id: first.siteId, session_id: first.sessionId, version: 1,
@@ -146,7 +200,7 @@ export function mergeSession(events: readonly StoredEvent[], prior: SessionState
       pageview_count: pageviews, event_count: events.length - pageviews,
       entry_path: first.entryPath, referrer_source: first.referrerSource, channel: first.channel, utm_source: first.utmSource,
       utm_medium: first.utmMedium, utm_campaign: first.utmCampaign, country_code: first.countryCode, device_type: first.deviceType,
-      browser: first.browser, os: first.os,
+      browser: first.browser, os: first.os, paths: contents(events, 'pageview'), names: contents(events, 'event'),
     };
     return { state, moved: false };
   }
@@ -155,13 +209,15 @@ export function mergeSession(events: readonly StoredEvent[], prior: SessionState
     version: prior.version + 1,
     pageview_count: prior.pageview_count + pageviews,
     event_count: prior.event_count + events.length - pageviews,
+    paths: contents(events, 'pageview', prior.paths),
+    names: contents(events, 'event', prior.names),
   };
   let moved = false;
   if (stored) {
     // An event inside the stored span: the gaps of the whole session are recomputed.
-    gaps.addSequence(first.siteId, stored, -1);
+    gaps.addSequence(first.siteId, first.sessionId, stored, -1);
     const merged = sortByTime<Step>([...stored, ...events]);
-    gaps.addSequence(first.siteId, merged, 1);
+    gaps.addSequence(first.siteId, first.sessionId, merged, 1);
     if (precedes(first, prior.start_ts, prior.start_seq)) {
       setStart(next, first);
       moved = true;
@@ -175,15 +231,15 @@ export function mergeSession(events: readonly StoredEvent[], prior: SessionState
   if (split > 0) {
     const before = events.slice(0, split);
     const lead = before[split - 1]!;
-    gaps.addSequence(first.siteId, before, 1);
-    if (lead.type === 'pageview') gaps.add(first.siteId, lead.day, lead.path, 1, prior.start_ts - lead.ts);
+    gaps.addSequence(first.siteId, first.sessionId, before, 1);
+    if (lead.type === 'pageview') gaps.add(first.siteId, first.sessionId, lead, 1, prior.start_ts - lead.ts);
     setStart(next, first);
     moved = true;
   }
   if (split < events.length) {
     const after = split === 0 ? events : events.slice(split);
-    if (prior.end_type === 'pageview') gaps.add(first.siteId, prior.end_day, prior.end_path, 1, after[0]!.ts - prior.end_ts);
-    gaps.addSequence(first.siteId, after, 1);
+    if (prior.end_type === 'pageview') gaps.add(first.siteId, first.sessionId, { ts: prior.end_ts, seq: prior.end_seq, type: 'pageview', path: prior.end_path, day: prior.end_day }, 1, after[0]!.ts - prior.end_ts);
+    gaps.addSequence(first.siteId, first.sessionId, after, 1);
     setEnd(next, last);
   }
   return { state: next, cancel: prior, moved };

@@ -1,10 +1,11 @@
 import type { ClickHouseSettings } from '@clickhouse/client';
 import { compareBytes, DuplicateImportError, type ImportRecord, type StoredEvent } from '@siteline/core';
 import { readDay } from './days.js';
-import { sqlDate, sqlString, tsvText } from './escape.js';
+import { sqlDate, sqlString, tsvStrings, tsvText } from './escape.js';
 import { EVENT_LINE_COLUMNS, eventLine } from './events.js';
-import { SESSION_STATE_COLUMNS } from './migrations/002-rollups.js';
-import { GapChanges, mergeSession, needsStoredEvents, sortByTime, type SessionState, type Step } from './session-plan.js';
+import { GAP_COLUMNS, SESSION_COLUMNS } from './migrations/006-filter-layout.js';
+import { GapChanges, type GapRow, makesStale, mergeSession, needsStoredEvents, sortByTime, type SessionState, type Step } from './session-plan.js';
+import { SESSION_ATTRIBUTE_COLUMNS } from './migrations/002-rollups.js';
 import { tableName, type SchemaTarget } from './schema.js';
 import { importCountSql, importRow } from './sites.js';
 
@@ -29,7 +30,7 @@ const IDS_PER_QUERY = 10_000;
 /** Settings of the look-ups: 18.16's default `max_query_size` (256 KiB) is too small for 10,000 ids. */
 const LOOKUP: ClickHouseSettings = { max_query_size: String(4 * 1024 * 1024) };
 
-type StateRow = Record<(typeof SESSION_STATE_COLUMNS)[number], string | number>;
+type StateRow = Record<Exclude<(typeof SESSION_COLUMNS)[number], 'paths' | 'names'>, string | number> & { paths: string[]; names: string[] };
 
 const toState = (r: StateRow): SessionState => ({
   site_id: String(r.site_id), session_id: String(r.session_id), version: Number(r.version),
@@ -40,10 +41,11 @@ const toState = (r: StateRow): SessionState => ({
   entry_path: String(r.entry_path), referrer_source: String(r.referrer_source), channel: String(r.channel),
   utm_source: String(r.utm_source), utm_medium: String(r.utm_medium), utm_campaign: String(r.utm_campaign),
   country_code: String(r.country_code), device_type: String(r.device_type), browser: String(r.browser), os: String(r.os),
+  paths: r.paths, names: r.names,
 });
 
 /**
- * A state's `TabSeparated` line in `SESSION_STATE_COLUMNS` order and its sign
+ * A state's `TabSeparated` line in `SESSION_COLUMNS` order and its sign
  * (`sessions`), joined once. Its numbers come from checked events
  * (`eventLine`) and sums of them, so they are written as they are.
  */
@@ -52,9 +54,14 @@ function sessionLine(s: SessionState, sign: 1 | -1): string {
     tsvText(s.site_id), tsvText(s.session_id), s.version, s.day, tsvText(s.visitor_id), s.start_ts, s.start_seq,
     s.end_ts, s.end_seq, s.end_day, s.end_type, tsvText(s.end_path), s.pageview_count, s.event_count,
     tsvText(s.entry_path), tsvText(s.referrer_source), tsvText(s.channel), tsvText(s.utm_source), tsvText(s.utm_medium),
-    tsvText(s.utm_campaign), tsvText(s.country_code), tsvText(s.device_type), tsvText(s.browser), tsvText(s.os), sign,
+    tsvText(s.utm_campaign), tsvText(s.country_code), tsvText(s.device_type), tsvText(s.browser), tsvText(s.os),
+    tsvStrings(s.paths), tsvStrings(s.names), sign,
   ].join('\t');
 }
+
+/** A time-on-page change's `TabSeparated` line in `GAP_COLUMNS` order, with the attributes of its session's state after the write. */
+const gapLine = (g: GapRow, session: SessionState): string =>
+  [tsvText(g.site_id), g.day, tsvText(g.path), tsvText(g.session_id), g.ts, g.seq, g.timed, g.gap_ms, ...SESSION_ATTRIBUTE_COLUMNS.map((c) => tsvText(session[c]))].join('\t');
 
 /**
  * A `TabSeparated` body built line by line, kept as pieces of a few thousand
@@ -102,7 +109,8 @@ function chunks<T>(list: readonly T[], size: number): T[][] {
  *    events read above leave this write's out), each changed session as a -1
  *    row of its old state and a +1 row of its new one (`sessions`; a view
  *    keeps the +1 rows in `session_state` too), and the time-on-page changes
- *    (`page_totals`); the views of migration 2 turn these into the daily sums;
+ *    per pageview (`pageview_gaps`, with the session's attributes after the write), and the sessions this
+ *    write makes stale (`stale_sessions`, `makesStale`); the views of migrations 2 and 6 turn these into the daily sums;
  * 4. then marks the days whose visitor counts may have changed (`day_marks`),
  *    and records the import hash.
  * Returns those days. Not safe to run concurrently for the same sessions
@@ -124,7 +132,7 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
     if (Number(inRange?.n ?? 0) === 0) return found;
     for (const part of chunks(ids, IDS_PER_QUERY)) {
       const rows = await io.rows<StateRow>(
-        `SELECT ${SESSION_STATE_COLUMNS.join(', ')} FROM ${tableName(target, 'session_state')}
+        `SELECT ${SESSION_COLUMNS.join(', ')} FROM ${tableName(target, 'session_state')}
          WHERE site_id = ${sqlString(siteId)} AND session_id IN (${part.map(sqlString).join(', ')})`,
         LOOKUP,
       );
@@ -191,6 +199,9 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
 
     const sessionLines = new TsvBody();
     const gaps = new GapChanges();
+    /** Each session's state after the write, by site and session id (the attributes its gap rows carry). */
+    const after = new Map<string, SessionState>();
+    const stale: { site_id: string; session_id: string }[] = [];
     for (const [siteId, sessions] of bySite) {
       for (const group of sessions.values()) sortByTime(group);
       const priors = await states(siteId, [...sessions.keys()]);
@@ -204,17 +215,21 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
         const change = mergeSession(group, prior, insideIds.has(id) ? (stored.get(id) ?? []) : undefined, gaps);
         sessionLines.add(sessionLine(change.state, 1));
         if (change.cancel) sessionLines.add(sessionLine(change.cancel, -1));
+        after.set(`${siteId}\u0000${id}`, change.state);
+        if (makesStale(group, change)) stale.push({ site_id: siteId, session_id: id });
         if (change.moved && prior) days.add(prior.day);
         // Let the events' insert stream on meanwhile.
         if (++merged % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
       }
     }
 
-    const gapRows = gaps.changed().map((g) => ({ ...g, pageviews: 0 }));
+    const gapLines = new TsvBody();
+    for (const g of gaps.changed()) gapLines.add(gapLine(g, after.get(`${g.site_id}\u0000${g.session_id}`)!));
     await Promise.all([
       inserting,
-      sessionLines.rows > 0 && io.insertLines('sessions', [...SESSION_STATE_COLUMNS, 'sign'], sessionLines),
-      gapRows.length > 0 && io.insert('page_totals', gapRows),
+      stale.length > 0 && io.insert('stale_sessions', stale),
+      sessionLines.rows > 0 && io.insertLines('sessions', [...SESSION_COLUMNS, 'sign'], sessionLines),
+      gapLines.rows > 0 && io.insertLines('pageview_gaps', GAP_COLUMNS, gapLines),
     ]);
     // Last: a build that sees this mark also sees the rows above (see rollups.ts).
     const marks = [...touched].flatMap(([siteId, days]) => [...days].map((day) => ({ site_id: siteId, day, ver: 0, writes: 1, builds: 0 })));

@@ -32,7 +32,7 @@ export const SESSION_STATE_COLUMNS = [
   'pageview_count', 'event_count', ...SESSION_ATTRIBUTE_COLUMNS,
 ] as const;
 
-const STATE = `site_id String, session_id String, version UInt64, day Date, visitor_id String,
+export const STATE = `site_id String, session_id String, version UInt64, day Date, visitor_id String,
   start_ts UInt64, start_seq UInt64, end_ts UInt64, end_seq UInt64, end_day Date,
   end_type Enum8('pageview' = 1, 'event' = 2), end_path String, pageview_count UInt64, event_count UInt64,
   ${SESSION_ATTRIBUTE_COLUMNS.map((c) => `${c} String`).join(', ')}`;
@@ -68,7 +68,7 @@ const SIGNED = {
   duration: 'sum(toInt64(sign) * toInt64(end_ts - start_ts))',
 };
 
-const TABLES: TableSpec[] = [
+export const TABLES: TableSpec[] = [
   {
     name: 'session_state',
     columns: STATE,
@@ -126,7 +126,7 @@ const TABLES: TableSpec[] = [
  * (ClickHouse 18.16 substitutes aliases into the whole query), which is why
  * session rows say `pageview_count` and the rollups `pageviews`.
  */
-const VIEWS = [
+export const VIEWS = [
   {
     // The writer inserts each new state once, into `sessions`; its +1 row is also the state the next write looks up.
     name: 'sessions_state_mv', from: 'sessions', into: 'session_state',

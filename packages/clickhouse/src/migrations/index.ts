@@ -3,6 +3,7 @@ import { rollupSchema } from './002-rollups.js';
 import { backendSchema } from './003-backend.js';
 import { propertiesSchema } from './004-properties.js';
 import { peopleSchema } from './005-people.js';
+import { filterLayoutSchema } from './006-filter-layout.js';
 import type { MigrationStep } from './step.js';
 
 /**
@@ -13,7 +14,7 @@ import type { MigrationStep } from './step.js';
  * @example
  * for (const step of MIGRATIONS) console.log(step.version, step.description);
  */
-export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema, propertiesSchema, peopleSchema];
+export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema, propertiesSchema, peopleSchema, filterLayoutSchema];
 
 /**
  * The schema version this package reads and writes (`migrate()` brings a
