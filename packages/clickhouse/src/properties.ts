@@ -12,7 +12,7 @@ import { clampDay, outsideDateType } from './days.js';
 import { sqlDate, sqlString } from './escape.js';
 import { tableName, type SchemaTarget } from './schema.js';
 import {
-  type Bounds, type createSelectionReads, matchingRowsWhere, matchingSessionsSql, meetsAnySql, meetsSql, NONE, passesSql, selectedEventsWhere, sessionMeetsSql,
+  type Bounds, type createSelectionReads, matchingRowsWhere, meetsAnySql, meetsSql, NONE, passesSql, selectedEventsWhere, sessionMeetsSql, sessionSetSql,
 } from './selection.js';
 
 const inDays = (r: DayRange, from: string, to: string) =>
@@ -44,7 +44,7 @@ export function propertiesSql(t: SchemaTarget, r: DayRange, b: Bounds | undefine
  */
 export function conversionsSql(t: SchemaTarget, r: DayRange, b: Bounds, goals: readonly GoalDefinition[], selection?: Selection): string {
   const counts = goals.map((g, i) => `countIf(${meetsSql(g)}) AS c${i + 1}`).join(', ');
-  const matching = selection ? ` AND session_id IN (${matchingSessionsSql(t, r, b.lo, b.hi, selection)})` : '';
+  const matching = selection ? ` AND session_id IN (${sessionSetSql(t, r, b.lo, b.hi, selection)})` : '';
   return `SELECT ${counts} FROM ${tableName(t, 'events')} WHERE ${inDays(r, r.from, r.to)} AND ${meetsAnySql(goals)}${matching}`;
 }
 

@@ -194,7 +194,7 @@ const monotone = (selection: Selection): boolean => selection.session.length ===
  * earlier state that matched means the current one does, and the current
  * one is in the range): no grouping.
  */
-function sessionSetSql(t: SchemaTarget, r: DayRange, startFrom: string, hi: string, selection: Selection): string {
+export function sessionSetSql(t: SchemaTarget, r: DayRange, startFrom: string, hi: string, selection: Selection): string {
   if (!monotone(selection)) return matchingSessionsSql(t, r, startFrom, hi, selection);
   return `SELECT session_id FROM ${tableName(t, 'sessions')} WHERE ${matchingRowsWhere(t, r, startFrom, hi, selection)}`;
 }
