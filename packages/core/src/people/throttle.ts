@@ -6,8 +6,15 @@
  * too early is refused unread (no scrypt spent). A success clears the pair's count; 15
  * minutes without a failure clear any count. The owner at their own address is never held
  * by a stranger's failures until the email's larger allowance is spent, and never for
- * longer than `maxDelayMs`. In memory of one process (several processes each count).
+ * longer than `maxDelayMs`.
+ *
+ * The attempts live in the backend (`PeopleStore.addSignIn`, under SHA-256 hashes of the
+ * email and of email and client), so every server process on one backend counts the same
+ * failures: N processes allow what one does, not N times as much.
  */
+import { createHash } from 'node:crypto';
+import type { PeopleStore } from './types.js';
+
 export interface ThrottleOptions {
   /** Free failures of one email from one client; default 5. */
   perClientFree?: number;
@@ -17,58 +24,59 @@ export interface ThrottleOptions {
   maxDelayMs?: number;
   /** Counts are forgotten this long after their last failure; default 15 minutes. */
   forgetMs?: number;
-  /** Entries kept at most (oldest dropped first); default 100,000. */
-  maxEntries?: number;
 }
 
-export const THROTTLE_DEFAULTS = { perClientFree: 5, perEmailFree: 50, maxDelayMs: 60_000, forgetMs: 15 * 60_000, maxEntries: 100_000 } as const;
+export const THROTTLE_DEFAULTS = { perClientFree: 5, perEmailFree: 50, maxDelayMs: 60_000, forgetMs: 15 * 60_000 } as const;
 
-interface Count {
-  failures: number;
-  lastMs: number;
-}
+/** Past this many failures beyond the allowance the wait is `maxDelayMs` whatever the count (2^6 s > 60 s): no need to read more. */
+const SATURATED = 8;
+
+const keyOf = (...parts: string[]) => createHash('sha256').update(parts.join('\n')).digest('hex');
 
 /**
  * @example
- * const throttle = new SignInThrottle();
- * const wait = throttle.waitMs(email, ip, Date.now()); // > 0: answer 429 with Retry-After
- * ok ? throttle.succeeded(email, ip) : throttle.failed(email, ip, Date.now());
+ * const throttle = new SignInThrottle(backend.people);
+ * const wait = await throttle.waitMs(email, ip, Date.now()); // > 0: answer 429 with Retry-After
+ * ok ? await throttle.succeeded(email, ip, Date.now()) : await throttle.failed(email, ip, Date.now());
  */
 export class SignInThrottle {
   private readonly options: Required<ThrottleOptions>;
-  private readonly counts = new Map<string, Count>();
 
-  constructor(options: ThrottleOptions = {}) {
+  constructor(private readonly store: PeopleStore, options: ThrottleOptions = {}) {
     this.options = { ...THROTTLE_DEFAULTS, ...options };
   }
 
   /** How long this attempt must still wait (0: go ahead). */
-  waitMs(email: string, client: string, now: number): number {
-    return Math.max(this.wait(`${email}\n${client}`, this.options.perClientFree, now), this.wait(email, this.options.perEmailFree, now));
+  async waitMs(email: string, client: string, now: number): Promise<number> {
+    const [pair, all] = await Promise.all([this.wait(keyOf(email, client), this.options.perClientFree, now), this.wait(keyOf(email), this.options.perEmailFree, now)]);
+    return Math.max(pair, all);
   }
 
-  failed(email: string, client: string, now: number): void {
-    for (const key of [`${email}\n${client}`, email]) {
-      const count = this.live(key, now);
-      this.counts.delete(key); // re-inserted last: Map order is oldest failure first
-      this.counts.set(key, { failures: (count?.failures ?? 0) + 1, lastMs: now });
+  async failed(email: string, client: string, now: number): Promise<void> {
+    await Promise.all([this.store.addSignIn(keyOf(email, client), now, true), this.store.addSignIn(keyOf(email), now, true)]);
+  }
+
+  async succeeded(email: string, client: string, now: number): Promise<void> {
+    await this.store.addSignIn(keyOf(email, client), now, false);
+  }
+
+  /** The failures still counted: newest first, back to a success or a gap of `forgetMs` (the newest within `forgetMs` of now). */
+  private async count(key: string, free: number, now: number): Promise<{ failures: number; lastMs: number }> {
+    const rows = await this.store.signIns(key, free + SATURATED);
+    let failures = 0;
+    let after = now;
+    for (const row of rows) {
+      if (!row.failed || after - row.at_ms >= this.options.forgetMs) break;
+      failures++;
+      after = row.at_ms;
     }
-    while (this.counts.size > this.options.maxEntries) this.counts.delete(this.counts.keys().next().value!);
+    return { failures, lastMs: rows[0]?.at_ms ?? 0 };
   }
 
-  succeeded(email: string, client: string): void {
-    this.counts.delete(`${email}\n${client}`);
-  }
-
-  private live(key: string, now: number): Count | undefined {
-    const count = this.counts.get(key);
-    return count && now - count.lastMs < this.options.forgetMs ? count : undefined;
-  }
-
-  private wait(key: string, free: number, now: number): number {
-    const count = this.live(key, now);
-    if (!count || count.failures < free) return 0;
-    const delay = Math.min(1000 * 2 ** (count.failures - free), this.options.maxDelayMs);
-    return Math.max(0, count.lastMs + delay - now);
+  private async wait(key: string, free: number, now: number): Promise<number> {
+    const { failures, lastMs } = await this.count(key, free, now);
+    if (failures < free) return 0;
+    const delay = Math.min(1000 * 2 ** (failures - free), this.options.maxDelayMs);
+    return Math.max(0, lastMs + delay - now);
   }
 }

@@ -5,13 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type AccountStore, normalEmail, People, PeopleError, type Storage, type UserRow, type WebSessionRow } from '@siteline/core';
+import { type AccountStore, normalEmail, People, PeopleError, SignInThrottle, type Storage, type ThrottleOptions, type UserRow, type WebSessionRow } from '@siteline/core';
 import { type Authenticator, MAX_KEY_LENGTH, type Principal } from '../auth.js';
 import { clientIp } from '../collect/client-ip.js';
 import { readForm, refusedPost } from '../people/form.js';
 import { accountRoutes } from '../people/routes.js';
 import { setPasswordPage } from '../people/pages.js';
-import { SignInThrottle, type ThrottleOptions } from '../people/throttle.js';
 import { verifyTotp } from '../people/totp.js';
 import { HTTP_MESSAGES } from '../errors.js';
 import { type ApiHandler, isHttps } from '../handler.js';
@@ -58,7 +57,7 @@ export interface DashboardHandlerOptions {
   publicOrigin?: string;
   /** Sign-in attempts per client IP; default 10 a minute; `false` turns the limit off. */
   signInRateLimit?: RateLimitOptions | false;
-  /** Failed password sign-ins per email and client (`SignInThrottle`); default `THROTTLE_DEFAULTS`. */
+  /** Failed password sign-ins per email and client (`SignInThrottle`, counted in the backend); default `THROTTLE_DEFAULTS`. */
   throttle?: ThrottleOptions;
   /** Sends a one-time link by mail; resolves false when mail is not set up (`SMTP_URL`). */
   mailLink?: (to: string, url: string) => Promise<boolean>;
@@ -102,13 +101,13 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
   const logger = options.logger ?? jsonLogger();
   const trustProxy = options.trustProxy ?? false;
   const { people } = options;
-  const throttle = new SignInThrottle(options.throttle);
+  const throttle = new SignInThrottle(people.store, options.throttle);
   const communityTag = options.communityKeyTag ?? 'community';
   const origin = { trustProxy, ...(options.publicOrigin ? { publicOrigin: options.publicOrigin } : {}) };
   const account = accountRoutes({
     people, storage: options.storage, ...(options.accounts ? { accounts: options.accounts } : {}), trustProxy,
     ...(options.publicOrigin ? { publicOrigin: options.publicOrigin } : {}), trackerPath: options.trackerPath ?? '/tracker.js',
-    ...(options.mailLink ? { mailLink: options.mailLink } : {}),
+    ...(options.mailLink ? { mailLink: options.mailLink } : {}), now,
   });
   const limiter = options.signInRateLimit === false ? undefined : new RateLimiter(options.signInRateLimit ?? { limit: 10, windowMs: 60_000 });
   const assets = loadAssets();
@@ -199,20 +198,20 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
       return sendHtml(req, res, 401, again({ view, error: (error as PeopleError).message }));
     }
     const shown = { view, email };
-    const waitMs = throttle.waitMs(email, client, now());
+    const waitMs = await throttle.waitMs(email, client, now());
     if (waitMs > 0) {
       const seconds = String(Math.ceil(waitMs / 1000));
       logger({ level: 'warn', msg: 'dashboard sign-in throttled', wait_s: Number(seconds) });
       return sendHtml(req, res, 429, again({ ...shown, error: MESSAGES.slowDown(seconds) }), { 'Retry-After': seconds });
     }
     const user = await people.checkPassword(email, form.get('password') ?? '');
-    const secondFactor = user && user.totp_secret !== '' ? await verifyTotp(people, user, form.get('totp') ?? '') : true;
+    const secondFactor = user && user.totp_secret !== '' ? await verifyTotp(people, user, form.get('totp') ?? '', now()) : true;
     if (!user || !secondFactor) {
-      throttle.failed(email, client, now());
+      await throttle.failed(email, client, now());
       logger({ level: 'warn', msg: 'dashboard sign-in refused', reason: user ? 'totp' : 'password' });
       return sendHtml(req, res, 401, again({ ...shown, error: user ? MESSAGES.totp : MESSAGES.password }));
     }
-    throttle.succeeded(email, client);
+    await throttle.succeeded(email, client, now());
     logger({ level: 'info', msg: 'dashboard sign-in', user_id: user.id });
     return startSession(req, res, { userId: user.id, accountId: user.account_id }, view);
   };
