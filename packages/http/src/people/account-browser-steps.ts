@@ -66,6 +66,12 @@ export async function signInInBrowser(page: Page, email: string, password: strin
   await settled(page);
 }
 
+/** A new user's way in: the link, a password, then the sign-in form with them. */
+export async function signUpAndIn(page: Page, link: string, origin: string, email: string, password: string): Promise<void> {
+  await setPasswordThroughLink(page, link, origin, password);
+  await signInInBrowser(page, email, password);
+}
+
 /** On the Sites page: adds "Shop" (Europe/Berlin), checks its snippet, renames it "Shop EU" on eu.shop.acme.test; returns its id. */
 export async function addAndEditSite(page: Page, shot: (name: string) => Promise<unknown>): Promise<string> {
   await page.click('nav a:has-text("Sites")');

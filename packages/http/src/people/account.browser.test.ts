@@ -19,7 +19,7 @@ import { clickhouseAvailable, startClickHouse, type TestServer, warnIfUnavailabl
 import { runCli } from '../cli/main.js';
 import { COMMUNITY_KEY, startDashboard, type TestDashboard } from '../dashboard/test-helpers.js';
 import {
-  addAndEditSite, addSignupGoal, axe, inviteViewer, launchChromium, pages, sectionStatuses, setPasswordThroughLink, settled, signInInBrowser,
+  addAndEditSite, addSignupGoal, axe, inviteViewer, launchChromium, pages, sectionStatuses, setPasswordThroughLink, signInInBrowser, signUpAndIn,
 } from './account-browser-steps.js';
 import { setPasswordUrl } from './links.js';
 
@@ -178,8 +178,7 @@ for (const engine of ENGINES) {
 
     it('the viewer: link, sign-in, the dashboard, 403 on every owner page; reused and expired links and a password flood refused', async () => {
       const page = await newPage();
-      await setPasswordThroughLink(page, viewerLink, a.origin, 'viewer-password-77');
-      await signInInBrowser(page, `viewer-${engine.name}@acme.test`, 'viewer-password-77');
+      await signUpAndIn(page, viewerLink, a.origin, `viewer-${engine.name}@acme.test`, 'viewer-password-77');
       expect(await sectionStatuses(page, a.origin, OWNER_SECTIONS)).toEqual(OWNER_SECTIONS.map((s) => [s, 403]));
       expect(await page.textContent('h1')).toBe('Owners only');
       expect(await axe(page)).toEqual([]);
@@ -240,8 +239,7 @@ for (const engine of ENGINES) {
       expect(ownerLink).toMatch(new RegExp(`^${t.origin.replace(/[.]/g, '\\.')}/dashboard/set-password\\?token=[A-Za-z0-9_-]{43}$`));
       const page = await newPage();
       const shotOf = (name: string) => shot(page, name);
-      await setPasswordThroughLink(page, ownerLink, t.origin, OWNER_PASSWORD);
-      await signInInBrowser(page, owner, OWNER_PASSWORD);
+      await signUpAndIn(page, ownerLink, t.origin, owner, OWNER_PASSWORD);
       expect(await axe(page)).toEqual([]);
       await shot(page, '3-dashboard');
       await page.click('a:has-text("Account")');
@@ -269,8 +267,7 @@ for (const engine of ENGINES) {
 
     it('the viewer: sign-in, the dashboard, 403 on every owner page and 404 on keys', async () => {
       const page = await newPage();
-      await setPasswordThroughLink(page, viewerLink, t.origin, 'viewer-password-77');
-      await signInInBrowser(page, `viewer-${engine.name}@example.com`, 'viewer-password-77');
+      await signUpAndIn(page, viewerLink, t.origin, `viewer-${engine.name}@example.com`, 'viewer-password-77');
       expect(await axe(page)).toEqual([]);
       expect(await sectionStatuses(page, t.origin, OWNER_SECTIONS)).toEqual([['keys', 404], ['sites', 403], ['goals', 403], ['users', 403]]);
       expect(await page.textContent('h1')).toBe('Owners only');
