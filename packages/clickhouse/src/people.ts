@@ -37,7 +37,7 @@ interface UserRead extends Omit<UserRow, 'role' | 'removed' | 'sessions_after_ms
  * mutations are done. A session's rows all live on one shard, so its condition (ended, idle,
  * too old: over all its rows) is exact per server.
  *
- * @example const people = new People(createClickHousePeople(client, { database: 'siteline' }, {}));
+ * @example const people = new People(createClickHousePeople(client, { database: 'siteline' }, {}, (run) => run(client, '').then(() => undefined)));
  */
 export function createClickHousePeople(client: ClickHouseClient, target: SchemaTarget, insertSettings: ClickHouseSettings, everyNode: EveryNode): PeopleStore {
   const table = (name: PeopleTable | AttemptsTable) => tableName(target, name);
