@@ -2,7 +2,8 @@
  * The account interface across real server processes: `siteline accounts add --owner-email`
  * prints the owner's link; the owner sets a password and signs in through one `siteline
  * serve` process, then keeps working (an account page, a new key, sign-out) through a
- * second process on the same backend, on SQLite and on a real ClickHouse server.
+ * second process on the same backend, on SQLite and on a real ClickHouse server; failed
+ * sign-ins through both processes are counted together.
  */
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
@@ -78,5 +79,16 @@ describe.each(engines)('the account interface across two `siteline serve` proces
     expect((await request(b, 'GET', '/dashboard/data/sites', { cookie })).status).toBe(401);
     // The link was used: a second use through the other process is refused.
     expect((await request(b, 'POST', '/dashboard/set-password', { form: { token, password: 'another-good-pass-9' } })).status).toBe(400);
+  });
+
+  it('failed sign-ins through one process count on the other: 3 through A, 2 through B, then 429 on both (the throttle is in the backend)', async () => {
+    const guess = (server: Served, password: string) =>
+      request(server, 'POST', '/dashboard/sign-in', { form: { email: 'owner@acme.test', password, view: '' } });
+    const statuses: number[] = [];
+    for (const [i, server] of [a, a, a, b, b].entries()) statuses.push((await guess(server, `wrong-guess-${i}`)).status);
+    const [heldOnA, heldOnB] = [await guess(a, 'tulip-orbit-42-canyon'), await guess(b, 'tulip-orbit-42-canyon')]; // even the right password waits
+    expect([...statuses, heldOnA.status, heldOnB.status]).toEqual([401, 401, 401, 401, 401, 429, 429]);
+    expect([heldOnA.headers['retry-after'], heldOnB.headers['retry-after']]).toEqual(['1', '1']);
+    expect(heldOnB.body).toContain('Too many failed sign-ins for this email. Try again in 1 seconds.');
   });
 });

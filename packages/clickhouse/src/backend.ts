@@ -2,7 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { connect } from './client.js';
 import { type Backend, BackendError, type BackendRole } from '@siteline/core';
 import { createClickHouseAccounts } from './accounts.js';
-import { createClickHousePeople } from './people.js';
+import { createClickHousePeople, type EveryNode } from './people.js';
 import { createClickHouseStorage, type ClickHouseStorageOptions } from './clickhouse-storage.js';
 import { sqlIdent, sqlString } from './escape.js';
 import { storageTableName } from './schema.js';
@@ -43,26 +43,26 @@ export async function openClickHouseBackend(options: ClickHouseBackendOptions): 
     }
     const settings = await insertSettings(storage.client, target.cluster !== undefined);
     const nodes = options.nodes ?? [];
-    const dropDays = async (days: string[]) => {
-      const on = target.cluster && nodes.length === 0 ? ` ON CLUSTER ${sqlIdent(target.cluster)}` : '';
-      const drop = (client: ClickHouseClient) =>
-        Promise.all(days.map((day) => client.command({ query: `ALTER TABLE ${storageTableName(target, 'salts')}${on} DROP PARTITION ${sqlString(day)}` })));
-      if (!target.cluster || nodes.length === 0) return void (await drop(storage.client));
+    /** Runs on every server holding rows: each node of a cluster given its nodes, else the one client (with ON CLUSTER on a cluster). */
+    const everyNode: EveryNode = async (run) => {
+      if (!target.cluster || nodes.length === 0) return void (await run(storage.client, target.cluster ? ` ON CLUSTER ${sqlIdent(target.cluster)}` : ''));
       for (const url of nodes) {
         const node = connect({ url, username: options.username, password: options.password });
         try {
-          await drop(node);
+          await run(node, '');
         } finally {
           await node.close();
         }
       }
     };
+    const dropDays = (days: string[]) =>
+      everyNode((client, on) => Promise.all(days.map((day) => client.command({ query: `ALTER TABLE ${storageTableName(target, 'salts')}${on} DROP PARTITION ${sqlString(day)}` }))));
     return {
       kind: 'clickhouse',
       description: `clickhouse ${options.url.replace(/^https?:\/\//, '')}/${target.database}${target.cluster ? ` (cluster ${target.cluster})` : ''}`,
       storage,
       accounts: createClickHouseAccounts(storage.client, target, settings),
-      people: createClickHousePeople(storage.client, target, settings),
+      people: createClickHousePeople(storage.client, target, settings, everyNode),
       salts: createClickHouseSaltStore(storage.client, target, { ...(options.now ? { now: options.now } : {}), dropDays, insertSettings: settings }),
       capabilities: { writerThread: false, sharedAcrossHosts: true },
       close: () => storage.close(),

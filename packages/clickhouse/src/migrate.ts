@@ -85,7 +85,9 @@ async function migrateServer(client: ClickHouseClient, target: SchemaTarget, onC
     throw new Error(`ClickHouse schema version ${current} of ${target.database} is newer than this Siteline (${SCHEMA_VERSION}); upgrade Siteline.`);
   }
   const ctx = migrationContext(client, target, onCluster);
-  for (const step of MIGRATIONS.slice(current)) {
+  // Every step not recorded, not only those above the highest: a version allocated earlier can land later.
+  const done = new Set(applied);
+  for (const step of MIGRATIONS.filter((s) => !done.has(s.version))) {
     await step.up(ctx);
     await command(`INSERT INTO ${versions} (version, applied_at) VALUES (${sqlInt(step.version)}, ${sqlString(new Date().toISOString())})`);
   }

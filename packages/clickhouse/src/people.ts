@@ -1,10 +1,14 @@
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
-import type { LinkRow, PeopleStore, Role, UserRow, WebSessionRow } from '@siteline/core';
+import { type ExpiryBounds, LINK_TTL_MS, type LinkRow, type PeopleStore, type Role, TOTP_STEP_MS, type UserRow, type WebSessionRow } from '@siteline/core';
 import { randomBytes } from 'node:crypto';
 import { goalVersions } from './goals.js';
 import type { PeopleTable } from './migrations/005-people.js';
-import { sqlString } from './escape.js';
-import { tableName, type SchemaTarget } from './schema.js';
+import type { AttemptsTable } from './migrations/007-people-attempts.js';
+import { sqlInt, sqlString } from './escape.js';
+import { storageTableName, tableName, type SchemaTarget } from './schema.js';
+
+/** Runs `run` on every server holding rows (each node of a cluster, or the one server); `on` is the ON CLUSTER clause when DDL must carry it. */
+export type EveryNode = (run: (client: ClickHouseClient, on: string) => Promise<unknown>) => Promise<void>;
 
 const USER_COLUMNS = ['account_id', 'email', 'role', 'password_hash', 'totp_secret', 'recovery_hashes', 'sessions_after_ms', 'created_at', 'removed'] as const;
 /** Versions written for an ended session: above any clock-made version, so a merge keeps the ended row. */
@@ -24,14 +28,21 @@ interface UserRead extends Omit<UserRow, 'role' | 'removed' | 'sessions_after_ms
  * caller that finds its own use alone succeeds. Inserts are synchronous (on a cluster too,
  * all uses of a token on one shard), so of two uses the later reader sees both: at most one
  * caller ever succeeds, with no clock involved. Two uses racing may both be refused (the
- * link is then spent; an owner or the operator makes a new one).
+ * link is then spent; an owner or the operator makes a new one). A two-factor step is used
+ * the same way (`totp_steps`: accepted when the caller's row is the only one of that step or
+ * a later one for the user).
  *
- * @example const people = new People(createClickHousePeople(client, { database: 'siteline' }, {}));
+ * `removeExpired` deletes with `ALTER TABLE … DELETE` (a mutation; ClickHouse 18.16 has no
+ * TTL) on every server's own rows, only on tables holding such rows, and waits until the
+ * mutations are done. A session's rows all live on one shard, so its condition (ended, idle,
+ * too old: over all its rows) is exact per server.
+ *
+ * @example const people = new People(createClickHousePeople(client, { database: 'siteline' }, {}, (run) => run(client, '').then(() => undefined)));
  */
-export function createClickHousePeople(client: ClickHouseClient, target: SchemaTarget, insertSettings: ClickHouseSettings): PeopleStore {
-  const table = (name: PeopleTable) => tableName(target, name);
+export function createClickHousePeople(client: ClickHouseClient, target: SchemaTarget, insertSettings: ClickHouseSettings, everyNode: EveryNode): PeopleStore {
+  const table = (name: PeopleTable | AttemptsTable) => tableName(target, name);
   const rows = async <T>(query: string): Promise<T[]> => (await client.query({ query, format: 'JSONEachRow' })).json<T>();
-  const insert = (name: PeopleTable, values: object[]) =>
+  const insert = (name: PeopleTable | AttemptsTable, values: object[]) =>
     client.insert({ table: table(name), values, format: 'JSONEachRow', clickhouse_settings: insertSettings });
   const version = goalVersions();
 
@@ -83,5 +94,58 @@ export function createClickHousePeople(client: ClickHouseClient, target: SchemaT
         csrf: String(row.csrf), created_ms: Number(row.created_ms), last_seen_ms: Number(row.last_seen_ms), ended: Number(row.ended) === 1,
       };
     },
+    async useTotpStep(userId, step) {
+      await insert('totp_steps', [{ user_id: userId, step, use_id: randomBytes(16).toString('hex') }]);
+      const [uses] = await rows<{ n: string | number }>(`SELECT count() AS n FROM ${table('totp_steps')} WHERE user_id = ${sqlString(userId)} AND step >= ${sqlInt(step)}`);
+      return Number(uses?.n) === 1;
+    },
+    async addSignIn(key, atMs, failed) {
+      await insert('sign_ins', [{ key, at_ms: atMs, failed: failed ? 1 : 0, id: randomBytes(8).toString('hex') }]);
+    },
+    async signIns(key, limit) {
+      const found = await rows<{ at_ms: string | number; failed: number }>(
+        `SELECT at_ms, failed FROM ${table('sign_ins')} WHERE key = ${sqlString(key)} ORDER BY at_ms DESC, failed DESC LIMIT ${sqlInt(limit)}`,
+      );
+      return found.map((r) => ({ at_ms: Number(r.at_ms), failed: Number(r.failed) === 1 }));
+    },
+    async removeExpired(bounds) {
+      await everyNode(async (node, on) => {
+        for (const [name, where] of expiredRows(bounds, (t) => storageTableName(target, t))) {
+          const local = storageTableName(target, name);
+          // A mutation rewrites parts: none when nothing is due (ON CLUSTER, this server cannot tell for the others).
+          if (on === '') {
+            const [found] = await (await node.query({ query: `SELECT count() AS n FROM ${local} WHERE ${where}`, format: 'JSONEachRow' })).json<{ n: string }>();
+            if (Number(found?.n) === 0) continue;
+          }
+          await node.command({ query: `ALTER TABLE ${local}${on} DELETE WHERE ${where}` });
+        }
+        await mutationsDone(node, target.database);
+      });
+    },
   };
+}
+
+/** Each table's rows that can no longer be used, as conditions on the server's own table (`local`). */
+function expiredRows(b: ExpiryBounds, local: (name: PeopleTable | AttemptsTable) => string): [PeopleTable | AttemptsTable, string][] {
+  return [
+    ['web_sessions', `id_hash IN (SELECT id_hash FROM ${local('web_sessions')} GROUP BY id_hash
+      HAVING max(ended) = 1 OR max(last_seen_ms) < ${sqlInt(b.sessionsSeenBefore)} OR min(created_ms) < ${sqlInt(b.sessionsCreatedBefore)})`],
+    // A use is removed with its link (both on one shard); a use older than a link's lifetime belongs to an expired link.
+    ['user_links', `expires_ms <= ${sqlInt(b.linksExpiredBy)} OR token_hash IN (SELECT token_hash FROM ${local('user_link_uses')})`],
+    ['user_link_uses', `used_ms < ${sqlInt(b.linksExpiredBy - LINK_TTL_MS)} OR token_hash NOT IN (SELECT token_hash FROM ${local('user_links')})`],
+    ['totp_steps', `step < ${sqlInt(Math.floor(b.attemptsBefore / TOTP_STEP_MS))}`],
+    ['sign_ins', `at_ms < ${sqlInt(b.attemptsBefore)}`],
+  ];
+}
+
+/** Waits (up to a minute) until the server's mutations in the database are done. */
+async function mutationsDone(node: ClickHouseClient, database: string): Promise<void> {
+  for (let waited = 0; waited < 60_000; waited += 100) {
+    const [left] = await (await node.query({
+      query: `SELECT count() AS n FROM system.mutations WHERE database = ${sqlString(database)} AND is_done = 0`, format: 'JSONEachRow',
+    })).json<{ n: string }>();
+    if (Number(left?.n) === 0) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`ClickHouse mutations in ${database} did not finish within a minute (see system.mutations).`);
 }

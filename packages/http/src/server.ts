@@ -11,6 +11,7 @@ import { createDashboardHandler } from './dashboard/index.js';
 import { type ApiHandler, createApiHandler } from './handler.js';
 import { jsonLogger, type Logger } from './log.js';
 import { applyServerLimits, guardRequests, handlerLimits, type ServerLimits, serverOptions } from './server-limits.js';
+import { scheduleCleanup } from './people/cleanup.js';
 import { exitGracefullyOnSignals, type ShutdownOptions } from './shutdown.js';
 
 export interface StartServerOptions {
@@ -103,6 +104,7 @@ export async function startServer(config: ServerConfig, backend: Backend, option
     const server = config.tls ? httpsServer(config.tls, handler, config.limits) : http.createServer(serverOptions(config.limits), handler);
     applyServerLimits(server, config.limits, { trustProxy: config.trustProxy });
     await listen(server, config);
+    const stopCleanup = scheduleCleanup(people, logger);
     const { port } = server.address() as AddressInfo;
     const url = `${config.tls ? 'https' : 'http'}://${displayHost(config.host)}:${port}/api/v1`;
     const collector = onWorker ? 'worker thread' : 'request thread';
@@ -110,7 +112,7 @@ export async function startServer(config: ServerConfig, backend: Backend, option
     logger({ level: 'info', msg: 'server started', url, edition: config.edition, storage: backend.kind, database: backend.description, collector, tls: config.tls ? 'direct' : 'proxy' });
 
     let closing: Promise<void> | undefined;
-    const close = () => (closing ??= stop(server, api, collect, backend, logger));
+    const close = () => (closing ??= (stopCleanup(), stop(server, api, collect, backend, logger)));
     return { url, port, server, handler: api, collect, collector, backend, close };
   } catch (error) {
     await backend.close();

@@ -15,6 +15,18 @@ export const LINK_TTL_MS = 24 * 3_600_000;
 /** Session lifetimes: idle expiry, absolute expiry, and how often a use is written (the idle clock's resolution). */
 export const SESSION_LIMITS = { idleMs: 30 * 60_000, maxAgeMs: 12 * 3_600_000, touchMs: 60_000 } as const;
 
+/** A two-factor code's time step (RFC 6238's X, 30 s); stores keep accepted steps as `floor(ms / TOTP_STEP_MS)`. */
+export const TOTP_STEP_MS = 30_000;
+
+/**
+ * How long sign-in attempts and accepted two-factor steps are kept: past the throttle's
+ * memory (15 minutes) and a code's validity (90 s), so removing them changes no answer.
+ */
+export const ATTEMPTS_KEPT_MS = 3_600_000;
+
+/** How often a server removes what can no longer be used (`People.removeExpired`). */
+export const CLEANUP_INTERVAL_MS = 3_600_000;
+
 /** Longest email accepted (RFC 5321's path limit). */
 export const MAX_EMAIL_LENGTH = 254;
 const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
@@ -193,6 +205,19 @@ export class People {
     }
     if (now - session.last_seen_ms >= SESSION_LIMITS.touchMs) await this.store.saveSession({ ...session, last_seen_ms: now });
     return user ? { session, user } : { session };
+  }
+
+  /**
+   * Deletes what can no longer be used: sessions ended, idle or past their absolute expiry;
+   * links used or expired; attempts and two-factor steps older than `ATTEMPTS_KEPT_MS`.
+   * Resolves once they are gone. Servers run it every `CLEANUP_INTERVAL_MS`.
+   * @example setInterval(() => void people.removeExpired(), CLEANUP_INTERVAL_MS).unref();
+   */
+  async removeExpired(): Promise<void> {
+    const now = this.now();
+    await this.store.removeExpired({
+      sessionsCreatedBefore: now - this.maxAgeMs, sessionsSeenBefore: now - this.idleMs, linksExpiredBy: now, attemptsBefore: now - ATTEMPTS_KEPT_MS,
+    });
   }
 
   /** Ends a session (sign-out; a revoked key). */

@@ -78,4 +78,36 @@ export interface PeopleStore {
   /** Inserts or replaces the whole row; a row with `ended` stays ended. */
   saveSession(row: WebSessionRow): Promise<void>;
   session(idHash: string): Promise<WebSessionRow | undefined>;
+  /**
+   * Records that the user's two-factor code of this 30-second time step was accepted, if no
+   * code of this step or a later one was before: true then, false for a replay. Of several
+   * racing calls for one step at most one gets true (a store without transactions may refuse all).
+   */
+  useTotpStep(userId: string, step: number): Promise<boolean>;
+  /** Records a sign-in attempt under the throttle's key (a hash): failed, or a success that clears the count before it. */
+  addSignIn(key: string, atMs: number, failed: boolean): Promise<void>;
+  /** The key's latest `limit` attempts, newest first; of attempts in the same millisecond the failures count as newer (a tie holds rather than frees). */
+  signIns(key: string, limit: number): Promise<SignInRow[]>;
+  /**
+   * Deletes what can no longer be used (`People.removeExpired` decides the bounds): web
+   * sessions created before `sessionsCreatedBefore`, and (where a store can tell them
+   * apart row by row) ended ones or ones last used before `sessionsSeenBefore`; links
+   * used, or expired by `linksExpiredBy`; two-factor steps and sign-in attempts older than
+   * `attemptsBefore`. Resolves once the rows are gone.
+   */
+  removeExpired(bounds: ExpiryBounds): Promise<void>;
+}
+
+/** One sign-in attempt as the throttle counts it. */
+export interface SignInRow {
+  at_ms: number;
+  failed: boolean;
+}
+
+/** What `PeopleStore.removeExpired` deletes (instants in ms). */
+export interface ExpiryBounds {
+  sessionsCreatedBefore: number;
+  sessionsSeenBefore: number;
+  linksExpiredBy: number;
+  attemptsBefore: number;
 }

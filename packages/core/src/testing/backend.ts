@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashCloudKey } from '../accounts/keys.js';
 import type { Backend } from '../backend.js';
-import { peopleCases } from './people.js';
+import { type CountRows, peopleCases } from './people.js';
 
 export interface TestBackendOptions {
   /** Shown in the test names. */
@@ -13,6 +13,8 @@ export interface TestBackendOptions {
   open: () => Promise<Backend>;
   /** The clock `open` gives the backend (its salts expire by it); the suite sets it. */
   clock: { set(ms: number): void };
+  /** Rows of a people table whose `column` is `value`, counted in the backend's own storage (to see that removed rows are gone). */
+  countRows: CountRows;
 }
 
 /**
@@ -23,9 +25,9 @@ export interface TestBackendOptions {
  *
  * @example
  * let now = Date.now();
- * testBackend({ name: 'sqlite file', open: async () => openSqliteBackend(file, { now: () => now }), clock: { set: (ms) => (now = ms) } });
+ * testBackend({ name: 'sqlite file', open: async () => openSqliteBackend(file, { now: () => now }), clock: { set: (ms) => (now = ms) }, countRows });
  */
-export function testBackend({ name, open, clock }: TestBackendOptions): void {
+export function testBackend({ name, open, clock, countRows }: TestBackendOptions): void {
   describe(`backend conformance: ${name}`, () => {
     let a: Backend;
     let b: Backend;
@@ -112,6 +114,6 @@ export function testBackend({ name, open, clock }: TestBackendOptions): void {
       await reopened.close();
     });
 
-    describe('people', () => peopleCases(() => [a, b]));
+    describe('people', () => peopleCases(() => [a, b], countRows));
   });
 }

@@ -1,12 +1,19 @@
+import { createHash } from 'node:crypto';
 import { expect, it } from 'vitest';
 import type { Backend } from '../backend.js';
-import { LINK_TTL_MS, People, SESSION_LIMITS } from '../people/people.js';
+import { ATTEMPTS_KEPT_MS, LINK_TTL_MS, People, SESSION_LIMITS } from '../people/people.js';
+import { SignInThrottle } from '../people/throttle.js';
+
+/** Counts a people table's rows whose `column` is `value` in a backend's storage. */
+export type CountRows = (table: 'web_sessions' | 'user_links' | 'user_link_uses' | 'totp_steps' | 'sign_ins', column: string, value: string) => Promise<number>;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
  * Users, one-time links and web sessions through two instances opened on the same data (two
  * server processes): what one writes or ends, the other sees at once. Part of `testBackend`.
  */
-export function peopleCases(instances: () => [Backend, Backend]): void {
+export function peopleCases(instances: () => [Backend, Backend], countRows: CountRows): void {
   let t = Date.parse('2026-11-24T10:00:00Z');
   const people = () => instances().map((b) => new People(b.people, { now: () => t })) as [People, People];
   const owner = `owner-${Date.now()}@acme.test`;
@@ -97,5 +104,74 @@ export function peopleCases(instances: () => [Backend, Backend]): void {
     expect((await b.session(id))?.session).toMatchObject({ key_id: 'community', user_id: '', ended: false });
     await a.endSession(id);
     expect(await b.session(id)).toBeUndefined();
+  });
+
+  it('a two-factor time step is accepted once, through either instance; an earlier step after a later one is refused', async () => {
+    const [a, b] = people();
+    const userId = `usr_totp${String(Date.now()).slice(-12)}`;
+    const step = Math.floor(t / 30_000);
+    expect(await a.store.useTotpStep(userId, step)).toBe(true);
+    expect(await b.store.useTotpStep(userId, step)).toBe(false); // the same code replayed through the other process
+    expect(await a.store.useTotpStep(userId, step - 1)).toBe(false); // the previous code, still in its window
+    expect(await b.store.useTotpStep(userId, step + 1)).toBe(true); // the next code
+    expect(await b.store.useTotpStep(`${userId}x`, step)).toBe(true); // another user's
+  });
+
+  it('failed sign-ins through one instance count on the other (the throttle lives in the backend)', async () => {
+    const [a, b] = instances().map((i) => new SignInThrottle(i.people));
+    const email = `throttled-${Date.now()}@acme.test`;
+    for (let i = 0; i < 3; i++) await a!.failed(email, '203.0.113.9', t);
+    for (let i = 0; i < 2; i++) await b!.failed(email, '203.0.113.9', t);
+    expect(await a!.waitMs(email, '203.0.113.9', t + 250)).toBe(750);
+    expect(await b!.waitMs(email, '203.0.113.9', t + 250)).toBe(750);
+    expect(await b!.waitMs(email, '198.51.100.7', t + 250)).toBe(0); // another client: its own five
+    await b!.succeeded(email, '203.0.113.9', t + 1_000);
+    expect(await a!.waitMs(email, '203.0.113.9', t + 1_000)).toBe(0);
+  });
+
+  it('removeExpired deletes ended, idle and too old sessions, used and expired links and old attempts; live ones stay', async () => {
+    const [a, b] = people();
+    t += 3 * LINK_TTL_MS; // past everything the cases above made
+    const { user, link: used } = await a.addUser('acct_people0000000001', `cleanup-${Date.now()}@acme.test`, 'viewer');
+    await b.setPasswordWithLink(used, 'cleanup-password-42');
+    const expiring = await a.newLink(user.id);
+    t += LINK_TTL_MS - SESSION_LIMITS.maxAgeMs;
+    const subject = { userId: user.id, accountId: user.account_id };
+    const old = await a.startSession(subject);
+    const attemptKey = sha256(`cleanup-attempt-${Date.now()}`);
+    await a.store.addSignIn(attemptKey, t, true);
+    let idle!: Awaited<ReturnType<People['startSession']>>;
+    let ended!: Awaited<ReturnType<People['startSession']>>;
+    for (let i = 1; i <= 47; i++) {
+      t += SESSION_LIMITS.maxAgeMs / 48; // the old session used every 15 minutes
+      expect(await b.session(old.id)).toBeDefined();
+      if (i === 24) [idle, ended] = [await a.startSession(subject), await a.startSession(subject)];
+    }
+    await b.endSession(ended.id);
+    t += 14 * 60_000;
+    expect(await a.session(old.id)).toBeDefined(); // last used 11 h 59 min after it began
+    t += 2 * 60_000; // now 12 h 1 min: past its absolute expiry, not idle; the idle one unused for 6 h; the first links 24 h 1 min old
+    const live = await b.startSession(subject);
+    const keptLink = await a.newLink(user.id);
+    await b.store.addSignIn(attemptKey, t - ATTEMPTS_KEPT_MS + 1_000, true);
+    const count = (table: Parameters<CountRows>[0], column: string, value: string) => countRows(table, column, value);
+    const sessionRows = async () => ({
+      old: await count('web_sessions', 'id_hash', old.session.id_hash),
+      idle: await count('web_sessions', 'id_hash', idle.session.id_hash),
+      ended: await count('web_sessions', 'id_hash', ended.session.id_hash),
+      live: await count('web_sessions', 'id_hash', live.session.id_hash),
+    });
+    const linkRows = async () => [await count('user_links', 'token_hash', sha256(used)), await count('user_links', 'token_hash', sha256(expiring)), await count('user_links', 'token_hash', sha256(keptLink))];
+    expect(Object.values(await sessionRows()).every((n) => n > 0)).toBe(true);
+    expect(await linkRows()).toEqual([1, 1, 1]);
+    expect(await count('sign_ins', 'key', attemptKey)).toBe(2);
+
+    await a.removeExpired();
+    expect({ ...(await sessionRows()), live: 'kept' }).toEqual({ old: 0, idle: 0, ended: 0, live: 'kept' });
+    expect(await count('web_sessions', 'id_hash', live.session.id_hash)).toBeGreaterThan(0);
+    expect(await linkRows()).toEqual([0, 0, 1]); // used, expired: gone; the new one kept
+    expect(await count('sign_ins', 'key', attemptKey)).toBe(1); // the attempt within the last hour stays
+    expect((await b.session(live.id))?.user?.id).toBe(user.id);
+    expect((await b.setPasswordWithLink(keptLink, 'cleanup-password-43')).id).toBe(user.id); // still works, once
   });
 }

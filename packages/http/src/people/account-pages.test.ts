@@ -208,12 +208,13 @@ describe('account pages, Cloud edition', () => {
     expect((await signInWithPassword(t, 'pat@acme.test', 'canyon-orbit-43-tulip')).reply.status).toBe(303);
   });
 
-  it('two-factor (RFC 6238): turned on with a code, then asked at sign-in; a recovery code works once', async () => {
+  it('two-factor (RFC 6238): turned on with a code, then asked at sign-in; a code and a recovery code each work once', async () => {
     const cookie = await userWithPassword(t, t.cloud!.accountA, 'tf@acme.test', 'viewer', PASSWORD);
     const csrf = csrfIn((await page(t, '/dashboard/account/password', cookie)).text);
     const start = await postForm(t, '/dashboard/account/password/totp-start', { csrf }, { cookie });
     const secret = /name="secret" value="([A-Z2-7]{32})"/.exec(start.text)![1]!;
-    const code = () => new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 }).generate();
+    // The app's code at the dashboard's clock.
+    const code = () => new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: clock });
     const wrong = await postForm(t, '/dashboard/account/password/totp-confirm', { csrf, secret, code: code() === '000000' ? '111111' : '000000' }, { cookie });
     expect(wrong.text).toContain('That code is not right');
     const on = await postForm(t, '/dashboard/account/password/totp-confirm', { csrf, secret, code: code() }, { cookie });
@@ -222,6 +223,13 @@ describe('account pages, Cloud edition', () => {
     expect(codes[0]).toMatch(/^[0-9a-f]{5}-[0-9a-f]{5}-[0-9a-f]{5}-[0-9a-f]{5}$/);
     const without = await signInWithPassword(t, 'tf@acme.test', PASSWORD);
     expect([without.reply.status, without.reply.text.includes('The two-factor code is not right.')]).toEqual([401, true]);
+    const spent = await signInWithPassword(t, 'tf@acme.test', PASSWORD, { totp: code() }); // the code that turned two-factor on
+    expect([spent.reply.status, spent.reply.text.includes('The two-factor code is not right.')]).toEqual([401, true]);
+    clock += 30_000; // the next time step: a new code
+    expect((await signInWithPassword(t, 'tf@acme.test', PASSWORD, { totp: code() })).reply.status).toBe(303);
+    const replayed = await signInWithPassword(t, 'tf@acme.test', PASSWORD, { totp: code() }); // the same code again, within its window
+    expect([replayed.reply.status, replayed.cookie, replayed.reply.text.includes('The two-factor code is not right.')]).toEqual([401, '', true]);
+    clock += 30_000;
     expect((await signInWithPassword(t, 'tf@acme.test', PASSWORD, { totp: code() })).reply.status).toBe(303);
     expect((await signInWithPassword(t, 'tf@acme.test', PASSWORD, { totp: codes[3]! })).reply.status).toBe(303);
     expect((await signInWithPassword(t, 'tf@acme.test', PASSWORD, { totp: codes[3]! })).reply.status).toBe(401);

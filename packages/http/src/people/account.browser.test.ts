@@ -7,30 +7,31 @@
  * the same backend. axe-core on every page; screenshots only into a temporary folder
  * (printed).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import { type Backend, LINK_TTL_MS, openSqliteBackend } from '@siteline/core';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openClickHouseBackend } from '../../../clickhouse/src/backend.js';
 import { clickhouseAvailable, startClickHouse, type TestServer, warnIfUnavailable } from '../../../clickhouse/src/test-server.js';
-import { startDashboard, type TestDashboard } from '../dashboard/test-helpers.js';
+import { runCli } from '../cli/main.js';
+import { COMMUNITY_KEY, startDashboard, type TestDashboard } from '../dashboard/test-helpers.js';
+import {
+  addAndEditSite, addSignupGoal, axe, inviteViewer, launchChromium, pages, sectionStatuses, setPasswordThroughLink, signInInBrowser, signUpAndIn,
+} from './account-browser-steps.js';
 import { setPasswordUrl } from './links.js';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SCREENSHOTS = mkdtempSync(join(tmpdir(), 'siteline-account-screens-'));
 const OWNER_PASSWORD = 'tulip-orbit-42-canyon';
+const OWNER_SECTIONS = ['keys', 'sites', 'goals', 'users'];
 warnIfUnavailable('account interface in Chromium on ClickHouse');
 
 let browser: Browser;
 let clickhouse: Promise<TestServer> | undefined;
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -38,61 +39,57 @@ afterAll(async () => {
   console.log(`account screenshots: ${SCREENSHOTS}`);
 });
 
-/** Waits until every dashboard panel has its answer (none busy). */
-const settled = (page: Page) =>
-  page.waitForFunction(() => {
-    const panels = [...document.querySelectorAll('section[data-panel]')];
-    return panels.length >= 9 && panels.every((p) => p.getAttribute('aria-busy') === 'false');
-  }, undefined, { timeout: 30_000 });
-
-/** Serious and critical axe-core findings on the page (injected through DevTools, so the CSP does not apply to it). */
-async function axe(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe.run());
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-}
-
 interface Engine {
   name: string;
   skip: boolean;
-  /** Opens the backend of the given server number (0, 1) on the same data. */
-  open(dir: string, n: number): Promise<Backend>;
+  /** Opens a backend on the data of `database` (the same data for the same name). */
+  open(dir: string, database: string): Promise<Backend>;
+  /** DATABASE_URL of that data, for `siteline` commands. */
+  url(dir: string, database: string): Promise<string>;
 }
 
+const clickhouseUrl = async () => (await (clickhouse ??= startClickHouse())).url;
 const ENGINES: Engine[] = [
-  { name: 'sqlite', skip: false, open: async (dir) => openSqliteBackend(join(dir, 'accounts.db')) },
+  { name: 'sqlite', skip: false, open: async (dir, database) => openSqliteBackend(join(dir, `${database}.db`)), url: async (dir, database) => join(dir, `${database}.db`) },
   {
     name: 'clickhouse',
     skip: !clickhouseAvailable,
-    open: async () => openClickHouseBackend({ url: (await (clickhouse ??= startClickHouse())).url, database: 'account_browser' }),
+    open: async (_dir, database) => openClickHouseBackend({ url: await clickhouseUrl(), database }),
+    url: async (_dir, database) => `${(await clickhouseUrl()).replace('http://', 'clickhouse://default@')}/${database}`,
   },
 ];
 
+class Collect extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _encoding: string, done: () => void) {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+/** Runs a `siteline` command in-process on the given DATABASE_URL; returns its standard output, or throws with its errors. */
+async function siteline(args: string[], dir: string, env: Record<string, string>): Promise<string> {
+  const [stdout, stderr] = [new Collect(), new Collect()];
+  const code = await runCli(args, { cwd: dir, env, stdin: Readable.from(['']), stdout, stderr });
+  if (code !== 0) throw new Error(`siteline ${args.join(' ')} exited ${code}: ${stderr.text}`);
+  return stdout.text;
+}
+
 for (const engine of ENGINES) {
-  describe.skipIf(engine.skip)(`the account interface in Chromium on ${engine.name}`, () => {
+  describe.skipIf(engine.skip)(`the account interface in Chromium on ${engine.name} (Cloud)`, () => {
     const dir = mkdtempSync(join(tmpdir(), `siteline-account-${engine.name}-`));
     let offset = 0; // moves the dashboards' clock (link expiry)
     const now = () => Date.now() + offset;
     let a: TestDashboard;
     let b: TestDashboard;
-    const problems: string[] = [];
-    const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${engine.name}-${name}.png`), fullPage: true });
-    const newPage = async () => {
-      const context = await browser.newContext({ ignoreHTTPSErrors: true, locale: 'en-US', viewport: { width: 1280, height: 900 } });
-      await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-      const page = await context.newPage();
-      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-      // The refusals this test provokes (400, 401, 403, 429) show up as failed loads; anything else is a problem.
-      page.on('console', (m) => { if (m.type() === 'error' && !/status of (400|401|403|429)/.test(m.text())) problems.push(`console: ${m.text()}`); });
-      return page;
-    };
+    const { problems, shot, open: newPage } = pages(() => browser, SCREENSHOTS, engine.name);
     const api = (t: TestDashboard, path: string, key: string) => t.request(`/api/v1${path}`, { headers: { Authorization: `Bearer ${key}` } });
     let ownerLink: string;
     let viewerLink: string;
 
     beforeAll(async () => {
-      a = await startDashboard({ cloud: true, backend: await engine.open(dir, 0), dashboard: { now } });
-      b = await startDashboard({ cloud: true, seed: false, backend: await engine.open(dir, 1), dashboard: { now } });
+      a = await startDashboard({ cloud: true, backend: await engine.open(dir, 'account_browser'), dashboard: { now } });
+      b = await startDashboard({ cloud: true, seed: false, backend: await engine.open(dir, 'account_browser'), dashboard: { now } });
       const { link } = await a.people.addUser(a.cloud!.accountA, `owner-${engine.name}@acme.test`, 'owner');
       ownerLink = setPasswordUrl(a.origin, link);
     });
@@ -104,17 +101,14 @@ for (const engine of ENGINES) {
 
     it('the owner: link, password, sign-in, a key the API accepts then refuses once revoked, a site (added, edited) and a goal in GET /goals, an invitation', async () => {
       const page = await newPage();
+      const shotOf = (name: string) => shot(page, name);
       await page.goto(ownerLink);
       expect(await axe(page)).toEqual([]);
       await shot(page, '1-set-password');
-      await page.fill('#new-password', OWNER_PASSWORD);
-      await Promise.all([page.waitForURL(`${a.origin}/`), page.click('button[type=submit]')]);
+      await setPasswordThroughLink(page, ownerLink, a.origin, OWNER_PASSWORD);
       expect(await axe(page)).toEqual([]);
       await shot(page, '2-sign-in');
-      await page.fill('#email', `owner-${engine.name}@acme.test`);
-      await page.fill('#password', OWNER_PASSWORD);
-      await Promise.all([page.waitForSelector('[data-panel=stats] .figure'), page.click('form[aria-label="Sign in with email and password"] button')]);
-      await settled(page);
+      await signInInBrowser(page, `owner-${engine.name}@acme.test`, OWNER_PASSWORD);
       const [cookie] = await page.context().cookies();
       expect(cookie).toMatchObject({ name: '__Host-siteline_session', httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
       expect(await axe(page)).toEqual([]);
@@ -143,41 +137,13 @@ for (const engine of ENGINES) {
       expect((await api(b, '/stats?site_id=ST-demo&period=7d', key)).status).toBe(401);
       await shot(page, '5-keys-revoked');
 
-      await page.click('nav a:has-text("Sites")');
-      await page.fill('#site-name', 'Shop');
-      await page.fill('#site-domain', 'shop.acme.test');
-      await page.fill('#site-timezone', 'Europe/Berlin');
-      await page.click('button:has-text("Add site")');
-      const added = await page.textContent('[role=status]');
-      const siteId = /added as (ST-[A-Za-z0-9]{12})/.exec(added ?? '')![1]!;
-      expect(await page.inputValue(`#snippet-${siteId}`)).toContain(`data-site="${siteId}"`);
-      expect(await axe(page)).toEqual([]);
-      await shot(page, '6-sites');
-      await page.click(`summary:has-text("Edit Shop")`); // the edit form: name and domain; the time zone read-only
-      await page.fill(`#edit-name-${siteId}`, 'Shop EU');
-      await page.fill(`#edit-domain-${siteId}`, 'eu.shop.acme.test');
-      await page.click('button:has-text("Save Shop")');
-      await page.waitForSelector(`text=Site Shop EU (${siteId}) saved.`);
-      expect(await page.textContent(`li:has(#snippet-${siteId}) h3`)).toBe('Shop EU');
-      expect(await axe(page)).toEqual([]);
-      await shot(page, '6b-site-edited');
+      const siteId = await addAndEditSite(page, shotOf);
       const seen = (await b.backend.storage.listSites({ accountId: a.cloud!.accountA })).find((s) => s.id === siteId); // through the second server's backend
       expect(seen).toMatchObject({ name: 'Shop EU', domain: 'eu.shop.acme.test', timezone: 'Europe/Berlin' });
-      await page.click(`a[href="goals?site_id=${siteId}"]`);
-      await page.fill('#goal-value', 'Signup');
-      await page.click('button:has-text("Add goal")');
-      await page.waitForSelector('td:has-text("Signup")');
-      expect(await axe(page)).toEqual([]);
-      await shot(page, '7-goals');
+      await addSignupGoal(page, siteId, shotOf);
       expect(JSON.parse((await api(a, `/goals?site_id=${siteId}&period=7d`, a.cloud!.keyA)).text)).toEqual({ goals: [{ goal: 'Signup', visitors: 0, conversions: 0, conversion_rate: 0 }] });
 
-      await page.click('nav a:has-text("Users")');
-      await page.fill('#invite-email', `viewer-${engine.name}@acme.test`);
-      await page.click('button:has-text("Invite")');
-      viewerLink = await page.inputValue('#invite-link');
-      expect(viewerLink).toMatch(/\/dashboard\/set-password\?token=[A-Za-z0-9_-]{43}$/);
-      expect(await axe(page)).toEqual([]);
-      await shot(page, '8-users');
+      viewerLink = await inviteViewer(page, `viewer-${engine.name}@acme.test`, shotOf);
       await page.click('nav a:has-text("Password")');
       expect(await axe(page)).toEqual([]);
       await shot(page, '9-password');
@@ -212,16 +178,8 @@ for (const engine of ENGINES) {
 
     it('the viewer: link, sign-in, the dashboard, 403 on every owner page; reused and expired links and a password flood refused', async () => {
       const page = await newPage();
-      await page.goto(viewerLink);
-      await page.fill('#new-password', 'viewer-password-77');
-      await Promise.all([page.waitForURL(`${a.origin}/`), page.click('button[type=submit]')]);
-      await page.fill('#email', `viewer-${engine.name}@acme.test`);
-      await page.fill('#password', 'viewer-password-77');
-      await Promise.all([page.waitForSelector('[data-panel=stats] .figure'), page.click('form[aria-label="Sign in with email and password"] button')]);
-      for (const section of ['keys', 'sites', 'goals', 'users']) {
-        const reply = await page.goto(`${a.origin}/dashboard/account/${section}`);
-        expect([section, reply!.status()]).toEqual([section, 403]);
-      }
+      await signUpAndIn(page, viewerLink, a.origin, `viewer-${engine.name}@acme.test`, 'viewer-password-77');
+      expect(await sectionStatuses(page, a.origin, OWNER_SECTIONS)).toEqual(OWNER_SECTIONS.map((s) => [s, 403]));
       expect(await page.textContent('h1')).toBe('Owners only');
       expect(await axe(page)).toEqual([]);
       await shot(page, '11-viewer-403');
@@ -255,6 +213,72 @@ for (const engine of ENGINES) {
       expect(await reused.textContent('[role=alert]')).toBe('Too many failed sign-ins for this email. Try again in 1 seconds.');
       expect(await axe(reused)).toEqual([]);
       await shot(reused, '13-throttled');
+      expect(problems).toEqual([]);
+    }, 180_000);
+  });
+
+  describe.skipIf(engine.skip)(`the account interface in Chromium on ${engine.name} (Community)`, () => {
+    const dir = mkdtempSync(join(tmpdir(), `siteline-community-${engine.name}-`));
+    let t: TestDashboard;
+    const { problems, shot, open: newPage } = pages(() => browser, SCREENSHOTS, `community-${engine.name}`);
+    const owner = `owner-${engine.name}@example.com`;
+    let ownerLink: string;
+    let viewerLink: string;
+
+    beforeAll(async () => {
+      t = await startDashboard({ backend: await engine.open(dir, 'community_browser') });
+      // The operator's command, on the same data: the installation's first owner.
+      ownerLink = (await siteline(['users', 'add', '--email', owner, '--role', 'owner'], dir, { DATABASE_URL: await engine.url(dir, 'community_browser'), PUBLIC_URL: t.origin })).trim();
+    });
+    afterAll(async () => {
+      await t?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('the owner: the command\'s link, password, sign-in, the pages without keys (404), a site (added, edited) and a goal in GET /goals with SERVICE_API_KEY', async () => {
+      expect(ownerLink).toMatch(new RegExp(`^${t.origin.replace(/[.]/g, '\\.')}/dashboard/set-password\\?token=[A-Za-z0-9_-]{43}$`));
+      const page = await newPage();
+      const shotOf = (name: string) => shot(page, name);
+      await signUpAndIn(page, ownerLink, t.origin, owner, OWNER_PASSWORD);
+      expect(await axe(page)).toEqual([]);
+      await shot(page, '3-dashboard');
+      await page.click('a:has-text("Account")');
+      await page.waitForSelector('h1:has-text("Sites")');
+      expect(await page.$$eval('nav[aria-label=Account] a', (links) => links.map((l) => l.textContent))).toEqual(['Dashboard', 'Sites', 'Goals', 'Users', 'Password']);
+      // No key pages in the Community edition: its one key is SERVICE_API_KEY, set by the operator.
+      expect(await sectionStatuses(page, t.origin, ['keys'])).toEqual([['keys', 404]]);
+      expect(await page.textContent('h1')).toBe('Not found');
+      expect(await axe(page)).toEqual([]);
+      await shot(page, '4-no-keys');
+      await page.goto(`${t.origin}/dashboard/account/sites`);
+
+      const siteId = await addAndEditSite(page, shotOf);
+      expect((await t.backend.storage.listSites()).find((s) => s.id === siteId)).toMatchObject({ name: 'Shop EU', domain: 'eu.shop.acme.test', timezone: 'Europe/Berlin', accountId: null });
+      await addSignupGoal(page, siteId, shotOf);
+      const goals = await t.request(`/api/v1/goals?site_id=${siteId}&period=7d`, { headers: { Authorization: `Bearer ${COMMUNITY_KEY}` } });
+      expect([goals.status, JSON.parse(goals.text)]).toEqual([200, { goals: [{ goal: 'Signup', visitors: 0, conversions: 0, conversion_rate: 0 }] }]);
+
+      viewerLink = await inviteViewer(page, `viewer-${engine.name}@example.com`, shotOf);
+      await page.click('nav a:has-text("Password")');
+      expect(await axe(page)).toEqual([]);
+      await shot(page, '9-password');
+      await page.context().close();
+    }, 180_000);
+
+    it('the viewer: sign-in, the dashboard, 403 on every owner page and 404 on keys', async () => {
+      const page = await newPage();
+      await signUpAndIn(page, viewerLink, t.origin, `viewer-${engine.name}@example.com`, 'viewer-password-77');
+      expect(await axe(page)).toEqual([]);
+      expect(await sectionStatuses(page, t.origin, OWNER_SECTIONS)).toEqual([['keys', 404], ['sites', 403], ['goals', 403], ['users', 403]]);
+      expect(await page.textContent('h1')).toBe('Owners only');
+      expect(await axe(page)).toEqual([]);
+      await shot(page, '11-viewer-403');
+      // An owner's action posted anyway: 403, nothing added.
+      await page.goto(`${t.origin}/dashboard/account/password`);
+      const csrf = await page.inputValue('input[name=csrf]');
+      const posted = await page.evaluate(async (token) => (await fetch('sites', { method: 'POST', body: new URLSearchParams({ csrf: token, name: 'Viewer site' }) })).status, csrf);
+      expect(posted).toBe(403);
+      expect((await t.backend.storage.listSites()).map((s) => s.name)).not.toContain('Viewer site');
       expect(problems).toEqual([]);
     }, 180_000);
   });

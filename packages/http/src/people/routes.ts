@@ -10,7 +10,7 @@ import { redirect, send, sendHtml } from '../dashboard/http-io.js';
 import { readForm, refusedPost } from './form.js';
 import { publicOrigin, setPasswordUrl } from './links.js';
 import { type AccountFrame, type AccountSection, accountPage, COPY_SCRIPT, type Flash, goalsBody, keysBody, passwordBody, type SiteEditForm, sitesBody, trackerSnippet, twoFactorBody, usersBody } from './pages.js';
-import { newRecoveryCodes, newTotpSecret, totpMatches } from './totp.js';
+import { newRecoveryCodes, newTotpSecret, useTotpCode } from './totp.js';
 
 export interface AccountRoutesOptions {
   people: People;
@@ -22,6 +22,8 @@ export interface AccountRoutesOptions {
   trackerPath: string;
   /** Sends a one-time link by mail (when `SMTP_URL` is set); resolves false when not configured. */
   mailLink?: (to: string, url: string) => Promise<boolean>;
+  /** Clock of the two-factor codes. */
+  now: () => number;
 }
 
 export interface AccountRequest {
@@ -159,7 +161,8 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
         case 'password/totp-confirm': {
           const secret = field('secret');
           if (!/^[A-Z2-7]{32}$/.test(secret)) return render({ error: 'Start the set-up again.' });
-          if (!totpMatches(secret, field('code'))) return render({ error: 'That code is not right; check the app and the clock.' }, 422, { totp: newTotpSecret(user.email) });
+          // The confirming code is spent like a sign-in's: it cannot sign in a second time.
+          if (!(await useTotpCode(people, user, secret, field('code'), options.now()))) return render({ error: 'That code is not right; check the app and the clock.' }, 422, { totp: newTotpSecret(user.email) });
           const { codes, hashes } = newRecoveryCodes();
           await people.store.saveUser({ ...user, totp_secret: secret, recovery_hashes: hashes });
           user.totp_secret = secret; // this page shows it on

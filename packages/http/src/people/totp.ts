@@ -1,7 +1,9 @@
 /**
  * Two-factor sign-in (RFC 6238 TOTP: SHA-1, 6 digits, 30-second steps, one step either way
  * for clock drift) with `otpauth`, and single-use recovery codes (stored as SHA-256 hashes:
- * 80 random bits each, so a fast hash is enough).
+ * 80 random bits each, so a fast hash is enough). A code is accepted once (RFC 6238 section
+ * 5.2): the backend remembers the last time step accepted per user, and refuses a code of
+ * that step or an earlier one, whichever server process sees it.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { People, UserRow } from '@siteline/core';
@@ -22,10 +24,24 @@ export function newTotpSecret(email: string): { secret: string; uri: string } {
   return { secret, uri: totp(secret, email).toString() };
 }
 
-/** Whether `code` is the secret's current code (or one step before or after). */
-export function totpMatches(secret: string, code: string): boolean {
+/** Length of a time step (RFC 6238's X). */
+const PERIOD_MS = 30_000;
+
+/**
+ * The time step of `code` if it is the secret's code at `now` (or one step before or after), else undefined.
+ * @example totpStep(secret, '123456', Date.now()) // 59_3xx_xxx, or undefined
+ */
+export function totpStep(secret: string, code: string, now: number): number | undefined {
   const digits = code.replace(/\s/g, '');
-  return /^\d{6}$/.test(digits) && totp(secret).validate({ token: digits, window: 1 }) !== null;
+  if (!/^\d{6}$/.test(digits)) return undefined;
+  const delta = totp(secret).validate({ token: digits, window: 1, timestamp: now });
+  return delta === null ? undefined : Math.floor(now / PERIOD_MS) + delta;
+}
+
+/** Accepts `code` once: its step must match and be later than any accepted before for the user (a replay is refused). */
+export async function useTotpCode(people: People, user: UserRow, secret: string, code: string, now: number): Promise<boolean> {
+  const step = totpStep(secret, code, now);
+  return step !== undefined && (await people.store.useTotpStep(user.id, step));
 }
 
 /** New recovery codes (shown once) and their stored hashes. */
@@ -38,12 +54,12 @@ export function newRecoveryCodes(): { codes: string[]; hashes: string[] } {
 }
 
 /**
- * The second factor of a sign-in: a current TOTP code, or an unused recovery code (which is
- * then spent: the user is saved without it).
+ * The second factor of a sign-in: a current TOTP code not used before, or an unused recovery
+ * code (which is then spent: the user is saved without it).
  */
-export async function verifyTotp(people: People, user: UserRow, code: string): Promise<boolean> {
+export async function verifyTotp(people: People, user: UserRow, code: string, now: number): Promise<boolean> {
   if (code.length > 32) return false;
-  if (totpMatches(user.totp_secret, code)) return true;
+  if (await useTotpCode(people, user, user.totp_secret, code, now)) return true;
   const hash = Buffer.from(hashCode(code), 'hex');
   const index = user.recovery_hashes.findIndex((h) => timingSafeEqual(Buffer.from(h, 'hex'), hash));
   if (index < 0 || code.trim() === '') return false;

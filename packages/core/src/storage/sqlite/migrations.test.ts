@@ -44,8 +44,9 @@ async function answers(storage: Storage): Promise<unknown[]> {
   return out;
 }
 
-/** Takes back what migration 8 adds, to hold an older file. */
-const UNDO_8 = 'DROP TABLE users; DROP TABLE user_links; DROP TABLE web_sessions;';
+/** Takes back what migrations 9 and 8 add, to hold an older file. */
+const UNDO_9 = 'DROP TABLE totp_steps; DROP TABLE sign_ins;';
+const UNDO_8 = `${UNDO_9} DROP TABLE users; DROP TABLE user_links; DROP TABLE web_sessions;`;
 
 describe('SQLite migrations', () => {
   it('a database of schema version 2 upgrades to the same answers', async () => {
@@ -196,10 +197,28 @@ describe('SQLite migration 8: users, one-time links, web sessions', () => {
     old.exec(`INSERT INTO accounts VALUES ('acct_kept00000000000', 'Kept', '2026-11-01T00:00:00Z')`);
     old.close();
     const upgraded = createSqliteStore(file, { now: () => NOW });
-    expect(upgraded.db.pragma('user_version', { simple: true })).toBe(8);
+    expect(upgraded.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     expect(upgraded.db.prepare('SELECT name FROM accounts').pluck().all()).toEqual(['Kept']);
     const count = (table: string) => upgraded.db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get();
     expect([count('users'), count('user_links'), count('web_sessions')]).toEqual([0, 0, 0]);
+    await upgraded.close();
+  });
+});
+
+describe('SQLite migration 9: two-factor steps and sign-in attempts', () => {
+  it('a version-8 database keeps its users, sessions and links and gains the two tables, empty', async () => {
+    const file = join(dir, 'v8.db');
+    const old = new Database(file);
+    for (const sql of MIGRATIONS.slice(0, 8)) old.exec(sql);
+    old.pragma('user_version = 8');
+    old.exec(`INSERT INTO users VALUES ('usr_kept000000000000', '', 'kept@example.com', 'owner', '', '', '[]', 0, '2026-11-01T00:00:00Z', 0);
+      INSERT INTO web_sessions VALUES ('hash', 'usr_kept000000000000', '', '', 'csrf', 1, 2, 0);
+      INSERT INTO user_links VALUES ('link', 'usr_kept000000000000', 3, NULL);`);
+    old.close();
+    const upgraded = createSqliteStore(file, { now: () => NOW });
+    expect(upgraded.db.pragma('user_version', { simple: true })).toBe(9);
+    const count = (table: string) => upgraded.db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get();
+    expect([count('users'), count('web_sessions'), count('user_links'), count('totp_steps'), count('sign_ins')]).toEqual([1, 1, 1, 0, 0]);
     await upgraded.close();
   });
 });

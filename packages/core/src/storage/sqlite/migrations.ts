@@ -399,4 +399,21 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX web_sessions_created ON web_sessions (created_ms);
   `,
+  `
+  -- Issue 25, second part: the last two-factor time step accepted per user (a code is
+  -- accepted once), and sign-in attempts as the throttle counts them, under SHA-256 hashes
+  -- of the email (and client); both in the backend so every server process shares them.
+  CREATE TABLE totp_steps (
+    user_id  TEXT PRIMARY KEY,
+    step     INTEGER NOT NULL
+  ) STRICT;
+
+  CREATE TABLE sign_ins (
+    key     TEXT NOT NULL,
+    at_ms   INTEGER NOT NULL,
+    failed  INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX sign_ins_key ON sign_ins (key, at_ms);
+  CREATE INDEX sign_ins_at ON sign_ins (at_ms);
+  `,
 ];

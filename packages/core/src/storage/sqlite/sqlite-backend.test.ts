@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importEvents } from '../../import/import.js';
 import { parseQuery } from '../../query/parse.js';
@@ -15,7 +16,19 @@ const dir = mkdtempSync(join(tmpdir(), 'siteline-sqlite-backend-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let now = Date.now();
-testBackend({ name: 'sqlite file', open: async () => openSqliteBackend(join(dir, 'backend.db'), { now: () => now }), clock: { set: (ms) => (now = ms) } });
+testBackend({
+  name: 'sqlite file',
+  open: async () => openSqliteBackend(join(dir, 'backend.db'), { now: () => now }),
+  clock: { set: (ms) => (now = ms) },
+  async countRows(table, column, value) {
+    const db = new Database(join(dir, 'backend.db'), { readonly: true });
+    try {
+      return db.prepare(`SELECT COUNT(*) FROM ${table} WHERE ${column} = ?`).pluck().get(value) as number;
+    } finally {
+      db.close();
+    }
+  },
+});
 
 describe('openSqliteBackend', () => {
   const walPages = (backend: ReturnType<typeof openSqliteBackend>) => (backend.storage as SqliteStore).db.pragma('wal_autocheckpoint', { simple: true });

@@ -1,0 +1,47 @@
+/** The dashboard's assets (hashed names, cached for a year) and its data routes (`data/sites`, and every API path for the session's principal). */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HTTP_MESSAGES } from '../errors.js';
+import type { DashboardAssets } from './assets.js';
+import { send, sendJson } from './http-io.js';
+import type { DashboardContext } from './options.js';
+
+/** `dashboard/assets/<name>` and `dashboard/data/<rest>`. */
+export function dataRoutes(ctx: DashboardContext) {
+  const { options, assets, current, staleCookie } = ctx;
+
+  const asset = async (req: IncomingMessage, res: ServerResponse, name: string): Promise<number> => {
+    const files: DashboardAssets = await assets;
+    const file = [files.script, files.style, files.icon].find((a) => a.name === name);
+    if (!file) return sendJson(req, res, 404, { error: HTTP_MESSAGES.notFound });
+    const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    return send(req, res, 200, gzip ? file.gzipped : file.body, {
+      'Content-Type': file.contentType,
+      // The name changes with the content: a browser never needs to ask again.
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      Vary: 'Accept-Encoding',
+      ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
+    });
+  };
+
+  /** `data/sites` (the picker; the API has no such endpoint) or an API path answered for the session's principal. */
+  const data = async (req: IncomingMessage, res: ServerResponse, url: URL, rest: string): Promise<number | undefined> => {
+    const principal = (await current(req))?.principal;
+    if (!principal) return sendJson(req, res, 401, { error: HTTP_MESSAGES.unauthorized }, staleCookie(req));
+    if (rest === 'sites') {
+      const sites = await options.storage.listSites(principal.accountId === undefined ? undefined : { accountId: principal.accountId });
+      const list = sites.map(({ id, name, domain, timezone }) => ({ id, name, domain, timezone }));
+      const { capabilities } = options.storage;
+      const can = {
+        filters: capabilities?.selection === true,
+        hours: typeof options.storage.hourBuckets === 'function',
+        properties: capabilities?.properties === true,
+        goals: capabilities?.goals === true,
+      };
+      return sendJson(req, res, 200, { sites: list, tracker: options.trackerPath ?? '/tracker.js', can });
+    }
+    await options.api.serveAs(req, res, principal, `/${rest}${url.search}`);
+    return undefined; // logged by the API handler
+  };
+
+  return { asset, data };
+}
