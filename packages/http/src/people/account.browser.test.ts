@@ -181,6 +181,7 @@ for (const engine of ENGINES) {
       await signUpAndIn(page, viewerLink, a.origin, `viewer-${engine.name}@acme.test`, 'viewer-password-77');
       expect(await sectionStatuses(page, a.origin, OWNER_SECTIONS)).toEqual(OWNER_SECTIONS.map((s) => [s, 403]));
       expect(await page.textContent('h1')).toBe('Owners only');
+      expect(await page.textContent('main p')).toBe('Only an owner of this account can open this page. Ask an owner to change your role.');
       expect(await axe(page)).toEqual([]);
       await shot(page, '11-viewer-403');
 
@@ -271,6 +272,7 @@ for (const engine of ENGINES) {
       expect(await axe(page)).toEqual([]);
       expect(await sectionStatuses(page, t.origin, OWNER_SECTIONS)).toEqual([['keys', 404], ['sites', 403], ['goals', 403], ['users', 403]]);
       expect(await page.textContent('h1')).toBe('Owners only');
+      expect(await page.textContent('main p')).toBe('Only an owner of this installation can open this page. Ask an owner to change your role.');
       expect(await axe(page)).toEqual([]);
       await shot(page, '11-viewer-403');
       // An owner's action posted anyway: 403, nothing added.

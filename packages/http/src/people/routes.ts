@@ -61,7 +61,8 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
     const known = [...OWNER_SECTIONS, 'password'].includes(section) && (section !== 'keys' || accounts !== undefined);
     if (!known) return sendHtml(req, res, 404, accountPage(frame, undefined, 'Not found', '<p>There is no such page.</p>'));
     if (OWNER_SECTIONS.includes(section as AccountSection) && user.role !== 'owner') {
-      return sendHtml(req, res, 403, accountPage(frame, undefined, 'Owners only', '<p>Only an owner of this account can open this page. Ask an owner to change your role.</p>'));
+      const whose = frame.cloud ? 'this account' : 'this installation';
+      return sendHtml(req, res, 403, accountPage(frame, undefined, 'Owners only', `<p>Only an owner of ${whose} can open this page. Ask an owner to change your role.</p>`));
     }
     const page = (status: number, title: string, body: string, flash?: Flash) => sendHtml(req, res, status, accountPage(frame, section as AccountSection, title, body, flash));
     const sitesOf = () => storage.listSites({ accountId: accountId === COMMUNITY_ACCOUNT ? null : accountId });
