@@ -50,4 +50,21 @@ describe.skipIf(!clickhouseAvailable)('a connection the server closes as a reque
     // The proxy did close connections as requests arrived: the pauses above were long enough for reuse.
     expect(proxy.closed).toBeGreaterThan(0);
   });
+
+  it('never sends a write twice when its answer is lost (it may have been stored); sends a read at most three times', async () => {
+    await storage.client.command({ query: 'CREATE TABLE closed_connections.probe (n UInt32) ENGINE = MergeTree ORDER BY n' });
+    const before = proxy.closed;
+    proxy.loseAnswers = true;
+    try {
+      await expect(storage.client.insert({ table: 'closed_connections.probe', values: [{ n: 1 }], format: 'JSONEachRow' })).rejects.toMatchObject({ code: 'ECONNRESET' });
+      expect(proxy.closed - before).toBe(1);
+      await expect(storage.client.query({ query: 'SELECT 1', format: 'JSONEachRow' })).rejects.toMatchObject({ code: 'ECONNRESET' });
+      expect(proxy.closed - before).toBe(1 + 3);
+    } finally {
+      proxy.loseAnswers = false;
+    }
+    // The server ran the insert whose answer was lost: one row, not two.
+    const [row] = await (await storage.client.query({ query: 'SELECT count() AS n FROM closed_connections.probe', format: 'JSONEachRow' })).json<{ n: string }>();
+    expect(row).toEqual({ n: '1' });
+  });
 });

@@ -12,8 +12,13 @@ import { connect, createServer, type Socket } from 'node:net';
 
 export interface ClosingProxy {
   url: string;
-  /** Connections closed as a request arrived. */
+  /** Connections closed by the proxy. */
   readonly closed: number;
+  /**
+   * When set, every answer is lost: the connection is closed as the server's first bytes
+   * arrive, after the server has run the request (a server or network dying at that moment).
+   */
+  loseAnswers: boolean;
   stop(): Promise<void>;
 }
 
@@ -42,6 +47,13 @@ export async function startClosingProxy(targetPort: number, idleMs: number): Pro
       upstream.write(data);
     });
     upstream.on('data', (data) => {
+      if (proxy.loseAnswers) {
+        dropping = true;
+        closed++;
+        upstream.destroy();
+        client.end();
+        return;
+      }
       answeredAt = Date.now();
       client.write(data);
     });
@@ -58,15 +70,17 @@ export async function startClosingProxy(targetPort: number, idleMs: number): Pro
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
-  return {
+  const proxy: ClosingProxy = {
     url: `http://127.0.0.1:${port}`,
     get closed() {
       return closed;
     },
+    loseAnswers: false,
     stop: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
   };
+  return proxy;
 }
