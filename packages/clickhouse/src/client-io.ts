@@ -46,13 +46,13 @@ export function clientIO(client: ClickHouseClient, target: SchemaTarget, cluster
     async insertLines(table, columns, body) {
       if (rawInsert) {
         const settings = Object.fromEntries(Object.entries(await writeSettings()).map(([k, v]) => [k, String(v)]));
-        await rawInsert({ table: `${target.database}.${table}`, columns, values: Buffer.concat(body.done().map((piece) => Buffer.from(piece))), format: 'TabSeparated', settings });
+        await rawInsert({ table: `${target.database}.${table}`, columns, values: Buffer.concat([...body].map((piece) => Buffer.from(piece))), format: 'TabSeparated', settings });
         return;
       }
       await client.insert({
         table: tableName(target, table),
         columns: columns as [string, ...string[]],
-        values: Readable.from(body.done(), { objectMode: false }),
+        values: Readable.from(body, { objectMode: false }),
         format: 'TabSeparated',
         clickhouse_settings: await writeSettings(),
       });

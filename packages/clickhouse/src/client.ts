@@ -15,19 +15,66 @@ export interface ConnectOptions {
   clickhouse_settings?: ClickHouseSettings;
 }
 
+/** Times a read is sent when kept-alive connections keep turning out closed (each failed one is dropped). */
+const READ_SENDS = 3;
+
+/** A request that went out on a connection the server had closed: no answer came, nothing was run. */
+const isClosedConnection = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
+};
+
 /**
  * Every client of this package. The client's own logger is off: failures reach the caller
  * as rejected promises and the caller reports them (a server logs them as JSON lines, a
  * command prints what to fix), so nothing is printed twice or in another format.
+ *
+ * Over HTTP(S) a server closes a kept-alive connection once it has idled for its
+ * `keep_alive_timeout` (3 s on 18.16), and a request that crosses that close on the wire
+ * fails with `socket hang up` (ECONNRESET). The client drops connections sooner (2.5 s),
+ * but on a loaded machine its timers run late and the race is real: a 10M import into
+ * clickhouse-server 18.16 died of it. So reads (`query`: SELECTs, which change nothing)
+ * keep their connections and are sent again on a closed connection, at most three times;
+ * writes (`insert`, `command`, `exec`) go out on a connection of their own each, which
+ * nobody closes under them, and are never sent twice (a write that fails may have been
+ * stored, so it is reported, not repeated). A new loopback connection costs well under a
+ * millisecond, and writes are few and large (imports, the collector's batches).
+ *
+ * @example
+ * const client = connect({ url: 'http://127.0.0.1:8123' });
+ * const rows = await (await client.query({ query: 'SELECT 1 AS one', format: 'JSONEachRow' })).json();
  */
 export function connect(options: ConnectOptions): ClickHouseClient {
-  return createClient({
-    url: options.url,
-    connection: options.connection,
-    username: options.username,
-    password: options.password,
-    request_timeout: options.requestTimeoutMs,
-    clickhouse_settings: options.clickhouse_settings,
-    log: { level: ClickHouseLogLevel.OFF },
+  const make = (keepAlive: boolean) =>
+    createClient({
+      url: options.url,
+      connection: options.connection,
+      username: options.username,
+      password: options.password,
+      request_timeout: options.requestTimeoutMs,
+      clickhouse_settings: options.clickhouse_settings,
+      keep_alive: { enabled: keepAlive },
+      log: { level: ClickHouseLogLevel.OFF },
+    });
+  const client = make(true);
+  if (options.connection) return client; // its own transport (chdb runs in-process): no connections to lose
+  const writes = make(false);
+  const query = client.query.bind(client);
+  const close = client.close.bind(client);
+  const retried: typeof client.query = async (params) => {
+    for (let send = 1; ; send++) {
+      try {
+        return await query(params);
+      } catch (error) {
+        if (send >= READ_SENDS || !isClosedConnection(error)) throw error;
+      }
+    }
+  };
+  return Object.assign(client, {
+    query: retried,
+    insert: writes.insert.bind(writes),
+    command: writes.command.bind(writes),
+    exec: writes.exec.bind(writes),
+    close: async () => void (await Promise.all([close(), writes.close()])),
   });
 }

@@ -18,7 +18,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
  * type, a negative or fractional instant), so a write fails whole instead of
  * storing a wrapped value; and anything but the two types.
  */
-function check(e: StoredEvent): void {
+export function checkEvent(e: StoredEvent): void {
   if (!DAY.test(e.day) || e.day < MIN_DAY || e.day > MAX_DAY) {
     throw new RangeError(`Event day ${e.day} is outside ${MIN_DAY}..${MAX_DAY}, the range ClickHouse Date can store`);
   }
@@ -35,7 +35,7 @@ function check(e: StoredEvent): void {
  * Pageviews carry no properties (empty arrays).
  */
 export function eventLine(e: StoredEvent): string {
-  check(e);
+  checkEvent(e);
   const props = e.type === 'event' ? e.props : undefined;
   const keys = props && props.length > 0 ? tsvStrings(props.map((p) => p[0])) : '[]';
   const values = props && props.length > 0 ? tsvStrings(props.map((p) => p[1])) : '[]';
@@ -48,7 +48,7 @@ export function eventLine(e: StoredEvent): string {
 
 /** One `events` row as an object (`JSONEachRow`), for tests and the migration tests' released writer. */
 export function eventRow(e: StoredEvent): Record<(typeof EVENT_COLUMNS)[number], string | number> {
-  check(e);
+  checkEvent(e);
   return {
     site_id: e.siteId, day: e.day, ts: e.ts, seq: e.seq, type: e.type, name: e.name, path: e.path, session_id: e.sessionId,
     visitor_id: e.visitorId, entry_path: e.entryPath, referrer_source: e.referrerSource, channel: e.channel, utm_source: e.utmSource,

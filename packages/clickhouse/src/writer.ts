@@ -2,7 +2,7 @@ import type { ClickHouseSettings } from '@clickhouse/client';
 import { compareBytes, DuplicateImportError, type ImportRecord, type StoredEvent } from '@siteline/core';
 import { readDay } from './days.js';
 import { sqlDate, sqlString, tsvStrings, tsvText } from './escape.js';
-import { EVENT_LINE_COLUMNS, eventLine } from './events.js';
+import { checkEvent, EVENT_LINE_COLUMNS, eventLine } from './events.js';
 import { GAP_COLUMNS, SESSION_COLUMNS } from './migrations/006-filter-layout.js';
 import { GapChanges, type GapRow, makesStale, mergeSession, needsStoredEvents, sortByTime, type SessionState, type Step } from './session-plan.js';
 import { SESSION_ATTRIBUTE_COLUMNS } from './migrations/002-rollups.js';
@@ -14,8 +14,11 @@ export interface WriterIO {
   rows<T>(query: string, settings?: ClickHouseSettings): Promise<T[]>;
   /** Small inserts, as `JSONEachRow`. */
   insert(table: string, values: readonly object[]): Promise<void>;
-  /** Bulk inserts: the `TabSeparated` body (fields made by `tsvText` and `tsvInt`) of the given columns. */
-  insertLines(table: string, columns: readonly string[], body: TsvBody): Promise<void>;
+  /**
+   * Bulk inserts: the `TabSeparated` body (fields made by `tsvText` and `tsvInt`) of the given columns, as
+   * pieces of whole lines each ending in a newline, read as the request is sent.
+   */
+  insertLines(table: string, columns: readonly string[], body: Iterable<string>): Promise<void>;
 }
 
 /** Days per site whose visitor counts a write may have changed. */
@@ -23,6 +26,9 @@ export type TouchedDays = Map<string, Set<string>>;
 
 /** Sessions merged between two turns of the event loop while the events' insert streams. */
 const YIELD_EVERY = 5_000;
+
+/** Lines per piece of a `TabSeparated` body. */
+const LINES_PER_PIECE = 5_000;
 
 /** Session ids per look-up query: keeps the SQL text well under a megabyte. */
 const IDS_PER_QUERY = 10_000;
@@ -76,7 +82,7 @@ export class TsvBody {
   add(line: string): void {
     this.lines.push(line);
     this.rows++;
-    if (this.lines.length >= 5_000) this.cut();
+    if (this.lines.length >= LINES_PER_PIECE) this.cut();
   }
 
   /** The pieces, each ending in a newline. */
@@ -88,6 +94,19 @@ export class TsvBody {
   private cut(): void {
     this.pieces.push(`${this.lines.join('\n')}\n`);
     this.lines = [];
+  }
+}
+
+/**
+ * The `TabSeparated` lines of `rows`, made a piece at a time as the insert reads
+ * them: the body of a large import (hundreds of bytes an event) is never in
+ * memory whole, only the pieces the request has not sent yet.
+ */
+export function* tsvPieces<T>(rows: readonly T[], line: (row: T) => string): Generator<string> {
+  for (let start = 0; start < rows.length; start += LINES_PER_PIECE) {
+    const lines: string[] = [];
+    for (const row of rows.slice(start, start + LINES_PER_PIECE)) lines.push(line(row));
+    yield `${lines.join('\n')}\n`;
   }
 }
 
@@ -172,16 +191,15 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
   };
 
   return async (events: readonly StoredEvent[], record?: ImportRecord): Promise<TouchedDays> => {
-    // Refuses what ClickHouse cannot hold before anything is written.
-    const eventLines = new TsvBody();
-    for (const e of events) eventLines.add(eventLine(e));
+    // Refuses what ClickHouse cannot hold before anything is written (the lines are made as the insert sends them).
+    for (const e of events) checkEvent(e);
     if (record) {
       const [found] = await io.rows<{ n: string }>(importCountSql(target, record.hash));
       if (Number(found?.n) > 0) throw new DuplicateImportError(record.hash);
     }
     // The events go in while the sessions are worked out (the server parses on another core); the stored
     // events read for a session below leave them out again.
-    const inserting = eventLines.rows > 0 ? io.insertLines('events', EVENT_LINE_COLUMNS, eventLines) : Promise.resolve();
+    const inserting = events.length > 0 ? io.insertLines('events', EVENT_LINE_COLUMNS, tsvPieces(events, eventLine)) : Promise.resolve();
     inserting.catch(() => {}); // awaited below; not an unhandled rejection while the sessions are worked out
     const bySite = new Map<string, Map<string, StoredEvent[]>>();
     const touched: TouchedDays = new Map();
@@ -228,8 +246,8 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
     await Promise.all([
       inserting,
       stale.length > 0 && io.insert('stale_sessions', stale),
-      sessionLines.rows > 0 && io.insertLines('sessions', [...SESSION_COLUMNS, 'sign'], sessionLines),
-      gapLines.rows > 0 && io.insertLines('pageview_gaps', GAP_COLUMNS, gapLines),
+      sessionLines.rows > 0 && io.insertLines('sessions', [...SESSION_COLUMNS, 'sign'], sessionLines.done()),
+      gapLines.rows > 0 && io.insertLines('pageview_gaps', GAP_COLUMNS, gapLines.done()),
     ]);
     // Last: a build that sees this mark also sees the rows above (see rollups.ts).
     const marks = [...touched].flatMap(([siteId, days]) => [...days].map((day) => ({ site_id: siteId, day, ver: 0, writes: 1, builds: 0 })));
