@@ -106,7 +106,14 @@ export function testBackend({ name, open, clock, countRows }: TestBackendOptions
       clock.set(Date.parse('2026-11-01T10:05:00Z'));
       expect(await b.salts.saltFor('2026-11-01')).toBe(first);
       expect(await a.salts.saltFor('2026-11-01')).toBe(first);
-      const next = await b.salts.saltFor('2026-11-02');
+      // Both instances proposed 11-02 in the background when they first read 11-01 (a salt is proposed a day ahead), so on a
+      // store without transactions two candidates may race: they agree once the first-stored one has settled (ClickHouse:
+      // SALT_SETTLE_SECONDS, its docs), so the check asks again for up to 15 s until they agree.
+      let next = await b.salts.saltFor('2026-11-02');
+      for (let tries = 0; tries < 30 && (await a.salts.saltFor('2026-11-02')) !== next; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        next = await b.salts.saltFor('2026-11-02');
+      }
       expect(next).not.toBe(first);
       expect(await a.salts.saltFor('2026-11-02')).toBe(next);
       const reopened = await open();
