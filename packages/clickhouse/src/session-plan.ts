@@ -155,11 +155,11 @@ function sameAttributes(a: SessionAttributeColumns, b: SessionAttributeColumns):
     && a.browser === b.browser && a.os === b.os;
 }
 
-/** An event's stamped session attributes, by column name. */
-const stampOf = (e: StoredEvent): SessionAttributeColumns => ({
-  entry_path: e.entryPath, referrer_source: e.referrerSource, channel: e.channel, utm_source: e.utmSource, utm_medium: e.utmMedium,
-  utm_campaign: e.utmCampaign, country_code: e.countryCode, device_type: e.deviceType, browser: e.browser, os: e.os,
-});
+/** Whether an event's stamped session attributes are `s`'s (compared field by field: this runs for every event written). */
+const stampedAs = (e: StoredEvent, s: SessionAttributeColumns): boolean =>
+  e.entryPath === s.entry_path && e.referrerSource === s.referrer_source && e.channel === s.channel && e.utmSource === s.utm_source
+  && e.utmMedium === s.utm_medium && e.utmCampaign === s.utm_campaign && e.countryCode === s.country_code && e.deviceType === s.device_type
+  && e.browser === s.browser && e.os === s.os;
 
 /**
  * Whether a write makes the session stale (`stale_sessions`): one of its
@@ -173,7 +173,7 @@ const stampOf = (e: StoredEvent): SessionAttributeColumns => ({
  */
 export function makesStale(events: readonly StoredEvent[], change: SessionChange): boolean {
   if (change.cancel && !sameAttributes(change.cancel, change.state)) return true;
-  return events.some((e) => !sameAttributes(stampOf(e), change.state));
+  return events.some((e) => !stampedAs(e, change.state));
 }
 
 /**
