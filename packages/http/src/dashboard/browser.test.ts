@@ -550,6 +550,9 @@ describe('the dashboard in headless Chromium (Cloud keys)', () => {
 
     await s.page.goto(`${t.origin}/?site_id=ST-demo&period=7d`);
     await settled(s.page);
+    // The site list and the live count are not panels: until they have answered too, revoking the key
+    // could sign the page out before the click (their reply is checked as it is sent).
+    await s.page.waitForLoadState('networkidle');
     expect(await t.backend.accounts.revokeKey(t.cloud!.accountA, t.cloud!.keyAId)).toBe(true);
     await s.page.getByRole('group', { name: 'Interval' }).getByRole('button', { name: 'Week' }).click();
     await s.page.waitForSelector('#email'); // the page reloaded into the sign-in form
