@@ -9,10 +9,10 @@
  * same JSON. Then `POST /collect` under wrk. Prints Markdown tables and writes
  * .bench/results.json. Not part of `npm test`.
  */
+import { benchArgs } from './bench/args.js';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { demoNdjson } from '../packages/core/src/demo/index.js';
 import { parseQuery } from '../packages/core/src/query/parse.js';
 import { REPORTS } from '../packages/core/src/reports/index.js';
@@ -36,46 +36,44 @@ import { int, ms, removeDatabase, table, time, type Timing } from './bench/measu
 import { naiveStorage } from './bench/naive.js';
 import { certificate, startServer } from './bench/server.js';
 
-const { values: args } = parseArgs({
-  options: {
-    pageviews: { type: 'string', default: '1000000' },
-    days: { type: 'string', default: '30' },
-    'small-sites': { type: 'string', default: '4' },
-    seed: { type: 'string', default: '1' },
-    now: { type: 'string', default: '2026-11-20T12:00:00Z' },
-    runs: { type: 'string', default: '30' },
-    'naive-runs': { type: 'string', default: '3' },
-    /** Query extensions (filters, compare) on SQLite: `yes` (default) or `no`; naive runs per extension row. */
-    extensions: { type: 'string', default: 'yes' },
-    'extension-naive-runs': { type: 'string', default: '1' },
-    /** Runs of each ClickHouse floor query (a plain aggregate over the raw rows, a reference like the naive scans). */
-    'floor-runs': { type: 'string', default: '10' },
-    /** Runs of each query-extension case on each ClickHouse engine (the SQLite rows take --runs). */
-    'clickhouse-extension-runs': { type: 'string', default: '5' },
-    /** Properties and goals (`/properties`, `/goals`, prop: and goal filters): `yes` (default) or `no`; naive runs per row. */
-    properties: { type: 'string', default: 'yes' },
-    'property-naive-runs': { type: 'string', default: '1' },
-    /** Runs of each property and goal case on each ClickHouse engine. */
-    'clickhouse-property-runs': { type: 'string', default: '10' },
-    /** Export (`openExport`, what GET /export streams) of the large site's 30 days on every store, each in a fresh process: `yes` (default) or `no`. */
-    export: { type: 'string', default: 'yes' },
-    /** Pageviews of the lines imported with and without properties, on every store (0: skip). */
-    'cost-pageviews': { type: 'string', default: '200000' },
-    chunk: { type: 'string', default: '500000' },
-    'collect-seconds': { type: 'string', default: '10' },
-    connections: { type: 'string', default: '16' },
-    'stage-events': { type: 'string', default: '200000' },
-    dir: { type: 'string', default: '.bench' },
-    reuse: { type: 'boolean', default: false },
-    /** `auto`: ClickHouse columns for the engines that can run here; `yes` requires them; `no` skips them. */
-    clickhouse: { type: 'string', default: 'auto' },
-    /** A checkout of an earlier Siteline whose ClickHouse adapter imports the same lines too (import speed and bytes before a layout change). */
-    'layout-before': { type: 'string' },
-    /** `no`: only the ClickHouse columns (no SQLite import, reads or comparison). */
-    sqlite: { type: 'string', default: 'yes' },
-    /** ClickHouse engines: `server` (clickhouse-server from apt) and `chdb` (ClickHouse 26.x in-process). */
-    'clickhouse-engines': { type: 'string', default: 'server,chdb' },
-  },
+const args = benchArgs('npm run bench --', {
+  pageviews: { type: 'string', default: '1000000' },
+  days: { type: 'string', default: '30' },
+  'small-sites': { type: 'string', default: '4' },
+  seed: { type: 'string', default: '1' },
+  now: { type: 'string', default: '2026-11-20T12:00:00Z' },
+  runs: { type: 'string', default: '30' },
+  'naive-runs': { type: 'string', default: '3' },
+  /** Query extensions (filters, compare) on SQLite: `yes` (default) or `no`; naive runs per extension row. */
+  extensions: { type: 'string', default: 'yes' },
+  'extension-naive-runs': { type: 'string', default: '1' },
+  /** Runs of each ClickHouse floor query (a plain aggregate over the raw rows, a reference like the naive scans). */
+  'floor-runs': { type: 'string', default: '10' },
+  /** Runs of each query-extension case on each ClickHouse engine (the SQLite rows take --runs). */
+  'clickhouse-extension-runs': { type: 'string', default: '5' },
+  /** Properties and goals (`/properties`, `/goals`, prop: and goal filters): `yes` (default) or `no`; naive runs per row. */
+  properties: { type: 'string', default: 'yes' },
+  'property-naive-runs': { type: 'string', default: '1' },
+  /** Runs of each property and goal case on each ClickHouse engine. */
+  'clickhouse-property-runs': { type: 'string', default: '10' },
+  /** Export (`openExport`, what GET /export streams) of the large site's 30 days on every store, each in a fresh process: `yes` (default) or `no`. */
+  export: { type: 'string', default: 'yes' },
+  /** Pageviews of the lines imported with and without properties, on every store (0: skip). */
+  'cost-pageviews': { type: 'string', default: '200000' },
+  chunk: { type: 'string', default: '500000' },
+  'collect-seconds': { type: 'string', default: '10' },
+  connections: { type: 'string', default: '16' },
+  'stage-events': { type: 'string', default: '200000' },
+  dir: { type: 'string', default: '.bench' },
+  reuse: { type: 'boolean', default: false },
+  /** `auto`: ClickHouse columns for the engines that can run here; `yes` requires them; `no` skips them. */
+  clickhouse: { type: 'string', default: 'auto' },
+  /** A checkout of an earlier Siteline whose ClickHouse adapter imports the same lines too (import speed and bytes before a layout change). */
+  'layout-before': { type: 'string' },
+  /** `no`: only the ClickHouse columns (no SQLite import, reads or comparison). */
+  sqlite: { type: 'string', default: 'yes' },
+  /** ClickHouse engines: `server` (clickhouse-server from apt) and `chdb` (ClickHouse 26.x in-process). */
+  'clickhouse-engines': { type: 'string', default: 'server,chdb' },
 });
 const num = (name: keyof typeof args) => Number(args[name]);
 const dir = String(args.dir);

@@ -14,31 +14,41 @@
  * so the numbers do not depend on today's date.
  * Reuses .bench/bench.db when it holds the asked-for data (made by this script or by
  * `npm run bench` with the same --pageviews/--days/--now/--seed), otherwise generates it.
+ * `--engine clickhouse`: the same lines imported into a clickhouse-server (18.16 from apt, on
+ * loopback through packages/clickhouse's test harness, stopped at the end) and the server run
+ * with DATABASE_URL=clickhouse://…; its restart empties Siteline's caches, not ClickHouse's.
  */
+import { benchArgs } from './args.js';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
-import { benchSites, BIG, loadDataset } from './dataset.js';
+import { createClickHouseStorage } from '../../packages/clickhouse/src/clickhouse-storage.js';
+import { startClickHouse, type TestServer } from '../../packages/clickhouse/src/test-server.js';
+import { importEvents } from '../../packages/core/src/import/import.js';
+import { benchSites, BIG, chunks, createBenchSite, loadDataset } from './dataset.js';
 import { int, ms, percentile, table } from './measure.js';
 import { certificate } from './server.js';
 
-const { values: args } = parseArgs({
-  options: {
-    pageviews: { type: 'string', default: '1000000' },
-    days: { type: 'string', default: '30' },
-    'small-sites': { type: 'string', default: '4' },
-    seed: { type: 'string', default: '1' },
-    now: { type: 'string', default: '2026-11-20T12:00:00Z' },
-    chunk: { type: 'string', default: '500000' },
-    runs: { type: 'string', default: '10' },
-    dir: { type: 'string', default: '.bench' },
-  },
+const args = benchArgs('npm run bench:dashboard --', {
+  pageviews: { type: 'string', default: '1000000' },
+  days: { type: 'string', default: '30' },
+  'small-sites': { type: 'string', default: '4' },
+  seed: { type: 'string', default: '1' },
+  now: { type: 'string', default: '2026-11-20T12:00:00Z' },
+  chunk: { type: 'string', default: '500000' },
+  runs: { type: 'string', default: '10' },
+  dir: { type: 'string', default: '.bench' },
+  /** `sqlite` (the bench database file) or `clickhouse` (a clickhouse-server on loopback, filled with the same lines). */
+  engine: { type: 'string', default: 'sqlite' },
 });
+if (args.engine !== 'sqlite' && args.engine !== 'clickhouse') {
+  console.error(`--engine is sqlite or clickhouse, got ${args.engine}`);
+  process.exit(2);
+}
 const num = (name: keyof typeof args) => Number(args[name]);
 const dir = String(args.dir);
 mkdirSync(dir, { recursive: true });
@@ -68,6 +78,28 @@ async function ensureDatabase(): Promise<void> {
   writeFileSync(marker, wanted);
 }
 
+/** A clickhouse-server holding the bench's lines in database `bench`; its DATABASE_URL for `siteline serve`. */
+async function clickhouseDatabase(): Promise<{ server: TestServer; url: string }> {
+  const server = await startClickHouse();
+  const storage = createClickHouseStorage({ url: server.url, database: 'bench', now });
+  try {
+    await storage.migrate();
+    let events = 0;
+    const t = performance.now();
+    for (const site of benchSites(num('pageviews'), num('small-sites'))) {
+      await createBenchSite(storage, site);
+      for (const lines of chunks(site, { days: num('days'), seed: num('seed'), endMs, chunk: num('chunk') })) {
+        await importEvents(storage, lines);
+        events += lines.length;
+      }
+    }
+    log(`clickhouse-server: imported ${int(events)} events in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  } finally {
+    await storage.close();
+  }
+  return { server, url: `clickhouse://default:@127.0.0.1:${server.httpPort}/bench` };
+}
+
 interface Server {
   port: number;
   stop(): Promise<void>;
@@ -78,7 +110,7 @@ interface Server {
  * store blocks its event loop for seconds, which must not stall this process (Playwright's
  * driver runs here).
  */
-async function start(): Promise<Server> {
+async function start(databaseUrl: string): Promise<Server> {
   const root = resolve(import.meta.dirname, '../..');
   const tls = resolve(dir, 'tls');
   certificate(tls);
@@ -86,7 +118,7 @@ async function start(): Promise<Server> {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '', TSX_TSCONFIG_PATH: join(root, 'tsconfig.json'),
-      SERVICE_API_KEY: KEY, DATABASE_URL: resolve(file), HOST: '127.0.0.1', PORT: '0', RATE_LIMIT_PER_MINUTE: '0',
+      SERVICE_API_KEY: KEY, DATABASE_URL: databaseUrl, HOST: '127.0.0.1', PORT: '0', RATE_LIMIT_PER_MINUTE: '0',
       TLS_CERT_FILE: join(tls, 'cert.pem'), TLS_KEY_FILE: join(tls, 'key.pem'),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -139,7 +171,9 @@ function apiStats(running: Server, ca: Buffer): Promise<number> {
 }
 
 async function main() {
-  await ensureDatabase();
+  const clickhouse = args.engine === 'clickhouse' ? await clickhouseDatabase() : undefined;
+  if (!clickhouse) await ensureDatabase();
+  const databaseUrl = clickhouse?.url ?? resolve(file);
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -151,7 +185,7 @@ async function main() {
     rows.push([name, String(values.length), ms(percentile(sorted, 50)), ms(sorted[sorted.length - 1]!)]);
   };
   try {
-    let running = await start();
+    let running = await start(databaseUrl);
     const origin = `https://localhost:${running.port}`;
     const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
@@ -185,7 +219,7 @@ async function main() {
     // A restart: the backend's caches (SQLite's column cache of filtered reads) are empty again.
     await context.close();
     await running.stop();
-    running = await start();
+    running = await start(databaseUrl);
     const again = `https://localhost:${running.port}`;
     const ctx2 = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
     const p2 = await ctx2.newPage();
@@ -213,10 +247,11 @@ async function main() {
     stat('assets cached (reload): figures shown', cached.map((e) => e.figures));
     stat('assets cached (reload): every panel', cached.map((e) => e.panels));
     stat('after a restart: first load, figures shown', [afterRestart.figures]);
-    stat('after a restart: first filter click until every panel is filtered (cold column cache)', [coldFilter.ms]);
+    stat(`after a restart: first filter click until every panel is filtered (${clickhouse ? 'Siteline restarted, ClickHouse not' : 'cold column cache'})`, [coldFilter.ms]);
     stat('then another filter click (warm)', [warmFilter.ms]);
     const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, Node ${process.version}, Chromium ${browser.version()}`;
-    console.log(`## Dashboard in headless Chromium, ${int(num('pageviews'))} pageviews over ${num('days')} days (view ${VIEW}; ms from navigation start; ${machine})\n`);
+    const engine = clickhouse ? `clickhouse-server ${await clickhouseVersion(clickhouse.server)}` : 'SQLite';
+    console.log(`## Dashboard in headless Chromium on ${engine}, ${int(num('pageviews'))} pageviews over ${num('days')} days (view ${VIEW}; ms from navigation start; ${machine})\n`);
     console.log(table(['measure', 'runs', 'p50 ms', 'max ms'], rows));
     const worstFigures = Math.max(first.figures, ...empty.map((e) => e.figures), ...cached.map((e) => e.figures));
     const worstFcp = Math.max(first.fcp, ...empty.map((e) => e.fcp), ...cached.map((e) => e.fcp));
@@ -224,10 +259,16 @@ async function main() {
       ['first paint (FCP) under 1 s on loopback, every load', `${ms(worstFcp)} ms`, worstFcp < 1000 ? 'yes' : 'no'],
       ['figures on screen under 1 s, every load', `${ms(worstFigures)} ms`, worstFigures < 1000 ? 'yes' : 'no'],
     ])}`);
-    writeFileSync(join(dir, 'dashboard.json'), `${JSON.stringify({ args, signInFcp, api, first, empty, cached, afterRestart, coldFilter, warmFilter }, null, 2)}\n`);
+    writeFileSync(join(dir, clickhouse ? 'dashboard-clickhouse.json' : 'dashboard.json'), `${JSON.stringify({ args, signInFcp, api, first, empty, cached, afterRestart, coldFilter, warmFilter }, null, 2)}\n`);
   } finally {
     await browser.close();
+    await clickhouse?.server.stop();
   }
+}
+
+async function clickhouseVersion(server: TestServer): Promise<string> {
+  const reply = await fetch(`${server.url}/?query=${encodeURIComponent('SELECT version()')}`);
+  return (await reply.text()).trim();
 }
 
 await main();
