@@ -19,6 +19,7 @@ describe('GET /export streams with backpressure', () => {
   let storage: Storage;
   let server: https.Server;
   let pagesRead = 0;
+  const listeners: [number, number][] = [];
 
   beforeAll(async () => {
     storage = createSqliteStorage(join(dir, 'export.db'));
@@ -30,7 +31,16 @@ describe('GET /export streams with backpressure', () => {
     const counted: Storage = Object.create(storage, {
       eventPage: { value: (...args: Parameters<NonNullable<Storage['eventPage']>>) => (pagesRead++, storage.eventPage!(...args)) },
     });
-    server = https.createServer(tls, createApiHandler({ storage: counted, authenticate: communityAuthenticator(KEY), logger: () => {}, rateLimit: false }));
+    const handler = createApiHandler({ storage: counted, authenticate: communityAuthenticator(KEY), logger: () => {}, rateLimit: false });
+    // The response's 'close' and 'error' listeners at each write of the export.
+    server = https.createServer(tls, (req, res) => {
+      const write = res.write.bind(res) as (chunk: unknown) => boolean;
+      res.write = ((chunk: unknown) => {
+        listeners.push([res.listenerCount('close'), res.listenerCount('error')]);
+        return write(chunk);
+      }) as typeof res.write;
+      handler(req, res);
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   }, 60_000);
   afterAll(async () => {
@@ -61,5 +71,9 @@ describe('GET /export streams with backpressure', () => {
     expect(lines).toHaveLength(EVENTS);
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ ts: new Date(Date.UTC(2026, 10, 2) + (EVENTS - 1) * 1000).toISOString(), url: `/p${(EVENTS - 1) % 50}` });
     expect(pagesRead).toBe(13); // 12 full pages and the empty one that ends it
+    // Every wait for 'drain' removed its listeners again: as many at the last write as at the first
+    // (they grew by two per wait when the losing wait stayed pending).
+    expect(listeners.length).toBeGreaterThanOrEqual(12);
+    expect(new Set(listeners.map((l) => l.join())).size).toBe(1);
   }, 60_000);
 });

@@ -29,7 +29,7 @@ export async function streamExport(req: IncomingMessage, res: ServerResponse, ex
   try {
     for await (const chunk of exported.chunks) {
       if (res.destroyed) break;
-      if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      if (!res.write(chunk)) await drainedOrClosed(res);
     }
     res.end();
   } catch (error) {
@@ -37,4 +37,18 @@ export async function streamExport(req: IncomingMessage, res: ServerResponse, ex
     throw error;
   }
   return 200;
+}
+
+/**
+ * Until `res` drains or closes. Both waits are ended either way: a `once` left pending keeps
+ * its listeners (and `once`'s own 'error' listener) on the response, one more per wait for
+ * as long as the export runs.
+ */
+async function drainedOrClosed(res: ServerResponse): Promise<void> {
+  const done = new AbortController();
+  try {
+    await Promise.race([once(res, 'drain', { signal: done.signal }), once(res, 'close', { signal: done.signal })]);
+  } finally {
+    done.abort();
+  }
 }
