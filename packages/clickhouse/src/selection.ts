@@ -214,14 +214,15 @@ const DURATION = `${LIVE} * toInt64(end_ts - start_ts)`;
 
 /**
  * Per `key` (SQL over a `sessions` row, output as `k`): the matching
- * sessions starting in the range (`n`), bounces (`b`), summed duration
- * (`dur`), and the visitors (`v`) counted per `k` (and `perDay`: per day of it; a visitor
- * counts in a group when the signs of their kept rows there sum above zero,
- * i.e. one of their sessions there is current).
+ * sessions starting in the range (`n`) and the visitors (`v`) counted per `k`
+ * (and `perDay`: per day of it; a visitor counts in a group when the signs of
+ * their kept rows there sum above zero, i.e. one of their sessions there is
+ * current); with `shape`, bounces (`b`) and summed duration (`dur`) too, which
+ * only the summary needs (two and three more columns read).
  */
-function sessionSumsSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection, key: string, perDay = false): string {
-  return `SELECT k, sum(live) AS n, sum(bounced) AS b, sum(dur) AS dur, countIf(live > 0) AS v FROM (
-      SELECT ${key} AS k, sum(${LIVE}) AS live, sum(${BOUNCE}) AS bounced, sum(${DURATION}) AS dur
+function sessionSumsSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection, key: string, { perDay = false, shape = false } = {}): string {
+  return `SELECT k, sum(live) AS n${shape ? ', sum(bounced) AS b, sum(dur) AS dur' : ''}, countIf(live > 0) AS v FROM (
+      SELECT ${key} AS k, sum(${LIVE}) AS live${shape ? `, sum(${BOUNCE}) AS bounced, sum(${DURATION}) AS dur` : ''}
       FROM ${tableName(t, 'sessions')} WHERE ${matchingRowsWhere(t, r, r.from, b.hi, selection)}
       GROUP BY k, ${perDay ? 'day, ' : ''}visitor_id
     ) GROUP BY k HAVING n > 0`;
@@ -268,9 +269,9 @@ export function selectedEventsWhere(t: SchemaTarget, r: DayRange, b: Bounds, sel
   return [`type = '${type}'`, ...selectedTerms(t, r, b, selection, type)].join(' AND ');
 }
 
-/** Sessions, bounces, duration and daily visitors of the matching sessions starting in the range, per day (`k`). */
-export function sessionDaysSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection): string {
-  return sessionSumsSql(t, r, b, selection, 'toString(day)');
+/** Sessions and daily visitors of the matching sessions starting in the range, per day (`k`); with `shape`, bounces and duration too. */
+export function sessionDaysSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection, shape = false): string {
+  return sessionSumsSql(t, r, b, selection, 'toString(day)', { shape });
 }
 
 /** Selected pageviews per own day (`d`). */
@@ -280,7 +281,7 @@ export function pageviewDaysSql(t: SchemaTarget, r: DayRange, b: Bounds, selecti
 
 /** Matching sessions starting in the range by the dimension's value (`k`): sessions and daily visitors. */
 export function breakdownSql(t: SchemaTarget, r: DayRange, b: Bounds, dimension: SessionDimension, selection: Selection): string {
-  return sessionSumsSql(t, r, b, selection, DIMENSION_VALUE_SQL[dimension], true);
+  return sessionSumsSql(t, r, b, selection, DIMENSION_VALUE_SQL[dimension], { perDay: true });
 }
 
 /** Matching sessions starting in the range by entry page (`k`): sessions and bounces. */
@@ -394,7 +395,7 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
       if (outsideDateType(r)) return totals;
       const b = await boundsFor(r, selection);
       const [days, views] = await Promise.all([
-        rows<{ n: string; b: string; dur: string; v: string }>(sessionDaysSql(target, r, b, selection)),
+        rows<{ n: string; b: string; dur: string; v: string }>(sessionDaysSql(target, r, b, selection, true)),
         rows<{ pv: string }>(pageviewDaysSql(target, r, b, selection)),
       ]);
       for (const d of days) {
