@@ -192,11 +192,14 @@ const monotone = (selection: Selection): boolean => selection.session.length ===
  * Ids of sessions starting in `[startFrom, to]` matching `selection` in
  * their current state. For a monotone selection any kept row will do (an
  * earlier state that matched means the current one does, and the current
- * one is in the range): no grouping.
+ * one is in the range): no grouping. `withEvents`: only sessions with custom
+ * events (for a set that selects custom events; `event_count` only grows too,
+ * so the current row has it; at 1M pageviews 12% of the sessions, whose
+ * arrays alone are then read).
  */
-export function sessionSetSql(t: SchemaTarget, r: DayRange, startFrom: string, hi: string, selection: Selection): string {
+export function sessionSetSql(t: SchemaTarget, r: DayRange, startFrom: string, hi: string, selection: Selection, withEvents = false): string {
   if (!monotone(selection)) return matchingSessionsSql(t, r, startFrom, hi, selection);
-  return `SELECT session_id FROM ${tableName(t, 'sessions')} WHERE ${matchingRowsWhere(t, r, startFrom, hi, selection)}`;
+  return `SELECT session_id FROM ${tableName(t, 'sessions')} WHERE ${withEvents ? 'event_count > 0 AND ' : ''}${matchingRowsWhere(t, r, startFrom, hi, selection)}`;
 }
 
 /** Ids of the site's stale sessions (`stale_sessions`: their events and gaps may carry other attributes than theirs). */
@@ -256,7 +259,7 @@ function selectedTerms(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selec
   const part = sessionSetPart(selection, type);
   const viaSession = [
     ...selection.session.map((c) => conditionSql(SESSION_ATTRIBUTE_COLUMN[c.attribute], c)),
-    ...(part ? [`session_id IN (${sessionSetSql(t, r, b.lo, b.hi, part)})`] : []),
+    ...(part ? [`session_id IN (${sessionSetSql(t, r, b.lo, b.hi, part, type === 'event')})`] : []),
   ];
   if (selection.session.length === 0 || !b.stale) return [...where, ...viaSession];
   const stale = staleIdsSql(t, r.siteId);
