@@ -191,7 +191,7 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
   const [parts] = await rows<{ b: string }>("SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = 'bench' AND active");
   const [gapBytes] = await rows<{ b: string }>("SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = 'bench' AND table = 'pageview_gaps' AND active");
   const [arrayBytes] = await rows<{ b: string }>(
-    "SELECT sum(data_compressed_bytes) AS b FROM system.columns WHERE database = 'bench' AND table IN ('sessions', 'session_state') AND name IN ('paths', 'names')",
+    "SELECT sum(data_compressed_bytes) AS b FROM system.columns WHERE database = 'bench' AND table IN ('sessions', 'session_state') AND name IN ('paths', 'names', 'name_counts')",
   );
   const collect = await collectInto(backend, options, engine, server);
   const collectEvents = {

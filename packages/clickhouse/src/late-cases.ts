@@ -80,6 +80,38 @@ async function expectExact(store: Storage, sqlite: Storage, siteId: string): Pro
   }
 }
 
+/**
+ * Custom events under a page condition, of sessions crossing the ends of the
+ * range 11-02..11-03 (UTC), each written in pieces (schema version 8 reads
+ * the sessions wholly inside the range from their `name_counts`, and the
+ * events of crossing sessions from their rows):
+ * - P crosses the start: 11-02 00:05 `signup`, 00:10 `buy` written first
+ *   (DE), then its true start 11-01 23:50 `/pricing` (AT) and 23:55
+ *   `signup`. In the range: signup 1, buy 1. P is AT.
+ * - Q lies inside: 11-02 10:00 `/pricing`, 10:02 `signup`; then 10:01
+ *   `signup` (inside the stored span) and 10:03 `download`: signup 2,
+ *   download 1. DE.
+ * - R crosses the end: 11-03 23:50 `/pricing`, 23:55 `signup`; then 11-04
+ *   00:05 `signup`: signup 1 in the range. DE.
+ * - S (11-02 12:00 `/home`, 12:01 `signup`) and T (11-01 23:58 `/home`,
+ *   11-02 00:01 `signup`) have no `/pricing` pageview.
+ * Under `page is /pricing`: signup 1 + 2 + 1 = 4, buy 1, download 1; adding
+ * `country is AT`: P alone, buy 1, signup 1 (a tie: by name).
+ */
+function crossingWrites(siteId: string): StoredEvent[][] {
+  const at = (sessionId: string, when: string, path: string, stamped: Partial<StoredEvent> = {}) =>
+    ({ ...ev(siteId, sessionId, '00:00:00', path, stamped), ts: Date.parse(`2026-${when}Z`), day: `2026-${when.slice(0, 5)}` });
+  const event = (name: string, more: Partial<StoredEvent> = {}) => ({ type: 'event' as const, name, ...more });
+  const austria = { countryCode: 'AT', entryPath: '/pricing' };
+  return [
+    [at('P', '11-02T00:05:00', '/pricing', event('signup')), at('P', '11-02T00:10:00', '/pricing', event('buy')), at('Q', '11-02T10:00:00', '/pricing'),
+      at('Q', '11-02T10:02:00', '/pricing', event('signup')), at('R', '11-03T23:50:00', '/pricing'), at('R', '11-03T23:55:00', '/pricing', event('signup'))],
+    [at('Q', '11-02T10:01:00', '/pricing', event('signup')), at('Q', '11-02T10:03:00', '/pricing', event('download')), at('R', '11-04T00:05:00', '/pricing', event('signup')),
+      at('S', '11-02T12:00:00', '/home'), at('S', '11-02T12:01:00', '/home', event('signup')), at('T', '11-01T23:58:00', '/home'), at('T', '11-02T00:01:00', '/home', event('signup'))],
+    [at('P', '11-01T23:50:00', '/pricing', austria), at('P', '11-01T23:55:00', '/pricing', event('signup', austria))],
+  ];
+}
+
 /** Registers the cases on `storage()` (the migrated store of the current file). */
 export function lateEventCases(storage: () => Storage): void {
   it('filters see a session as its first event made it, when that event arrives last (import writes)', async () => {
@@ -103,6 +135,29 @@ export function lateEventCases(storage: () => Storage): void {
       writer.stop();
     }
     await expectExact(storage(), sqlite, 'ST-latec');
+    await sqlite.close();
+  });
+
+  it('custom events under a page condition count the events in the range of sessions inside it and crossing its ends, written out of order', async () => {
+    const sqlite = createSqliteStorage(':memory:');
+    for (const store of [storage(), sqlite]) {
+      await createSite(store, { id: 'ST-cross', name: 'Crossing', timezone: 'UTC' });
+      let n = 0;
+      for (const batch of crossingWrites('ST-cross')) await store.writeEvents(batch, { hash: `cross-${++n}`, events: batch.length, importedAt: '2026-11-05T00:00:00Z' });
+    }
+    const range = { site_id: 'ST-cross', from: '2026-11-02', to: '2026-11-03' };
+    const pricing = ['is', 'page', ['/pricing']] as [string, string, string[]];
+    expect(await ask(storage(), 'events', { ...range, ...filter(pricing) }))
+      .toEqual({ events: [{ name: 'signup', count: 4 }, { name: 'buy', count: 1 }, { name: 'download', count: 1 }] });
+    expect(await ask(storage(), 'events', { ...range, ...filter(pricing, ['is', 'country', ['AT']]) }))
+      .toEqual({ events: [{ name: 'buy', count: 1 }, { name: 'signup', count: 1 }] }); // a tie: by name
+    const more = [
+      filter(pricing, ['is', 'event', ['signup']]), filter(['is_not', 'page', ['/home']]), filter(['contains', 'page', ['/pri']], ['is', 'country', ['DE']]),
+      filter(pricing, ['is_not', 'country', ['AT']]),
+    ];
+    for (const f of more) for (const r of [range, { ...range, to: '2026-11-02' }, { ...range, from: '2026-11-03' }, { ...range, from: '2026-11-01', to: '2026-11-04' }]) {
+      expect([f, r, await ask(storage(), 'events', { ...r, ...f })]).toEqual([f, r, await ask(sqlite, 'events', { ...r, ...f })]);
+    }
     await sqlite.close();
   });
 }

@@ -124,14 +124,24 @@ export interface Bounds {
   hi: string;
   /** The site has stale sessions (`stale_sessions`) and the selection has session conditions: those sessions are looked up. */
   stale: boolean;
+  /**
+   * Where sessions cross an end of the range (read with `lo` and `hi`): the
+   * latest `end_day` of one starting before `from` (`early`) and the earliest
+   * start day of one ending after `to` (`late`), each absent when there is
+   * none. A crossing session's events in the range lie in `[from, early]` or
+   * `[late, to]`.
+   */
+  crossing?: { early?: string; late?: string };
 }
 
 /** `lo` and `hi` of the range: sessions starting by `to` and ending on or after `from` (superseded states only widen them). */
 export function boundsSql(t: SchemaTarget, r: DayRange): string {
   const from = sqlDate(clampDay(r.from));
-  return `SELECT countIf(day < ${from}) AS early, toString(minIf(day, day < ${from})) AS lo_day, toString(max(end_day)) AS hi_day
+  const to = sqlDate(clampDay(r.to));
+  return `SELECT countIf(day < ${from}) AS early, toString(minIf(day, day < ${from})) AS lo_day, toString(max(end_day)) AS hi_day,
+      toString(maxIf(end_day, day < ${from})) AS early_end, countIf(end_day > ${to}) AS late, toString(minIf(day, end_day > ${to})) AS late_start
     FROM ${tableName(t, 'sessions')}
-    WHERE site_id = ${sqlString(r.siteId)} AND day <= ${sqlDate(clampDay(r.to))} AND end_day >= ${from}`;
+    WHERE site_id = ${sqlString(r.siteId)} AND day <= ${to} AND end_day >= ${from}`;
 }
 
 /** Session ids with an event in `[from, to]` for which every term holds. */
@@ -316,6 +326,53 @@ export function eventRowsSql(t: SchemaTarget, r: DayRange, b: Bounds, selection:
   return `SELECT name AS nm, count() AS n FROM ${tableName(t, 'events')} WHERE ${selectedEventsWhere(t, r, b, selection, 'event')}${only} GROUP BY name`;
 }
 
+/**
+ * Whether the selected custom events are read by session (`eventsBySessionSql`):
+ * a page or goal condition makes them the events of a set of sessions, and no
+ * `prop:` condition looks inside the events themselves.
+ */
+export const readsEventsBySession = (selection: Selection): boolean =>
+  (selection.prop?.length ?? 0) === 0 && sessionSetPart(selection, 'event') !== undefined;
+
+/**
+ * The selected custom events by name (`nm`, `n`) under a page or goal
+ * condition, in two parts whose sums add up (`readsEventsBySession`):
+ *
+ * - `inside`: the matching sessions lying wholly in the range (start day from
+ *   `from`, `end_day` up to `to`), every custom event of which is in the
+ *   range: their `names` and `name_counts` (schema version 8), summed with
+ *   the sign of each row (a superseded state's rows cancel out, as in the
+ *   session sums). No event row is read.
+ * - `crossing`: the events of the range of the matching sessions that cross
+ *   one of its ends, read only on the days where they cross it (`crossing`
+ *   of the bounds); `undefined` when no session crosses.
+ *
+ * Session conditions are tested on the session rows, whose attributes are
+ * the session's own: stale sessions need no look-up. `event` conditions hold
+ * on each event's name.
+ */
+export function eventsBySessionSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection, name?: string): { inside: string; crossing?: string } {
+  const sessions: Selection = { ...NONE, session: selection.session, page: selection.page, goal: selection.goal ?? [] };
+  const from = sqlDate(clampDay(r.from));
+  const to = sqlDate(clampDay(r.to));
+  const names = [...allSql('nm', selection.event), ...(name === undefined ? [] : [`nm = ${sqlString(name)}`])];
+  const inside = `SELECT nm, sum(toInt64(sign) * toInt64(c)) AS n FROM ${tableName(t, 'sessions')} ARRAY JOIN names AS nm, name_counts AS c
+    WHERE event_count > 0 AND end_day <= ${to} AND ${matchingRowsWhere(t, r, r.from, b.hi, sessions)}${names.map((x) => ` AND ${x}`).join('')}
+    GROUP BY nm`;
+  const { early, late } = b.crossing ?? {};
+  if (early === undefined && late === undefined) return { inside };
+  // The days of the range where crossing sessions have events, and the crossing sessions by their start day (the sort key's second column).
+  const days = [...(early === undefined ? [] : [`day <= ${sqlDate(clampDay(early))}`]), ...(late === undefined ? [] : [`day >= ${sqlDate(clampDay(late))}`])];
+  const starts = [...(early === undefined ? [] : [`day < ${from}`]), ...(late === undefined ? [] : [`(day >= ${sqlDate(clampDay(late))} AND end_day > ${to})`])];
+  const crossingSet = `SELECT session_id FROM ${tableName(t, 'sessions')} WHERE event_count > 0 AND (${starts.join(' OR ')}) AND ${matchingRowsWhere(t, r, b.lo, b.hi, sessions)}`;
+  const set = monotone(sessions) ? crossingSet : `${crossingSet} GROUP BY session_id HAVING sum(sign) > 0`;
+  const crossing = `SELECT name AS nm, count() AS n FROM ${tableName(t, 'events')}
+    WHERE type = 'event' AND site_id = ${sqlString(r.siteId)} AND day >= ${from} AND day <= ${to} AND (${days.join(' OR ')})
+      ${[...passesSql(selection), ...(name === undefined ? [] : [`name = ${sqlString(name)}`])].map((x) => `AND ${x} `).join('')}AND session_id IN (${set})
+    GROUP BY name`;
+  return { inside, crossing };
+}
+
 /** Quarter hour of an instant (ms): every bucket start of the core is one when the zone's offsets are whole quarter hours. */
 const QUARTER_HOUR = 900_000;
 
@@ -366,9 +423,13 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
   /** Whether `selection` needs `lo` and `hi`: a page, event, property or goal condition reads session arrays or events beyond the range. */
   const readsBeyond = (selection: Selection) => selection.page.length + selection.event.length + (selection.prop?.length ?? 0) + (selection.goal?.length ?? 0) > 0;
   const rangeOf = async (r: DayRange) => {
-    const [row] = await rows<{ early: string; lo_day: string; hi_day: string }>(boundsSql(target, r));
+    const [row] = await rows<{ early: string; lo_day: string; hi_day: string; early_end: string; late: string; late_start: string }>(boundsSql(target, r));
     const hi = row ? readDay(row.hi_day) : r.to;
-    return { lo: row && num(row.early) > 0 ? readDay(row.lo_day) : r.from, hi: hi > r.to ? hi : r.to };
+    const crossing = {
+      ...(row && num(row.early) > 0 ? { early: readDay(row.early_end) } : {}),
+      ...(row && num(row.late) > 0 ? { late: readDay(row.late_start) } : {}),
+    };
+    return { lo: row && num(row.early) > 0 ? readDay(row.lo_day) : r.from, hi: hi > r.to ? hi : r.to, crossing };
   };
   /**
    * The range's bounds and whether stale sessions are looked up, each read
@@ -460,8 +521,16 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
 
     async customEvents(r: DayRange, name: string | undefined, selection: Selection): Promise<EventTotals[]> {
       if (outsideDateType(r)) return [];
-      const found = await rows<{ nm: string; n: string }>(eventRowsSql(target, r, await boundsFor(r, selection), selection, name));
-      return found.map((x) => ({ name: x.nm, count: num(x.n) }));
+      const b = await boundsFor(r, selection);
+      if (!readsEventsBySession(selection)) {
+        const found = await rows<{ nm: string; n: string }>(eventRowsSql(target, r, b, selection, name));
+        return found.map((x) => ({ name: x.nm, count: num(x.n) }));
+      }
+      const { inside, crossing } = eventsBySessionSql(target, r, b, selection, name);
+      const parts = await Promise.all([inside, ...(crossing ? [crossing] : [])].map((sql) => rows<{ nm: string; n: string }>(sql)));
+      const counts = new Map<string, number>();
+      for (const x of parts.flat()) counts.set(x.nm, (counts.get(x.nm) ?? 0) + num(x.n));
+      return [...counts].filter(([, count]) => count > 0).map(([nm, count]) => ({ name: nm, count }));
     },
 
     async hourBuckets(r: DayRange, starts: readonly number[], selection: Selection = NONE): Promise<BucketTotals[]> {

@@ -1,6 +1,6 @@
 import type { StoredEvent } from '@siteline/core';
 import { describe, expect, it } from 'vitest';
-import { GapChanges, mergeSession, needsStoredEvents, sortByTime, type SessionState } from './session-plan.js';
+import { GapChanges, mergeSession, nameCounts, needsStoredEvents, sortByTime, type SessionState } from './session-plan.js';
 
 let seq = 0;
 const at = (time: string) => Date.parse(`2026-11-02T${time}Z`);
@@ -17,6 +17,27 @@ function stored(): { state: SessionState; events: StoredEvent[] } {
   return { state: mergeSession(events, undefined, undefined, new GapChanges()).state, events };
 }
 
+describe('nameCounts', () => {
+  const event = (name: string) => ev('10:00:00', '/a', { type: 'event', name });
+
+  it('counts each custom event once per name, names sorted, counts in their order; pageviews are not counted', () => {
+    expect(nameCounts([event('signup'), ev('10:00:01', '/b'), event('download'), event('signup')])).toEqual({ names: ['download', 'signup'], name_counts: [1, 2] });
+  });
+
+  it('adds a write\'s events to the stored counts, a new name in its sorted place', () => {
+    const known = { names: ['download', 'signup'], name_counts: [1, 2] };
+    expect(nameCounts([event('signup'), event('cta')], known)).toEqual({ names: ['cta', 'download', 'signup'], name_counts: [1, 1, 3] });
+    expect(nameCounts([ev('10:00:01', '/b')], known)).toEqual(known);
+    expect(known).toEqual({ names: ['download', 'signup'], name_counts: [1, 2] }); // the stored state is not changed
+  });
+
+  it('a later write of the session carries the counts on (mergeSession)', () => {
+    const { state: prior } = mergeSession([ev('10:00:00', '/a'), event('signup')], undefined, undefined, new GapChanges());
+    const { state } = mergeSession([{ ...event('signup'), ts: at('10:05:00') }, { ...event('buy'), ts: at('10:06:00') }], prior, undefined, new GapChanges());
+    expect([state.names, state.name_counts, state.event_count]).toEqual([['buy', 'signup'], [1, 2], 3]);
+  });
+});
+
 describe('mergeSession', () => {
   it('makes a new session from its events: first event\'s day and attributes, gaps after each pageview', () => {
     const gaps = new GapChanges();
@@ -25,7 +46,7 @@ describe('mergeSession', () => {
     expect(cancel).toBeUndefined();
     expect(state).toMatchObject({
       version: 1, day: '2026-11-02', visitor_id: 'v1', start_ts: at('10:00:00'), end_ts: at('10:03:00'), end_type: 'event',
-      pageview_count: 2, event_count: 1, referrer_source: 'a.example', paths: ['/a', '/b'], names: ['signup'],
+      pageview_count: 2, event_count: 1, referrer_source: 'a.example', paths: ['/a', '/b'], names: ['signup'], name_counts: [1],
     });
     // /a: 10:00 -> 10:01 (60 s); /b: 10:01 -> 10:03 (120 s); the custom event has no time on page.
     expect(rows(gaps)).toEqual([['2026-11-02', '/a', 1, 60_000], ['2026-11-02', '/b', 1, 120_000]]);

@@ -31,6 +31,8 @@ export interface SessionState extends SessionAttributeColumns {
   /** Every distinct path of the session's pageviews and name of its custom events, sorted (schema version 6): page, event and goal conditions read them. */
   paths: string[];
   names: string[];
+  /** How many custom events of each of `names` the session has, in the same order (schema version 8): `/events` of sessions wholly inside a range reads them. */
+  name_counts: number[];
 }
 
 /** What time on page needs of an event. */
@@ -133,11 +135,34 @@ function setEnd(s: SessionState, e: Step): void {
   s.end_path = e.path;
 }
 
-/** The distinct paths (pageviews) or names (custom events) of `events` and `known`, sorted: a session's `paths` or `names`. */
-export function contents(events: readonly StoredEvent[], type: EventType, known: readonly string[] = []): string[] {
+/** The distinct paths of the pageviews of `events` and `known`, sorted: a session's `paths`. */
+export function contents(events: readonly StoredEvent[], known: readonly string[] = []): string[] {
   const found = new Set(known);
-  for (const e of events) if (e.type === type) found.add(type === 'pageview' ? e.path : e.name);
+  for (const e of events) if (e.type === 'pageview') found.add(e.path);
   return found.size === known.length ? [...known] : [...found].sort();
+}
+
+/**
+ * The custom events per name of `events` added to `known` (`names` and
+ * `name_counts` of a state): the session's `names` and their counts, both in
+ * the order of the names. Every event merged counts once, as `event_count`
+ * does.
+ *
+ * @example
+ * nameCounts([signup, signup, download], { names: ['signup'], name_counts: [1] }) // { names: ['download', 'signup'], name_counts: [1, 3] }
+ */
+export function nameCounts(events: readonly StoredEvent[], known: Pick<SessionState, 'names' | 'name_counts'> = { names: [], name_counts: [] }): Pick<SessionState, 'names' | 'name_counts'> {
+  const counts = new Map<string, number>();
+  for (let i = 0; i < known.names.length; i++) counts.set(known.names[i]!, known.name_counts[i] ?? 0);
+  let added = false;
+  for (const e of events) {
+    if (e.type !== 'event') continue;
+    counts.set(e.name, (counts.get(e.name) ?? 0) + 1);
+    added = true;
+  }
+  if (!added) return { names: [...known.names], name_counts: [...known.name_counts] };
+  const names = counts.size === known.names.length ? [...known.names] : [...counts.keys()].sort();
+  return { names, name_counts: names.map((n) => counts.get(n)!) };
 }
 
 export interface SessionChange {
@@ -200,7 +225,7 @@ export function mergeSession(events: readonly StoredEvent[], prior: SessionState
       pageview_count: pageviews, event_count: events.length - pageviews,
       entry_path: first.entryPath, referrer_source: first.referrerSource, channel: first.channel, utm_source: first.utmSource,
       utm_medium: first.utmMedium, utm_campaign: first.utmCampaign, country_code: first.countryCode, device_type: first.deviceType,
-      browser: first.browser, os: first.os, paths: contents(events, 'pageview'), names: contents(events, 'event'),
+      browser: first.browser, os: first.os, paths: contents(events), ...nameCounts(events),
     };
     return { state, moved: false };
   }
@@ -209,8 +234,8 @@ export function mergeSession(events: readonly StoredEvent[], prior: SessionState
     version: prior.version + 1,
     pageview_count: prior.pageview_count + pageviews,
     event_count: prior.event_count + events.length - pageviews,
-    paths: contents(events, 'pageview', prior.paths),
-    names: contents(events, 'event', prior.names),
+    paths: contents(events, prior.paths),
+    ...nameCounts(events, prior),
   };
   let moved = false;
   if (stored) {

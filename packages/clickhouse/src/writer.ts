@@ -3,7 +3,8 @@ import { compareBytes, DuplicateImportError, type ImportRecord, type StoredEvent
 import { readDay } from './days.js';
 import { sqlDate, sqlString, tsvStrings, tsvText } from './escape.js';
 import { checkEvent, EVENT_LINE_COLUMNS, eventLine } from './events.js';
-import { GAP_COLUMNS, SESSION_COLUMNS } from './migrations/006-filter-layout.js';
+import { GAP_COLUMNS } from './migrations/006-filter-layout.js';
+import { SESSION_COLUMNS } from './migrations/008-name-counts.js';
 import { GapChanges, type GapRow, makesStale, mergeSession, needsStoredEvents, sortByTime, type SessionState, type Step } from './session-plan.js';
 import { SESSION_ATTRIBUTE_COLUMNS } from './migrations/002-rollups.js';
 import { tableName, type SchemaTarget } from './schema.js';
@@ -36,7 +37,8 @@ const IDS_PER_QUERY = 10_000;
 /** Settings of the look-ups: 18.16's default `max_query_size` (256 KiB) is too small for 10,000 ids. */
 const LOOKUP: ClickHouseSettings = { max_query_size: String(4 * 1024 * 1024) };
 
-type StateRow = Record<Exclude<(typeof SESSION_COLUMNS)[number], 'paths' | 'names'>, string | number> & { paths: string[]; names: string[] };
+type StateRow = Record<Exclude<(typeof SESSION_COLUMNS)[number], 'paths' | 'names' | 'name_counts'>, string | number>
+  & { paths: string[]; names: string[]; name_counts: (string | number)[] };
 
 const toState = (r: StateRow): SessionState => ({
   site_id: String(r.site_id), session_id: String(r.session_id), version: Number(r.version),
@@ -47,7 +49,7 @@ const toState = (r: StateRow): SessionState => ({
   entry_path: String(r.entry_path), referrer_source: String(r.referrer_source), channel: String(r.channel),
   utm_source: String(r.utm_source), utm_medium: String(r.utm_medium), utm_campaign: String(r.utm_campaign),
   country_code: String(r.country_code), device_type: String(r.device_type), browser: String(r.browser), os: String(r.os),
-  paths: r.paths, names: r.names,
+  paths: r.paths, names: r.names, name_counts: r.name_counts.map(Number),
 });
 
 /**
@@ -61,7 +63,7 @@ function sessionLine(s: SessionState, sign: 1 | -1): string {
     s.end_ts, s.end_seq, s.end_day, s.end_type, tsvText(s.end_path), s.pageview_count, s.event_count,
     tsvText(s.entry_path), tsvText(s.referrer_source), tsvText(s.channel), tsvText(s.utm_source), tsvText(s.utm_medium),
     tsvText(s.utm_campaign), tsvText(s.country_code), tsvText(s.device_type), tsvText(s.browser), tsvText(s.os),
-    tsvStrings(s.paths), tsvStrings(s.names), sign,
+    tsvStrings(s.paths), tsvStrings(s.names), `[${s.name_counts.join(',')}]`, sign,
   ].join('\t');
 }
 

@@ -5,6 +5,7 @@ import { propertiesSchema } from './004-properties.js';
 import { peopleSchema } from './005-people.js';
 import { filterLayoutSchema } from './006-filter-layout.js';
 import { attemptsSchema } from './007-people-attempts.js';
+import { nameCountsSchema } from './008-name-counts.js';
 import type { MigrationStep } from './step.js';
 
 /**
@@ -17,7 +18,7 @@ import type { MigrationStep } from './step.js';
  * @example
  * for (const step of MIGRATIONS) console.log(step.version, step.description);
  */
-export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema, propertiesSchema, peopleSchema, filterLayoutSchema, attemptsSchema];
+export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema, propertiesSchema, peopleSchema, filterLayoutSchema, attemptsSchema, nameCountsSchema];
 
 /**
  * The schema version this package reads and writes (`migrate()` brings a
