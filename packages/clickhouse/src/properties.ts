@@ -12,7 +12,7 @@ import { clampDay, outsideDateType } from './days.js';
 import { sqlDate, sqlString } from './escape.js';
 import { tableName, type SchemaTarget } from './schema.js';
 import {
-  type Bounds, type createSelectionReads, matchingRowsWhere, meetsAnySql, meetsSql, NONE, passesSql, selectedEventsWhere, sessionMeetsSql, sessionSetSql,
+  type Bounds, type createSelectionReads, matchingRowsWhere, meetsAnySql, meetsSql, NONE, pathMatchesSql, selectedEventsWhere, sessionMeetsSql, sessionSetSql,
 } from './selection.js';
 
 const inDays = (r: DayRange, from: string, to: string) =>
@@ -46,6 +46,25 @@ export function conversionsSql(t: SchemaTarget, r: DayRange, b: Bounds, goals: r
   const counts = goals.map((g, i) => `countIf(${meetsSql(g)}) AS c${i + 1}`).join(', ');
   const matching = selection ? ` AND session_id IN (${sessionSetSql(t, r, b.lo, b.hi, selection)})` : '';
   return `SELECT ${counts} FROM ${tableName(t, 'events')} WHERE ${inDays(r, r.from, r.to)} AND ${meetsAnySql(goals)}${matching}`;
+}
+
+/**
+ * Conversions of each goal without a selection, from the rollups of the range: every
+ * event meeting a goal converts its session, so they are the custom events of the goal's
+ * name (`event_totals`) and the pageviews of the paths matching its pattern
+ * (`page_totals`; a row per day and path). One query per kind of goal there is; each
+ * gives `c<i>` for its goals (i: the goal's place in `goals`, from 1).
+ */
+export function rolledConversionsSql(t: SchemaTarget, r: DayRange, goals: readonly GoalDefinition[]): string[] {
+  const sums = (type: GoalDefinition['type'], sum: (g: GoalDefinition) => string) =>
+    goals.flatMap((g, i) => (g.type === type ? [`${sum(g)} AS c${i + 1}`] : [])).join(', ');
+  const events = sums('event', (g) => `sumIf(custom_events, name = ${sqlString(g.value)})`);
+  const pages = sums('page', (g) => `sumIf(pageviews, ${pathMatchesSql(g)})`);
+  const names = goals.filter((g) => g.type === 'event').map((g) => sqlString(g.value));
+  return [
+    ...(events ? [`SELECT ${events} FROM ${tableName(t, 'event_totals')} WHERE ${inDays(r, r.from, r.to)} AND name IN (${names.join(', ')})`] : []),
+    ...(pages ? [`SELECT ${pages} FROM ${tableName(t, 'page_totals')} WHERE ${inDays(r, r.from, r.to)}`] : []),
+  ];
 }
 
 /**
@@ -84,12 +103,13 @@ export function createPropertyReads(target: SchemaTarget, selected: Pick<ReturnT
       if (goals.length === 0) return [];
       if (outsideDateType(r)) return goals.map(() => ({ visitors: 0, conversions: 0 }));
       const s = filtering(selection);
-      // Conversions match whole sessions (any start from `lo`), so the range's bounds are read for any selection.
+      // Under a selection, conversions match whole sessions (any start from `lo`), so the range's bounds are read.
       const b = await bounds(r, s ?? NONE, s !== undefined);
-      const [[conversions], [visitors]] = await Promise.all([
-        rows<Record<string, string>>(conversionsSql(target, r, b, goals, s)),
+      const [[visitors], ...counted] = await Promise.all([
         rows<Record<string, string>>(goalVisitorsSql(target, r, b, goals, s)),
+        ...(s ? [conversionsSql(target, r, b, goals, s)] : rolledConversionsSql(target, r, goals)).map((sql) => rows<Record<string, string>>(sql)),
       ]);
+      const conversions = Object.assign({}, ...counted.map(([row]) => row)) as Record<string, string>;
       return goals.map((_, i) => ({ visitors: num(visitors?.[`v${i + 1}`] ?? 0), conversions: num(conversions?.[`c${i + 1}`] ?? 0) }));
     },
   };

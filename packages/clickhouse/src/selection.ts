@@ -99,10 +99,14 @@ export const passesSql = (selection: Selection): string[] => [
 /** A page goal's pattern without `*` names one path: equality, the same as `LIKE` of the escaped pattern. */
 const exactPath = (goal: GoalDefinition): boolean => goal.type === 'page' && !goal.value.includes('*');
 
+/** "A path matches the page goal's pattern": `LIKE` it, or equality when it has no `*`. */
+export const pathMatchesSql = (goal: GoalDefinition): string =>
+  (exactPath(goal) ? `path = ${sqlString(goal.value)}` : `path LIKE ${sqlString(likePattern(goal.value))}`);
+
 /** "An `events` row meets the goal" (`meetsGoal` of the core): a custom event of its name, or a pageview whose path is `LIKE` its pattern. */
 export const meetsSql = (goal: GoalDefinition): string => {
   if (goal.type === 'event') return `(type = 'event' AND name = ${sqlString(goal.value)})`;
-  return `(type = 'pageview' AND ${exactPath(goal) ? `path = ${sqlString(goal.value)}` : `path LIKE ${sqlString(likePattern(goal.value))}`})`;
+  return `(type = 'pageview' AND ${pathMatchesSql(goal)})`;
 };
 
 /** "A session has an event meeting the goal", on its `sessions` row: one of its `names`, or one of its `paths` `LIKE` the pattern. */
