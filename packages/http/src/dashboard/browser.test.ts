@@ -204,6 +204,9 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
     expect((goals as { goal: string }[]).map((g) => g.goal).sort()).toEqual(['Visit /docs/*', 'Visit /pricing', 'download', 'signup']);
     expect((goals as { visitors: number }[]).every((g) => g.visitors > 0)).toBe(true); // the demo data converts on each
     await expectPanelsMatchApi(t, s.page);
+    // Every goal's name is shown whole at 1280 px ("Visit /docs/*" and "Visit /pricing" once both read "Visit").
+    const cut = await s.page.$$eval('[data-panel=goals] tbody .row-filter', (buttons) => buttons.filter((b) => b.scrollWidth > b.clientWidth).map((b) => b.textContent));
+    expect(cut).toEqual([]);
     // As the page writes it (URLSearchParams: a space is +).
     const condition = new URLSearchParams({ filters: JSON.stringify([['is', 'goal', ['Visit /pricing']]]) }).toString();
     await s.page.click('[data-panel=goals] tr[data-key="Visit /pricing"] button.row-filter');
