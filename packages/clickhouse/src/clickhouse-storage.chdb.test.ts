@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { adapterCases } from './adapter-cases.js';
+import { goalVisitorCases } from './goal-visitor-cases.js';
 import { chdbConnection, chdbUnavailable } from './chdb-harness.js';
 import { createClickHouseStorage, type ClickHouseStorage } from './clickhouse-storage.js';
 
@@ -22,4 +23,6 @@ describe.skipIf(chdbUnavailable !== undefined)('ClickHouse adapter, 26.x in-proc
     });
     adapterCases(() => storage);
   });
+
+  goalVisitorCases((database, now) => createClickHouseStorage({ connection: chdbConnection(), database, now }));
 });

@@ -8,6 +8,7 @@ import { sqlIdent } from './escape.js';
 import { goalRow, goalsSql, goalVersions, toGoal, type GoalRead } from './goals.js';
 import { migrateSchema } from './migrate.js';
 import * as q from './queries.js';
+import { createGoalVisitors } from './goal-visitors.js';
 import { createRollups } from './rollups.js';
 import { createPropertyReads } from './properties.js';
 import { createSelectionReads } from './selection.js';
@@ -124,7 +125,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     capabilities: { selection: true, properties: true, goals: true },
     client,
     async migrate() {
-      await rollups.idle(); // a step may rebuild the tables a background build writes to
+      await Promise.all([rollups.idle(), goalVisitors.idle()]); // a step may rebuild the tables a background build writes to
       await migrateSchema(client, target, options);
       rollups.forget();
     },
@@ -263,7 +264,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
 
     async close() {
-      await rollups.idle();
+      await Promise.all([rollups.idle(), goalVisitors.idle()]);
       await client.close();
     },
   };
@@ -286,7 +287,8 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const visitorsBy = createVisitorReads(io, target, rollups);
   const selected = createSelectionReads(io, target, options.cluster !== undefined);
   const eventPage = createEventPages(rows, target);
-  const propertyReads = createPropertyReads(target, selected);
+  const goalVisitors = createGoalVisitors(io, target, { sources: (range) => rollups.sources(range), command });
+  const propertyReads = createPropertyReads(target, selected, goalVisitors);
 
   return storage;
 }

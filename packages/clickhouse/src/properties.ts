@@ -10,6 +10,7 @@ import type { DayRange, GoalDefinition, GoalTotals, PropertyTotals, Selection } 
 import { hasConditions } from '@siteline/core';
 import { clampDay, outsideDateType } from './days.js';
 import { sqlDate, sqlString } from './escape.js';
+import type { createGoalVisitors } from './goal-visitors.js';
 import { tableName, type SchemaTarget } from './schema.js';
 import {
   type Bounds, type createSelectionReads, matchingRowsWhere, meetsAnySql, meetsSql, NONE, pathMatchesSql, selectedEventsWhere, sessionMeetsSql, sessionSetSql,
@@ -87,8 +88,14 @@ export function goalVisitorsSql(t: SchemaTarget, r: DayRange, b: Bounds, goals: 
 
 const num = (value: unknown): number => Number(value);
 
-/** The store's `properties` and `goalTotals` over the filtered reads' bounds and query function. */
-export function createPropertyReads(target: SchemaTarget, selected: Pick<ReturnType<typeof createSelectionReads>, 'bounds' | 'rows'>) {
+type GoalVisitors = ReturnType<typeof createGoalVisitors>;
+
+/**
+ * The store's `properties` and `goalTotals` over the filtered reads' bounds and query function;
+ * without a filter, goal visitors come from their daily counts (goal-visitors.ts) and
+ * conversions from the rollups.
+ */
+export function createPropertyReads(target: SchemaTarget, selected: Pick<ReturnType<typeof createSelectionReads>, 'bounds' | 'rows'>, counted: Pick<GoalVisitors, 'visitors'>) {
   const { rows, bounds } = selected;
   const filtering = (selection: Selection | undefined) => (selection && hasConditions(selection) ? selection : undefined);
   return {
@@ -103,14 +110,15 @@ export function createPropertyReads(target: SchemaTarget, selected: Pick<ReturnT
       if (goals.length === 0) return [];
       if (outsideDateType(r)) return goals.map(() => ({ visitors: 0, conversions: 0 }));
       const s = filtering(selection);
+      const conversionsOf = async (sqls: string[]) => Object.assign({}, ...(await Promise.all(sqls.map((sql) => rows<Record<string, string>>(sql)))).map(([row]) => row)) as Record<string, string>;
+      if (!s) {
+        const [visitors, conversions] = await Promise.all([counted.visitors(r, goals), conversionsOf(rolledConversionsSql(target, r, goals))]);
+        return goals.map((_, i) => ({ visitors: visitors[i]!, conversions: num(conversions[`c${i + 1}`] ?? 0) }));
+      }
       // Under a selection, conversions match whole sessions (any start from `lo`), so the range's bounds are read.
-      const b = await bounds(r, s ?? NONE, s !== undefined);
-      const [[visitors], ...counted] = await Promise.all([
-        rows<Record<string, string>>(goalVisitorsSql(target, r, b, goals, s)),
-        ...(s ? [conversionsSql(target, r, b, goals, s)] : rolledConversionsSql(target, r, goals)).map((sql) => rows<Record<string, string>>(sql)),
-      ]);
-      const conversions = Object.assign({}, ...counted.map(([row]) => row)) as Record<string, string>;
-      return goals.map((_, i) => ({ visitors: num(visitors?.[`v${i + 1}`] ?? 0), conversions: num(conversions?.[`c${i + 1}`] ?? 0) }));
+      const b = await bounds(r, s, true);
+      const [[visitors], conversions] = await Promise.all([rows<Record<string, string>>(goalVisitorsSql(target, r, b, goals, s)), conversionsOf([conversionsSql(target, r, b, goals, s)])]);
+      return goals.map((_, i) => ({ visitors: num(visitors?.[`v${i + 1}`] ?? 0), conversions: num(conversions[`c${i + 1}`] ?? 0) }));
     },
   };
 }
