@@ -13,7 +13,7 @@ import { sqlDate, sqlString } from './escape.js';
 import type { createGoalVisitors } from './goal-visitors.js';
 import { tableName, type SchemaTarget } from './schema.js';
 import {
-  type Bounds, type createSelectionReads, matchingRowsWhere, meetsAnySql, meetsSql, NONE, pathMatchesSql, selectedEventsWhere, sessionMeetsSql, sessionSetSql,
+  type Bounds, type createSelectionReads, eventTable, matchingRowsWhere, meetsAnySql, meetsSql, NONE, pathMatchesSql, selectedEventsWhere, sessionMeetsSql, sessionSetSql,
 } from './selection.js';
 
 const inDays = (r: DayRange, from: string, to: string) =>
@@ -31,22 +31,29 @@ export function propertiesSql(t: SchemaTarget, r: DayRange, b: Bounds | undefine
     `name = ${sqlString(name)}`,
   ];
   if (property === undefined) {
-    return `SELECT prop_key AS k, count() AS n, uniqExact(day, visitor_id) AS v FROM ${tableName(t, 'events')}
+    return `SELECT prop_key AS k, count() AS n, uniqExact(day, visitor_id) AS v FROM ${eventTable(t, 'event')}
       ARRAY JOIN prop_keys AS prop_key WHERE ${where.join(' AND ')} GROUP BY k`;
   }
   const key = sqlString(property);
-  return `SELECT prop_values[indexOf(prop_keys, ${key})] AS k, count() AS n, uniqExact(day, visitor_id) AS v FROM ${tableName(t, 'events')}
+  return `SELECT prop_values[indexOf(prop_keys, ${key})] AS k, count() AS n, uniqExact(day, visitor_id) AS v FROM ${eventTable(t, 'event')}
     WHERE ${where.join(' AND ')} AND has(prop_keys, ${key}) GROUP BY k`;
 }
 
 /**
- * Conversions of each goal (`c1` .. `cN`): the events of the range meeting it, in matching
- * sessions (those starting in `[lo, to]`; any session without a selection).
+ * Conversions of each goal (`c<i>`, i: the goal's place in `goals`, from 1) under a
+ * selection: the events of the range meeting it, in matching sessions (those starting in
+ * `[lo, to]`). Event goals count `custom_events` rows, page goals pageviews of `events`:
+ * one query per kind of goal there is.
  */
-export function conversionsSql(t: SchemaTarget, r: DayRange, b: Bounds, goals: readonly GoalDefinition[], selection?: Selection): string {
-  const counts = goals.map((g, i) => `countIf(${meetsSql(g)}) AS c${i + 1}`).join(', ');
-  const matching = selection ? ` AND session_id IN (${sessionSetSql(t, r, b.lo, b.hi, selection)})` : '';
-  return `SELECT ${counts} FROM ${tableName(t, 'events')} WHERE ${inDays(r, r.from, r.to)} AND ${meetsAnySql(goals)}${matching}`;
+export function conversionsSql(t: SchemaTarget, r: DayRange, b: Bounds, goals: readonly GoalDefinition[], selection: Selection): string[] {
+  const matching = `session_id IN (${sessionSetSql(t, r, b.lo, b.hi, selection)})`;
+  return (['event', 'page'] as const).flatMap((type) => {
+    const mine = goals.flatMap((g, i) => (g.type === type ? [{ g, i }] : []));
+    if (mine.length === 0) return [];
+    const counts = mine.map(({ g, i }) => `countIf(${meetsSql(g)}) AS c${i + 1}`).join(', ');
+    const table = eventTable(t, type === 'event' ? 'event' : 'pageview');
+    return [`SELECT ${counts} FROM ${table} WHERE ${inDays(r, r.from, r.to)} AND ${meetsAnySql(mine.map(({ g }) => g))} AND ${matching}`];
+  });
 }
 
 /**
@@ -117,7 +124,7 @@ export function createPropertyReads(target: SchemaTarget, selected: Pick<ReturnT
       }
       // Under a selection, conversions match whole sessions (any start from `lo`), so the range's bounds are read.
       const b = await bounds(r, s, true);
-      const [[visitors], conversions] = await Promise.all([rows<Record<string, string>>(goalVisitorsSql(target, r, b, goals, s)), conversionsOf([conversionsSql(target, r, b, goals, s)])]);
+      const [[visitors], conversions] = await Promise.all([rows<Record<string, string>>(goalVisitorsSql(target, r, b, goals, s)), conversionsOf(conversionsSql(target, r, b, goals, s))]);
       return goals.map((_, i) => ({ visitors: num(visitors?.[`v${i + 1}`] ?? 0), conversions: num(conversions[`c${i + 1}`] ?? 0) }));
     },
   };

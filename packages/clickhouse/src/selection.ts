@@ -148,9 +148,15 @@ export function boundsSql(t: SchemaTarget, r: DayRange): string {
     WHERE site_id = ${sqlString(r.siteId)} AND day <= ${to} AND end_day >= ${from}`;
 }
 
-/** Session ids with an event in `[from, to]` for which every term holds. */
+/**
+ * The table of the rows of `type`: custom events have one of their own (`custom_events`,
+ * schema version 9, the same columns), a few percent of `events`, which holds both.
+ */
+export const eventTable = (t: SchemaTarget, type: 'pageview' | 'event'): string => tableName(t, type === 'event' ? 'custom_events' : 'events');
+
+/** Session ids with a custom event in `[from, to]` for which every term holds. */
 function sessionsWithSql(t: SchemaTarget, siteId: string, from: string, to: string, terms: readonly string[]): string {
-  return `SELECT session_id FROM ${tableName(t, 'events')}
+  return `SELECT session_id FROM ${eventTable(t, 'event')}
     WHERE site_id = ${sqlString(siteId)} AND day >= ${sqlDate(clampDay(from))} AND day <= ${sqlDate(clampDay(to))} AND ${[...terms, '1'].join(' AND ')}`;
 }
 
@@ -173,7 +179,7 @@ export function matchingRowsWhere(t: SchemaTarget, r: DayRange, startFrom: strin
     ...selection.session.map((c) => conditionSql(SESSION_ATTRIBUTE_COLUMN[c.attribute], c)),
   ];
   if (selection.page.length > 0) where.push(someElementSql('paths', selection.page));
-  if ((selection.prop?.length ?? 0) > 0) where.push(`session_id IN (${sessionsWithSql(t, r.siteId, startFrom, hi, ["type = 'event'", ...passesSql(selection)])})`);
+  if ((selection.prop?.length ?? 0) > 0) where.push(`session_id IN (${sessionsWithSql(t, r.siteId, startFrom, hi, passesSql(selection))})`);
   else if (selection.event.length > 0) where.push(someElementSql('names', selection.event));
   // A goal condition: converts on one of its goals (or on none), judged on all of the session's events.
   for (const { converts, goals } of selection.goal ?? []) {
@@ -327,7 +333,7 @@ export function pageGapsSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: 
 /** Selected custom events by name (`nm`), optionally one name. */
 export function eventRowsSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection, name?: string): string {
   const only = name === undefined ? '' : ` AND name = ${sqlString(name)}`;
-  return `SELECT name AS nm, count() AS n FROM ${tableName(t, 'events')} WHERE ${selectedEventsWhere(t, r, b, selection, 'event')}${only} GROUP BY name`;
+  return `SELECT name AS nm, count() AS n FROM ${eventTable(t, 'event')} WHERE ${selectedEventsWhere(t, r, b, selection, 'event')}${only} GROUP BY name`;
 }
 
 /**
@@ -370,7 +376,7 @@ export function eventsBySessionSql(t: SchemaTarget, r: DayRange, b: Bounds, sele
   const starts = [...(early === undefined ? [] : [`day < ${from}`]), ...(late === undefined ? [] : [`(day >= ${sqlDate(clampDay(late))} AND end_day > ${to})`])];
   const crossingSet = `SELECT session_id FROM ${tableName(t, 'sessions')} WHERE event_count > 0 AND (${starts.join(' OR ')}) AND ${matchingRowsWhere(t, r, b.lo, b.hi, sessions)}`;
   const set = monotone(sessions) ? crossingSet : `${crossingSet} GROUP BY session_id HAVING sum(sign) > 0`;
-  const crossing = `SELECT name AS nm, count() AS n FROM ${tableName(t, 'events')}
+  const crossing = `SELECT name AS nm, count() AS n FROM ${eventTable(t, 'event')}
     WHERE type = 'event' AND site_id = ${sqlString(r.siteId)} AND day >= ${from} AND day <= ${to} AND (${days.join(' OR ')})
       ${[...passesSql(selection), ...(name === undefined ? [] : [`name = ${sqlString(name)}`])].map((x) => `AND ${x} `).join('')}AND session_id IN (${set})
     GROUP BY name`;
