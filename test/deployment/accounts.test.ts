@@ -89,6 +89,6 @@ describe.each(engines)('the account interface across two `siteline serve` proces
     const [heldOnA, heldOnB] = [await guess(a, 'tulip-orbit-42-canyon'), await guess(b, 'tulip-orbit-42-canyon')]; // even the right password waits
     expect([...statuses, heldOnA.status, heldOnB.status]).toEqual([401, 401, 401, 401, 401, 429, 429]);
     expect([heldOnA.headers['retry-after'], heldOnB.headers['retry-after']]).toEqual(['1', '1']);
-    expect(heldOnB.body).toContain('Too many failed sign-ins for this email. Try again in 1 seconds.');
+    expect(heldOnB.body).toContain('Too many failed sign-ins for this email. Try again in 1 second.');
   });
 });

@@ -14,13 +14,16 @@ import { clearedSessionCookie, redirect, sameOrigin, sendHtml, sendJson, session
 import type { DashboardContext } from './options.js';
 import { safeView, signInPage } from './pages.js';
 
+/** `1 second`, `8 seconds` (the Retry-After value, a whole number). */
+const inSeconds = (seconds: string) => `${seconds} second${seconds === '1' ? '' : 's'}`;
+
 const MESSAGES = {
   refused: 'This key was not accepted. Check it and try again.',
   password: 'The email or the password is not right.',
   totp: 'The two-factor code is not right.',
-  slowDown: (seconds: string) => `Too many failed sign-ins for this email. Try again in ${seconds} seconds.`,
+  slowDown: (seconds: string) => `Too many failed sign-ins for this email. Try again in ${inSeconds(seconds)}.`,
   origin: 'This form must be sent from this server\'s own sign-in page.',
-  tooMany: (seconds: string) => `Too many sign-in attempts from this address. Try again in ${seconds} seconds.`,
+  tooMany: (seconds: string) => `Too many sign-in attempts from this address. Try again in ${inSeconds(seconds)}.`,
 } as const;
 
 type Route = (req: IncomingMessage, res: ServerResponse) => Promise<number>;

@@ -211,7 +211,7 @@ for (const engine of ENGINES) {
         await reused.waitForLoadState();
       }
       expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
-      expect(await reused.textContent('[role=alert]')).toBe('Too many failed sign-ins for this email. Try again in 1 seconds.');
+      expect(await reused.textContent('[role=alert]')).toBe('Too many failed sign-ins for this email. Try again in 1 second.');
       expect(await axe(reused)).toEqual([]);
       await shot(reused, '13-throttled');
       expect(problems).toEqual([]);
