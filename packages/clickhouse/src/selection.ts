@@ -430,8 +430,14 @@ const num = (value: unknown): number => Number(value);
 export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaTarget, clustered: boolean) {
   const settings: ClickHouseSettings = clustered ? { distributed_product_mode: 'local' } : {};
   const rows = <T>(sql: string) => io.rows<T>(sql, settings);
-  /** Whether `selection` needs `lo` and `hi`: a page, event, property or goal condition reads session arrays or events beyond the range. */
-  const readsBeyond = (selection: Selection) => selection.page.length + selection.event.length + (selection.prop?.length ?? 0) + (selection.goal?.length ?? 0) > 0;
+  /**
+   * Whether reading events of `types` under `selection` needs `lo` and `hi`: a `prop:`
+   * condition (its sessions come from their events of `[lo, hi]`), or a condition those
+   * events cannot test on their own rows (a set of sessions starting in `[lo, to]`). A
+   * page condition alone, read on pageviews and session rows, needs neither.
+   */
+  const readsBeyond = (selection: Selection, types: readonly ('pageview' | 'event')[] = ['pageview', 'event']) =>
+    (selection.prop?.length ?? 0) > 0 || types.some((type) => sessionSetPart(selection, type) !== undefined);
   const rangeOf = async (r: DayRange) => {
     const [row] = await rows<{ early: string; lo_day: string; hi_day: string; early_end: string; late: string; late_start: string }>(boundsSql(target, r));
     const hi = row ? readDay(row.hi_day) : r.to;
@@ -456,7 +462,8 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
     return { ...(range ?? (stale ? await rangeOf(r) : { lo: r.from, hi: r.to })), stale };
   };
   /** The bounds when a condition needs them; without conditions (compare, hour buckets) nothing reads them. */
-  const boundsFor = (r: DayRange, selection: Selection): Promise<Bounds> => (hasConditions(selection) ? bounds(r, selection) : Promise.resolve({ lo: r.from, hi: r.to, stale: false }));
+  const boundsFor = (r: DayRange, selection: Selection, types: readonly ('pageview' | 'event')[] = []): Promise<Bounds> =>
+    (hasConditions(selection) ? bounds(r, selection, readsBeyond(selection, types)) : Promise.resolve({ lo: r.from, hi: r.to, stale: false }));
 
   return {
     /** The range's bounds (see the module comment), for the property and goal reads (properties.ts). */
@@ -467,7 +474,7 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
     async summary(r: DayRange, selection: Selection): Promise<SummaryTotals> {
       const totals = { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
       if (outsideDateType(r)) return totals;
-      const b = await boundsFor(r, selection);
+      const b = await boundsFor(r, selection, ['pageview']);
       const [days, views] = await Promise.all([
         rows<{ n: string; b: string; dur: string; v: string }>(sessionDaysSql(target, r, b, selection, true)),
         rows<{ pv: string }>(pageviewDaysSql(target, r, b, selection)),
@@ -484,7 +491,7 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
 
     async timeseries(r: DayRange, selection: Selection): Promise<DayTotals[]> {
       if (outsideDateType(r)) return [];
-      const b = await boundsFor(r, selection);
+      const b = await boundsFor(r, selection, ['pageview']);
       const [days, views] = await Promise.all([
         rows<{ k: string; n: string; v: string }>(sessionDaysSql(target, r, b, selection)),
         rows<{ d: string; pv: string }>(pageviewDaysSql(target, r, b, selection)),
@@ -506,7 +513,7 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
 
     async pages(r: DayRange, selection: Selection): Promise<PageTotals[]> {
       if (outsideDateType(r)) return [];
-      const b = await boundsFor(r, selection);
+      const b = await boundsFor(r, selection, ['pageview']);
       const [views, gaps, entries] = await Promise.all([
         rows<{ p: string; pv: string; vis: string }>(pageRowsSql(target, r, b, selection)),
         rows<{ p: string; tv: string; tm: string }>(pageGapsSql(target, r, b, selection)),
@@ -531,7 +538,7 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
 
     async customEvents(r: DayRange, name: string | undefined, selection: Selection): Promise<EventTotals[]> {
       if (outsideDateType(r)) return [];
-      const b = await boundsFor(r, selection);
+      const b = await boundsFor(r, selection, ['event']);
       if (!readsEventsBySession(selection)) {
         const found = await rows<{ nm: string; n: string }>(eventRowsSql(target, r, b, selection, name));
         return found.map((x) => ({ name: x.nm, count: num(x.n) }));
@@ -545,7 +552,7 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
 
     async hourBuckets(r: DayRange, starts: readonly number[], selection: Selection = NONE): Promise<BucketTotals[]> {
       if (outsideDateType(r) || starts.length === 0) return [];
-      const b = await boundsFor(r, selection);
+      const b = await boundsFor(r, selection, ['pageview']);
       const [sessions, views] = await Promise.all([
         rows<{ k: string; n: string; v: string }>(sessionBucketsSql(target, r, b, starts, selection)),
         rows<{ k: string; pv: string }>(pageviewBucketsSql(target, r, b, starts, selection)),
