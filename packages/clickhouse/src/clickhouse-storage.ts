@@ -184,6 +184,14 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
       return totals;
     },
 
+    async summaryVisitors(range, selection) {
+      if (selection) return selected.visitors(range, selection);
+      if (outsideDateType(range)) return 0;
+      let total = 0;
+      for (const v of (await visitorsBy(range, '')).values()) total += v;
+      return total;
+    },
+
     async timeseries(range, selection) {
       if (selection) return selected.timeseries(range, selection);
       if (outsideDateType(range)) return [];

@@ -489,6 +489,13 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
       return totals;
     },
 
+    /** `summary(r, selection).visitors` alone: the session rows, no pageviews. */
+    async visitors(r: DayRange, selection: Selection): Promise<number> {
+      if (outsideDateType(r)) return 0;
+      const days = await rows<{ v: string }>(sessionDaysSql(target, r, await boundsFor(r, selection), selection));
+      return days.reduce((sum, d) => sum + num(d.v), 0);
+    },
+
     async timeseries(r: DayRange, selection: Selection): Promise<DayTotals[]> {
       if (outsideDateType(r)) return [];
       const b = await boundsFor(r, selection, ['pageview']);

@@ -25,10 +25,13 @@ export async function getGoals(storage: Storage, query: Query, options?: ReportO
   if (!totals) throw new UnsupportedQueryError(`The ${storage.kind} storage declares goals but has no goalTotals read.`);
   const rowsIn = async (range: DayRange): Promise<GoalRow[]> => {
     if (goals.length === 0) return [];
-    const [perGoal, all] = await Promise.all([totals(range, goals, resolved.selection), storage.summary(range, resolved.selection)]);
+    const allVisitors = storage.summaryVisitors
+      ? storage.summaryVisitors(range, resolved.selection)
+      : storage.summary(range, resolved.selection).then((all) => all.visitors);
+    const [perGoal, all] = await Promise.all([totals(range, goals, resolved.selection), allVisitors]);
     return goals.map((g, i) => {
       const { visitors, conversions } = perGoal[i] ?? { visitors: 0, conversions: 0 };
-      return { goal: g.name, visitors, conversions, conversion_rate: conversionRate(visitors, all.visitors) };
+      return { goal: g.name, visitors, conversions, conversion_rate: conversionRate(visitors, all) };
     });
   };
   const [main, other] = await readBoth(resolved, rowsIn);

@@ -331,6 +331,12 @@ export interface Storage {
 
   /** The aggregate reads: `selection` (see `Selection`) is given only for a filtered query. */
   summary(range: DayRange, selection?: Selection): Promise<SummaryTotals>;
+  /**
+   * Optional: `summary(range, selection).visitors` alone, for a store where the other
+   * totals cost reads that visitors do not (the conversion rate of `/goals` needs only
+   * this). Without it the core reads the summary.
+   */
+  summaryVisitors?(range: DayRange, selection?: Selection): Promise<number>;
   /** Rows only for days that have data; the core zero-fills. */
   timeseries(range: DayRange, selection?: Selection): Promise<DayTotals[]>;
   sessionBreakdown(range: DayRange, dimension: SessionDimension, selection?: Selection): Promise<BreakdownTotals[]>;

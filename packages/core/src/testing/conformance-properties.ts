@@ -4,6 +4,7 @@ import { addGoal, deleteGoal, GOAL_MESSAGES, listGoals, MAX_GOALS } from '../goa
 import { importEvents } from '../import/import.js';
 import { parseQuery, type RawParams } from '../query/parse.js';
 import { REPORTS } from '../reports/index.js';
+import { resolveQuery } from '../reports/resolve.js';
 import { createSite } from '../sites/sites.js';
 import type { Storage } from '../storage/types.js';
 import type { EndpointName, FilterCondition } from '../types.js';
@@ -194,6 +195,25 @@ export function testStorageProperties({ name, create }: TestStorageOptions): voi
           { goal: 'Purchase', visitors: 0, conversions: 0, conversion_rate: 0 },
         ],
       });
+    });
+
+    it('summaryVisitors, where a store has it, is the visitors of summary (unfiltered, DE, prop:plan is pro, goal Signup)', async (ctx) => {
+      needs(ctx, 'goals', 'selection');
+      if (!storage.summaryVisitors) return ctx.skip(`the ${storage.kind} storage has no summaryVisitors (the core reads summary)`);
+      const cases: [FilterCondition[], number][] = [
+        // As worked out for /goals above: 11-10 {a, b, c} + 11-11 {a, d, e}; DE and prop:plan is pro 3 each; the Signup
+        // sessions Q1, Q2, Q3 (a, b, c) and Q4, Q5, Q7 (a, d).
+        [[], 6],
+        [[['is', 'country', ['DE']]], 3],
+        [[['is', 'prop:plan', ['pro']]], 3],
+        [[['is', 'goal', ['Signup']]], 5],
+      ];
+      for (const [filters, visitors] of cases) {
+        const { range: days, selection } = await resolveQuery(storage, parseQuery('stats', filters.length ? filtered(filters) : range()));
+        const summary = await storage.summary(days, filters.length ? selection : undefined);
+        expect([filters, await storage.summaryVisitors(days, filters.length ? selection : undefined)]).toEqual([filters, summary.visitors]);
+        expect([filters, summary.visitors]).toEqual([filters, visitors]);
+      }
     });
 
     it('the goal filter: sessions converting on the named goals, judged on all of their events', async (ctx) => {
