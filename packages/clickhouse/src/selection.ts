@@ -363,24 +363,67 @@ export const readsEventsBySession = (selection: Selection): boolean =>
  */
 export function eventsBySessionSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection, name?: string): { inside: string; crossing?: string } {
   const sessions: Selection = { ...NONE, session: selection.session, page: selection.page, goal: selection.goal ?? [] };
-  const from = sqlDate(clampDay(r.from));
   const to = sqlDate(clampDay(r.to));
   const names = [...allSql('nm', selection.event), ...(name === undefined ? [] : [`nm = ${sqlString(name)}`])];
   const inside = `SELECT nm, sum(toInt64(sign) * toInt64(c)) AS n FROM ${tableName(t, 'sessions')} ARRAY JOIN names AS nm, name_counts AS c
     WHERE event_count > 0 AND end_day <= ${to} AND ${matchingRowsWhere(t, r, r.from, b.hi, sessions)}${names.map((x) => ` AND ${x}`).join('')}
     GROUP BY nm`;
+  const crossing = crossingRowsWhere(t, r, b, sessions, 'event_count > 0');
+  if (crossing === undefined) return { inside };
+  return {
+    inside,
+    crossing: `SELECT name AS nm, count() AS n FROM ${eventTable(t, 'event')}
+    WHERE type = 'event' AND ${crossing}${[...passesSql(selection), ...(name === undefined ? [] : [`name = ${sqlString(name)}`])].map((x) => ` AND ${x}`).join('')}
+    GROUP BY name`,
+  };
+}
+
+/**
+ * Whether the selected pageviews of a summary are read by session
+ * (`pageviewsBySessionSql`): a condition the pageviews cannot test on their own
+ * rows (an event, `prop:` or goal condition) makes them every pageview of a set
+ * of sessions, and no page condition selects among those pageviews.
+ */
+export const readsPageviewsBySession = (selection: Selection): boolean =>
+  selection.page.length === 0 && sessionSetPart(selection, 'pageview') !== undefined;
+
+/**
+ * The selected pageviews of the range (`pv`) under a selection
+ * `readsPageviewsBySession` takes, in two parts whose sums add up, as
+ * `eventsBySessionSql` does for custom events: the matching sessions lying
+ * wholly inside the range (their `pageview_count`, summed with each row's
+ * sign: a superseded state's two rows cancel), and the pageviews in the range
+ * of the matching sessions that cross one of its ends, read on the days where
+ * they cross it (`undefined` when none does). No set of the range's sessions
+ * is looked up for every pageview row.
+ */
+export function pageviewsBySessionSql(t: SchemaTarget, r: DayRange, b: Bounds, selection: Selection): { inside: string; crossing?: string } {
+  const inside = `SELECT sum(toInt64(sign) * toInt64(pageview_count)) AS pv FROM ${tableName(t, 'sessions')}
+    WHERE end_day <= ${sqlDate(clampDay(r.to))} AND ${matchingRowsWhere(t, r, r.from, b.hi, selection)}`;
+  const crossing = crossingRowsWhere(t, r, b, selection, 'pageview_count > 0');
+  return crossing === undefined ? { inside } : { inside, crossing: `SELECT count() AS pv FROM ${tableName(t, 'events')} WHERE type = 'pageview' AND ${crossing}` };
+}
+
+/**
+ * `WHERE` of the rows (of `events` or `custom_events`) in the range of the
+ * matching sessions that cross one of its ends (a start day before `from`, or
+ * an `end_day` after `to`), on the days where they cross it (`crossing` of
+ * the bounds: up to the latest `end_day` of a session starting before `from`,
+ * from the earliest start of one ending after `to`); `undefined` when no
+ * session crosses. `having`: a condition on the session row that only grows
+ * (`event_count > 0`), to keep the set small.
+ */
+function crossingRowsWhere(t: SchemaTarget, r: DayRange, b: Bounds, sessions: Selection, having: string): string | undefined {
   const { early, late } = b.crossing ?? {};
-  if (early === undefined && late === undefined) return { inside };
+  if (early === undefined && late === undefined) return undefined;
+  const from = sqlDate(clampDay(r.from));
+  const to = sqlDate(clampDay(r.to));
   // The days of the range where crossing sessions have events, and the crossing sessions by their start day (the sort key's second column).
   const days = [...(early === undefined ? [] : [`day <= ${sqlDate(clampDay(early))}`]), ...(late === undefined ? [] : [`day >= ${sqlDate(clampDay(late))}`])];
   const starts = [...(early === undefined ? [] : [`day < ${from}`]), ...(late === undefined ? [] : [`(day >= ${sqlDate(clampDay(late))} AND end_day > ${to})`])];
-  const crossingSet = `SELECT session_id FROM ${tableName(t, 'sessions')} WHERE event_count > 0 AND (${starts.join(' OR ')}) AND ${matchingRowsWhere(t, r, b.lo, b.hi, sessions)}`;
+  const crossingSet = `SELECT session_id FROM ${tableName(t, 'sessions')} WHERE ${having} AND (${starts.join(' OR ')}) AND ${matchingRowsWhere(t, r, b.lo, b.hi, sessions)}`;
   const set = monotone(sessions) ? crossingSet : `${crossingSet} GROUP BY session_id HAVING sum(sign) > 0`;
-  const crossing = `SELECT name AS nm, count() AS n FROM ${eventTable(t, 'event')}
-    WHERE type = 'event' AND site_id = ${sqlString(r.siteId)} AND day >= ${from} AND day <= ${to} AND (${days.join(' OR ')})
-      ${[...passesSql(selection), ...(name === undefined ? [] : [`name = ${sqlString(name)}`])].map((x) => `AND ${x} `).join('')}AND session_id IN (${set})
-    GROUP BY name`;
-  return { inside, crossing };
+  return `site_id = ${sqlString(r.siteId)} AND day >= ${from} AND day <= ${to} AND (${days.join(' OR ')}) AND session_id IN (${set})`;
 }
 
 /** Quarter hour of an instant (ms): every bucket start of the core is one when the zone's offsets are whole quarter hours. */
@@ -475,10 +518,13 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
       const totals = { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
       if (outsideDateType(r)) return totals;
       const b = await boundsFor(r, selection, ['pageview']);
-      const [days, views] = await Promise.all([
+      const bySession = readsPageviewsBySession(selection) ? pageviewsBySessionSql(target, r, b, selection) : undefined;
+      const viewQueries = bySession ? [bySession.inside, ...(bySession.crossing ? [bySession.crossing] : [])] : [pageviewDaysSql(target, r, b, selection)];
+      const [days, ...viewParts] = await Promise.all([
         rows<{ n: string; b: string; dur: string; v: string }>(sessionDaysSql(target, r, b, selection, true)),
-        rows<{ pv: string }>(pageviewDaysSql(target, r, b, selection)),
+        ...viewQueries.map((sql) => rows<{ pv: string }>(sql)),
       ]);
+      const views = viewParts.flat();
       for (const d of days) {
         totals.sessions += num(d.n);
         totals.bounces += num(d.b);
