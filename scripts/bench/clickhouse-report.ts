@@ -38,7 +38,7 @@ export function clickhouseReport(results: ClickHouseResult[], skipped: string[],
       ['import, events/s (importEvents incl. visitor builds)', int(r.importPerSecond)],
       ['import vs SQLite in this run', sqlite.importPerSecond ? ratio(r.importPerSecond, sqlite.importPerSecond) : 'n/a (--reuse)'],
       ['database bytes per million events', `${int((r.bytes / r.events) * 1e6)} (SQLite: ${Number.isNaN(sqlite.bytesPerMillion) ? 'n/a' : int(sqlite.bytesPerMillion)})`],
-      ['of which the filter layout (pageview_gaps, sessions paths, names and name counts), bytes per million events', int((r.layoutBytes / r.events) * 1e6)],
+      ['of which the filter layout (pageview_gaps, custom_events, sessions paths, names and name counts), bytes per million events', int((r.layoutBytes / r.events) * 1e6)],
       ...(r.before
         ? [
           [`the same lines through ${r.before.dir} (before the layout): events/s`, `${int(r.before.importPerSecond)} (this layout: ${ratio(r.importPerSecond, r.before.importPerSecond)})`],

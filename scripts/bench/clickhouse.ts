@@ -53,7 +53,7 @@ export interface ClickHouseResult {
   endpoints: Partial<Record<EndpointName, EndpointTimes>>;
   /** The query extensions' cases (extensions.ts): core, HTTPS and the case's floor (clickhouse-floors.ts), and the answer. */
   extensions: { case: ExtensionCase; endpoint: EndpointName; core: Timing; http: Timing; floor: Timing; json: string }[];
-  /** What the filter layout (schema version 5) stores: bytes of `pageview_gaps` and of the sessions' `paths` and `names`. */
+  /** What the filter layout (schema versions 6, 8 and 9) stores: bytes of `pageview_gaps`, `custom_events` and the sessions' `paths`, `names` and `name_counts`. */
   layoutBytes: number;
   /** The same lines through the adapter of `layoutBefore` (undefined without it). */
   before?: { dir: string; importPerSecond: number; bytes: number };
@@ -189,7 +189,7 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
     log(`${name}: exported ${exported.events.toLocaleString('en-US')} events in ${exported.seconds.toFixed(1)} s`);
   }
   const [parts] = await rows<{ b: string }>("SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = 'bench' AND active");
-  const [gapBytes] = await rows<{ b: string }>("SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = 'bench' AND table = 'pageview_gaps' AND active");
+  const [gapBytes] = await rows<{ b: string }>("SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = 'bench' AND table IN ('pageview_gaps', 'custom_events') AND active");
   const [arrayBytes] = await rows<{ b: string }>(
     "SELECT sum(data_compressed_bytes) AS b FROM system.columns WHERE database = 'bench' AND table IN ('sessions', 'session_state') AND name IN ('paths', 'names', 'name_counts')",
   );
