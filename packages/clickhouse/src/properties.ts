@@ -1,10 +1,11 @@
 /**
- * The property and goal reads (properties-goals.md) of the ClickHouse store, from the raw
- * `events` and `sessions` rows of the range, filtered or not (no rollup holds them). A
- * custom event's properties are two parallel arrays on its own row (`prop_keys`,
- * `prop_values`, migration 4), so a property is read, grouped and filtered on the row
- * itself; sessions are matched as the filtered reads match them (selection.ts). SQL only,
- * values through escape.ts, runs on 18.16 and 26.x.
+ * The property and goal reads (properties-goals.md) of the ClickHouse store. A custom
+ * event's properties are two parallel arrays on its own row (`prop_keys`, `prop_values`,
+ * migration 4), read from `custom_events` (migration 9), so a property is read, grouped and
+ * filtered on the row itself; sessions are matched as the filtered reads match them
+ * (selection.ts). Goals without a filter come from the rollups (conversions) and the goals'
+ * daily visitor counts (goal-visitors.ts); under a filter, from the range's raw rows. SQL
+ * only, values through escape.ts, runs on 18.16 and 26.x.
  */
 import type { DayRange, GoalDefinition, GoalTotals, PropertyTotals, Selection } from '@siteline/core';
 import { hasConditions } from '@siteline/core';
