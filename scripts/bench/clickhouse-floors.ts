@@ -59,13 +59,20 @@ export function floorSql(database: string, endpoint: EndpointName, siteId: strin
  * endpoint's floor query over the events of the days the case reads, with
  * each filter condition a `WHERE` on the column the events row itself
  * carries (the attributes stamped on it, its path), no session rule; `compare`
- * reads both ranges in the one query; `interval=hour` groups by hour.
+ * reads both ranges in the one query; `interval=hour` groups by hour. A page
+ * condition on custom events (`/events`) is the one a row cannot carry (a
+ * custom event's own path is not the session's pageviews): the custom events
+ * of the sessions with such a pageview among the same days' `events`, one `IN`.
  */
 export function extensionFloorSql(database: string, endpoint: EndpointName, siteId: string, from: string, to: string, params: Record<string, string>): string {
   const start = params.compare === 'previous_period' ? shiftDay(from, -(1 + dayCount(from, to))) : from;
   let sql = floorSql(database, endpoint, siteId, start, to, 0);
   const conditions = JSON.parse(params.filters ?? '[]') as [FilterOperator, string, string[]][];
   const terms = conditions.map(([operator, dimension, values]) => {
+    if (dimension === 'page' && endpoint === 'events') {
+      return `session_id IN (SELECT session_id FROM ${database}.events WHERE site_id = ${sqlString(siteId)} AND day >= ${sqlDate(start)} AND day <= ${sqlDate(to)}
+        AND type = 'pageview' AND ${conditionSql('path', { operator, values })})`;
+    }
     const column = dimension === 'page' ? 'path' : dimension === 'event' ? 'name' : SESSION_ATTRIBUTE_COLUMN[FILTER_ATTRIBUTES[dimension as keyof typeof FILTER_ATTRIBUTES]];
     return conditionSql(column, { operator, values });
   });
