@@ -7,7 +7,7 @@
  * pays for work the answer does not need.
  */
 import { sqlDate, sqlInt, sqlString } from '../../packages/clickhouse/src/escape.js';
-import { conditionSql } from '../../packages/clickhouse/src/selection.js';
+import { conditionSql } from '../../packages/clickhouse/src/conditions.js';
 import { FILTER_ATTRIBUTES, SESSION_ATTRIBUTE_COLUMN } from '../../packages/core/src/storage/selection.js';
 import type { FilterOperator } from '../../packages/core/src/types.js';
 import type { EndpointName } from '../../packages/core/src/types.js';

@@ -21,7 +21,7 @@ import { readDay } from './days.js';
 import { sqlDate, sqlInt, sqlString } from './escape.js';
 import { tableName, type SchemaTarget } from './schema.js';
 import type { VisitorSources } from './queries.js';
-import { sessionMeetsSql } from './selection.js';
+import { sessionMeetsSql } from './conditions.js';
 import type { WriterIO } from './writer.js';
 
 /** A goal's definition as one string, the `value` of its rows: `event:<name>` or `page:<pattern>`. */

@@ -13,9 +13,9 @@ import { clampDay, outsideDateType } from './days.js';
 import { sqlDate, sqlString } from './escape.js';
 import type { createGoalVisitors } from './goal-visitors.js';
 import { tableName, type SchemaTarget } from './schema.js';
-import {
-  type Bounds, type createSelectionReads, eventTable, matchingRowsWhere, meetsAnySql, meetsSql, NONE, pathMatchesSql, selectedEventsWhere, sessionMeetsSql, sessionSetSql,
-} from './selection.js';
+import { meetsAnySql, meetsSql, NONE, pathMatchesSql, sessionMeetsSql } from './conditions.js';
+import { type Bounds, eventTable, matchingRowsWhere, selectedEventsWhere, sessionSetSql } from './matching.js';
+import type { createSelectionReads } from './selection.js';
 
 const inDays = (r: DayRange, from: string, to: string) =>
   `site_id = ${sqlString(r.siteId)} AND day >= ${sqlDate(clampDay(from))} AND day <= ${sqlDate(clampDay(to))}`;

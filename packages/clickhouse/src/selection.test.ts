@@ -3,7 +3,7 @@ import { conditionHolds, type Condition } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYLOADS } from './escape-payloads.js';
 import { sqlString } from './escape.js';
-import { conditionSql } from './selection.js';
+import { conditionSql } from './conditions.js';
 import { clickhouseAvailable, startClickHouse, warnIfUnavailable, type TestServer } from './test-server.js';
 
 describe('conditionSql (pure)', () => {
