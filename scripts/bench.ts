@@ -22,7 +22,7 @@ import type { Storage } from '../packages/core/src/storage/types.js';
 import { ENDPOINT_PATHS, type EndpointName } from '../packages/core/src/types.js';
 import { benchColdCache, benchExtensions, coldCacheTable, type ColdCacheRow, extensionTables, type ExtensionResult } from './bench/extensions.js';
 import { benchClickHouse, clickhouseUnavailable, type ClickHouseResult, type Engine } from './bench/clickhouse.js';
-import { clickhouseReport } from './bench/clickhouse-report.js';
+import { clickhousePropertyReport, clickhouseReport } from './bench/clickhouse-report.js';
 import { measureCollect, wrkInstalled, type CollectResult } from './bench/collect.js';
 import { startFloorServer } from './bench/collect-floor.js';
 import { exportInChild, type ExportResult, exportTable } from './bench/export.js';
@@ -142,10 +142,8 @@ async function clickhouseColumns(): Promise<{ clickhouse: ClickHouseResult[]; no
 async function clickhouseOnly(): Promise<void> {
   const { clickhouse, noClickHouse } = await clickhouseColumns();
   console.log(`## ClickHouse, ${int(num('pageviews'))} pageviews requested over ${num('days')} days (--sqlite no)\n\n${clickhouseReport(clickhouse, noClickHouse, { bytesPerMillion: Number.NaN, json: new Map(), extensions: [] }, num('pageviews'))}`);
-  const cases = [...new Set(clickhouse.flatMap((ch) => ch.properties.map((c) => c.case)))];
-  if (cases.length > 0) {
-    console.log(`\nProperties and goals on ClickHouse (core p50, ms):\n\n${table(['case', ...clickhouse.map((ch) => `${ch.engine} ${ch.version}`)], cases.map((c) => [c, ...clickhouse.map((ch) => ms(ch.properties.find((x) => x.case === c)?.core.p50 ?? Number.NaN))]))}`);
-  }
+  const properties = clickhousePropertyReport(clickhouse);
+  if (properties) console.log(`\n${properties}`);
   writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, clickhouse: clickhouse.map(({ endpoints: e, ...rest }) => ({ ...rest, endpoints: Object.fromEntries(Object.entries(e).map(([k, v]) => [k, { core: v.core, http: v.http, floor: v.floor }])) })) }, null, 2)}\n`);
 }
 
@@ -321,6 +319,8 @@ async function main() {
     const chCases = clickhouse.map((ch) => ({ engine: ch.engine === 'server' ? `clickhouse-server ${ch.version}` : `chdb ${ch.version}`, cases: new Map(ch.properties.map((c) => [c.case as string, c])) }));
     console.log(`\n## Properties and goals (period 30d; naive = raw SQL with the core's reference predicates, ${args['property-naive-runs']} run(s) each; ClickHouse core, ${args['clickhouse-property-runs']} runs each)\n`);
     console.log(propertyTable(properties, chCases));
+    const floors = clickhousePropertyReport(clickhouse);
+    if (floors) console.log(`\n${floors}`);
   }
   const costRows = [
     ...(sqliteCost ? importCostRows('SQLite', sqliteCost) : []),

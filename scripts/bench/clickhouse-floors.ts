@@ -6,8 +6,10 @@
  * costs what a hand-written query over the range would; one far above it
  * pays for work the answer does not need.
  */
-import { sqlDate, sqlInt, sqlString } from '../../packages/clickhouse/src/escape.js';
-import { conditionSql } from '../../packages/clickhouse/src/conditions.js';
+import { likePattern, sqlDate, sqlInt, sqlString } from '../../packages/clickhouse/src/escape.js';
+import { conditionSql, propValueSql } from '../../packages/clickhouse/src/conditions.js';
+import { DEMO_GOALS } from '../../packages/core/src/demo/index.js';
+import { goalName } from '../../packages/core/src/goals/goal.js';
 import { FILTER_ATTRIBUTES, SESSION_ATTRIBUTE_COLUMN } from '../../packages/core/src/storage/selection.js';
 import type { FilterOperator } from '../../packages/core/src/types.js';
 import type { EndpointName } from '../../packages/core/src/types.js';
@@ -84,3 +86,37 @@ export function extensionFloorSql(database: string, endpoint: EndpointName, site
 }
 
 const dayCount = (from: string, to: string): number => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
+
+/**
+ * The floor of a property or goal case (properties.ts) on ClickHouse: the endpoint's floor
+ * query over the case's days (`/properties` of one key: its values instead of the keys).
+ * A `prop:` condition holds on the custom event `/properties` reads (a `WHERE` on its
+ * row); elsewhere, and for a `goal` condition, a row cannot test it, so it is one `IN`
+ * of the sessions with such an event among the same days' rows, no session rule: the
+ * least that reads the columns the answer needs.
+ */
+export function propertyFloorSql(database: string, endpoint: EndpointName, siteId: string, from: string, to: string, params: Record<string, string>): string {
+  const site = `site_id = ${sqlString(siteId)}`;
+  const days = `day >= ${sqlDate(from)} AND day <= ${sqlDate(to)}`;
+  const custom = `${database}.custom_events`;
+  let sql = endpoint === 'properties' && params.property !== undefined
+    ? `SELECT prop_values[indexOf(prop_keys, ${sqlString(params.property)})] AS k, count() AS n, uniqExact(day, visitor_id) AS v FROM ${custom}
+        WHERE ${site} AND ${days} AND name = ${sqlString(params.name ?? '')} AND has(prop_keys, ${sqlString(params.property)}) GROUP BY k`
+    : floorSql(database, endpoint, siteId, from, to, 0);
+  const conditions = JSON.parse(params.filters ?? '[]') as [FilterOperator, string, string[]][];
+  const terms = conditions.map(([operator, dimension, values]) => {
+    if (dimension.startsWith('prop:')) {
+      const holds = conditionSql(propValueSql(dimension.slice(5)), { operator, values });
+      return endpoint === 'properties' ? holds : `session_id IN (SELECT session_id FROM ${custom} WHERE ${site} AND ${days} AND ${holds})`;
+    }
+    if (dimension === 'goal') {
+      const goals = DEMO_GOALS.filter((g) => values.includes(goalName(g)));
+      const meets = goals.map((g) => (g.type === 'event' ? `name = ${sqlString(g.value)}` : `type = 'pageview' AND path LIKE ${sqlString(likePattern(g.value))}`));
+      const table = goals.every((g) => g.type === 'event') ? custom : `${database}.events`;
+      return `session_id IN (SELECT session_id FROM ${table} WHERE ${site} AND ${days} AND (${meets.join(' OR ') || '0'}))`;
+    }
+    throw new Error(`no property floor for the dimension ${dimension}`);
+  });
+  if (terms.length > 0) sql = sql.replace(/WHERE /, `WHERE ${terms.join(' AND ')} AND `);
+  return sql;
+}

@@ -87,3 +87,27 @@ function extensionReport(r: ClickHouseResult, sqlite: ExtensionResult[], pagevie
     ]),
   ].join('\n');
 }
+
+/**
+ * The property and goal cases on each ClickHouse engine beside their floors (core p50,
+ * ms), and the targets of issue 23 (p50 <= 50 ms at 1M) and of a small multiple of the floor.
+ */
+export function clickhousePropertyReport(results: ClickHouseResult[]): string {
+  const engines = results.filter((r) => r.properties.length > 0);
+  if (engines.length === 0) return '';
+  const cases = [...new Set(engines.flatMap((r) => r.properties.map((c) => c.case)))];
+  const rows = cases.map((c) => [c, ...engines.flatMap((r) => {
+    const x = r.properties.find((p) => p.case === c);
+    return x ? [ms(x.core.p50), ms(x.floor.p50), ratio(x.core.p50, x.floor.p50)] : ['n/a', 'n/a', 'n/a'];
+  })]);
+  const heads = engines.flatMap((r) => [`${ENGINE_NAMES[r.engine]} core p50`, 'floor p50', 'core / floor']);
+  const targets = engines.flatMap((r) => {
+    const worst = Math.max(...r.properties.map((p) => p.core.p50));
+    const worstRatio = Math.max(...r.properties.map((p) => p.core.p50 / p.floor.p50));
+    return [
+      [`${ENGINE_NAMES[r.engine]}: every case p50 <= 50 ms (core)`, `${ms(worst)} ms`, worst <= 50 ? 'yes' : 'no'],
+      [`${ENGINE_NAMES[r.engine]}: every case under 3x its floor (core)`, `${worstRatio.toFixed(2)}x`, worstRatio < 3 ? 'yes' : 'no'],
+    ];
+  });
+  return `Properties and goals on ClickHouse (ms; floor: the case's endpoint floor with each condition a row cannot test as one IN of sessions from the same days' rows, scripts/bench/clickhouse-floors.ts):\n\n${table(['case', ...heads], rows)}\n\n${table(['target (issue 23)', 'measured', 'met'], targets)}`;
+}

@@ -24,7 +24,7 @@ import { parseQuery } from '../../packages/core/src/query/parse.js';
 import { REPORTS } from '../../packages/core/src/reports/index.js';
 import { localDay, shiftDay } from '../../packages/core/src/time/zone.js';
 import { ENDPOINT_PATHS, type EndpointName } from '../../packages/core/src/types.js';
-import { extensionFloorSql, floorSql } from './clickhouse-floors.js';
+import { extensionFloorSql, floorSql, propertyFloorSql } from './clickhouse-floors.js';
 import { type BeaconKind, measureCollect, wrkInstalled, type CollectResult } from './collect.js';
 import { costLines, costSite, type ImportCost, importCost, PROPERTY_CASES, type PropertyCase, propertyParams } from './properties.js';
 import { EXTENSION_CASES, type ExtensionCase } from './extensions.js';
@@ -57,8 +57,8 @@ export interface ClickHouseResult {
   layoutBytes: number;
   /** The same lines through the adapter of `layoutBefore` (undefined without it). */
   before?: { dir: string; importPerSecond: number; bytes: number };
-  /** The property and goal cases (properties.ts), core: p50 and the answer. */
-  properties: { case: PropertyCase; core: Timing; json: string }[];
+  /** The property and goal cases (properties.ts), core: p50, the floor of the same case (clickhouse-floors.ts) and the answer. */
+  properties: { case: PropertyCase; core: Timing; floor: Timing; json: string }[];
   /** The same lines imported with and without properties (undefined when skipped). */
   importCost?: ImportCost;
   collect: CollectResult | string;
@@ -176,8 +176,10 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
     const call = (): Promise<unknown> => REPORTS[endpoint](storage, parseQuery(endpoint, propertyParams(name, site.id)), { now: options.readNow });
     await call();
     const core = await time(options.propertyRuns, call);
-    properties.push({ case: name, core: core.timing, json: JSON.stringify(core.result) });
-    log(`${engine} ${name}: core p50 ${core.timing.p50.toFixed(1)} ms`);
+    const floorQuery = propertyFloorSql('bench', endpoint, site.id, shiftDay(to, -29), to, PROPERTY_CASES[name][1]);
+    const floor = await time(options.floorRuns, () => rows(floorQuery));
+    properties.push({ case: name, core: core.timing, floor: floor.timing, json: JSON.stringify(core.result) });
+    log(`${engine} ${name}: core p50 ${core.timing.p50.toFixed(1)} ms, floor ${floor.timing.p50.toFixed(1)} ms`);
   }
   let exported: ExportResult | undefined;
   if (options.exportEvents) {
