@@ -101,16 +101,21 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
     return [localDay(now, timezone), localDay(now - HOT_WINDOW_MS, timezone)];
   };
 
-  const refreshDays = db.transaction((siteId: string, days: readonly string[], timezone: string) => {
+  const settle = db.transaction((siteId: string, timezone: string) => {
     const hot = hotDays(timezone);
     for (const day of rollups.liveDays(siteId, ALL.from, ALL.to)) if (!hot.includes(day)) rollups.settle(siteId, day);
-    for (const day of days) rollups.rebuild(siteId, day, timezone, hot.includes(day));
   });
+  const rebuildDay = db.transaction((siteId: string, day: string, timezone: string) => rollups.rebuild(siteId, day, timezone, hotDays(timezone).includes(day)));
 
-  /** Rebuilds the listed dirty days of a site (hot ones as live days) and settles live days that cooled down. */
+  /**
+   * Settles live days that cooled down, then rebuilds the listed dirty days of a site (hot ones
+   * as live days), each in a transaction of its own: the WAL holds one day's rows at a time.
+   */
   const refresh = (siteId: string, days: readonly string[]) => {
     const timezone = options.timezoneOf(siteId);
-    if (timezone !== undefined && !options.readonly) refreshDays.immediate(siteId, days, timezone);
+    if (timezone === undefined || options.readonly) return;
+    settle.immediate(siteId, timezone);
+    for (const day of days) rebuildDay.immediate(siteId, day, timezone);
   };
 
   /** Whether a read of `range` should refresh first: a dirty day in it, or a live day of the site no longer hot. */

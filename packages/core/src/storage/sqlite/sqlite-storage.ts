@@ -49,6 +49,12 @@ export interface SqliteStorageOptions {
    * server's connection (`openSqliteBackend` with role `serve`) warms 30.
    */
   columnCacheWarmDays?: number;
+  /**
+   * Memory for the groups of one day's rollup rebuild (default 32 MiB, estimated): past it
+   * the largest table's groups are summed by SQLite instead, sorting on disk
+   * (sqlite-rollup-compute.ts). Results never depend on it. For tests.
+   */
+  rebuildMemoryBytes?: number;
 }
 
 interface SiteRow {
@@ -117,7 +123,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   if (walPages !== undefined && (!Number.isSafeInteger(walPages) || walPages < 0)) {
     throw new RangeError(`walAutocheckpointPages must be a whole number >= 0, got ${walPages}`);
   }
-  for (const name of ['columnCacheRows', 'columnCacheWarmDays'] as const) {
+  for (const name of ['columnCacheRows', 'columnCacheWarmDays', 'rebuildMemoryBytes'] as const) {
     const value = options[name];
     if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) throw new RangeError(`${name} must be a whole number >= 0, got ${value}`);
   }
@@ -125,7 +131,9 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   db.pragma('busy_timeout = 5000');
   // A larger page cache keeps the index pages of a bulk import in memory (the default is 2 MB).
   db.pragma('cache_size = -65536');
-  db.pragma('temp_store = MEMORY');
+  // Sorts larger than the cache spill to a temporary file, not to memory: a rebuild's GROUP BY over a day of
+  // unique long URLs sorts gigabytes (sqlite-rollup-compute.ts); small sorts stay in memory either way.
+  db.pragma('temp_store = FILE');
   if (!readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
@@ -159,22 +167,29 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     return zone;
   };
   const write = createWriter(db, createLiveDeltas(db));
-  const rollups = createRollups(db);
+  const rollups = createRollups(db, options.rebuildMemoryBytes);
   const versions = createDayVersions(db);
   const reads = createReads(db, rollups, { now: options.now ?? Date.now, readonly, timezoneOf, columnCacheRows: options.columnCacheRows, versions });
+  /** Writes in one transaction; returns the days whose rollups it made stale. */
   const writeEvents = db.transaction((events: readonly StoredEvent[], record?: ImportRecord) => {
     const { dirty: touched, written } = write(events, record);
     rollups.markDirty(touched);
     versions.bump(written);
-    // A large write (an import) rebuilds what it touched now; a small one leaves it to the next read.
-    if (!record && events.length < LIVE_WRITE_MAX_EVENTS) return;
+    return touched;
+  });
+  /**
+   * Rebuilds the rollups of the days a large write (an import) made stale, each day in a
+   * transaction of its own after the write's: a small write leaves them to the next read.
+   * Meanwhile they are dirty and read raw, so answers never wait for this.
+   */
+  const rebuild = (touched: ReadonlySet<string>) => {
     const days = new Map<string, string[]>();
     for (const key of touched) {
       const [siteId, day] = key.split('\u0000') as [string, string];
       days.set(siteId, [...(days.get(siteId) ?? []), day]);
     }
     for (const [siteId, list] of days) reads.refresh(siteId, list);
-  });
+  };
   /** The background warming of `columnCacheWarmDays`, started on the next turn so opening returns first. */
   const warm = async (): Promise<void> => {
     const days = options.columnCacheWarmDays ?? 0;
@@ -212,7 +227,8 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
       return rows.map(toSite);
     },
     async writeEvents(events, record) {
-      writeEvents.immediate(events, record);
+      const touched = writeEvents.immediate(events, record);
+      if (record || events.length >= LIVE_WRITE_MAX_EVENTS) rebuild(touched);
     },
     summary: async (range, selection) => reads.summary(range, selection),
     timeseries: async (range, selection) => reads.timeseries(range, selection),
