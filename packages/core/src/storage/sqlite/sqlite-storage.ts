@@ -177,6 +177,20 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     versions.bump(written);
     return touched;
   });
+  /** An import in batches, in one transaction: its record first (refused if known), every batch as a large write. */
+  const writeImport = db.transaction((record: ImportRecord, batches: Iterable<readonly StoredEvent[]>) => {
+    const touched = new Set<string>();
+    let first = true;
+    for (const batch of batches) {
+      const { dirty, written } = write(batch, first ? record : undefined, true);
+      first = false;
+      rollups.markDirty(dirty);
+      versions.bump(written);
+      for (const key of dirty) touched.add(key);
+    }
+    if (first) write([], record, true);
+    return touched;
+  });
   /**
    * Rebuilds the rollups of the days a large write (an import) made stale, each day in a
    * transaction of its own after the write's: a small write leaves them to the next read.
@@ -229,6 +243,9 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     async writeEvents(events, record) {
       const touched = writeEvents.immediate(events, record);
       if (record || events.length >= LIVE_WRITE_MAX_EVENTS) rebuild(touched);
+    },
+    async writeImport(record, batches) {
+      rebuild(writeImport.immediate(record, batches));
     },
     summary: async (range, selection) => reads.summary(range, selection),
     timeseries: async (range, selection) => reads.timeseries(range, selection),
