@@ -27,8 +27,8 @@ export function versionsOf(reader: Reader, siteId: string, rows: DayRows): Map<s
  * Loads a day's chunk a step at a time, for a store on a file: on a second,
  * read-only connection to it (opened on first use), in one read transaction
  * held across a turn of the event loop after every batch of rows
- * (sqlite-chunk-reader.ts), then built in phases with a turn after each
- * (`buildChunk`). The store's own connection cannot do this: every request
+ * (sqlite-chunk-reader.ts: about a megabyte of text), then built a few
+ * milliseconds at a time with a turn after each step (`buildChunk`). The store's own connection cannot do this: every request
  * uses it, so it cannot hold a transaction across a pause. One load at a time
  * (one transaction on the connection). `available()` is false in memory (no
  * other connection can open it) or when the file cannot be opened again.
@@ -53,13 +53,13 @@ export function createIncrementalLoader(db: Database.Database) {
   };
 
   let queue: Promise<unknown> = Promise.resolve();
-  const load = async (siteId: string, day: string, timezone: string, dicts: SiteDictionaries) => {
+  const load = async (siteId: string, day: string, timezone: string, dicts: SiteDictionaries, maxText: number) => {
     const r = open()!;
-    let rows: DayRows;
+    let rows: DayRows | undefined;
     let versions: Map<string, number>;
     r.db.exec('BEGIN');
     try {
-      const steps = r.readDay(siteId, day, timezone);
+      const steps = r.readDay(siteId, day, timezone, maxText);
       for (let step = steps.next(); ; step = steps.next()) {
         if (step.done) {
           rows = step.value;
@@ -67,12 +67,15 @@ export function createIncrementalLoader(db: Database.Database) {
         }
         await nextTurn();
       }
-      versions = versionsOf(r, siteId, rows);
+      versions = r.versions.between(siteId, day, day);
+      if (rows) versions = versionsOf(r, siteId, rows);
     } finally {
       if (r.db.open && r.db.inTransaction) r.db.exec('COMMIT');
     }
+    if (!rows) return { chunk: undefined, versions };
     await nextTurn();
     const build = buildChunk(rows, dicts);
+    rows = undefined;
     for (let step = build.next(); ; step = build.next()) {
       if (step.done) return { chunk: step.value, versions };
       await nextTurn();
@@ -82,9 +85,13 @@ export function createIncrementalLoader(db: Database.Database) {
   return {
     available: (): boolean => open() !== undefined,
 
-    /** The day's chunk and the versions of the days it read, from one snapshot; after the loads asked for before it. */
-    load(siteId: string, day: string, timezone: string, dicts: SiteDictionaries): Promise<{ chunk: DayChunk; versions: Map<string, number> }> {
-      const run = queue.then(() => load(siteId, day, timezone, dicts));
+    /**
+     * The day's chunk and the versions of the days it read, from one snapshot; after the loads
+     * asked for before it. No chunk when the day's rows pass `maxText` characters (then the
+     * versions are the day's own).
+     */
+    load(siteId: string, day: string, timezone: string, dicts: SiteDictionaries, maxText = Infinity): Promise<{ chunk: DayChunk | undefined; versions: Map<string, number> }> {
+      const run = queue.then(() => load(siteId, day, timezone, dicts, maxText));
       queue = run.catch(() => undefined);
       return run;
     },

@@ -21,9 +21,14 @@ import { SESSION_ATTRIBUTE_COLUMN } from '../selection.js';
 /** The session attributes in chunk order; `entryPath` shares the path dictionary with pageviews. */
 export const ATTRIBUTES: readonly SessionAttribute[] = Object.keys(SESSION_ATTRIBUTE_COLUMN) as SessionAttribute[];
 
+/** Estimated bytes a dictionary spends on a value besides its characters (string header, map entry, array slot). */
+const VALUE_BYTES = 80;
+
 /** Strings of one kind, each with a small integer code. */
 export class Dictionary {
   readonly values: string[] = [];
+  /** Estimated memory of the values (two bytes a character, the most V8 spends). */
+  bytes = 0;
   private readonly codes = new Map<string, number>();
   code(value: string): number {
     let code = this.codes.get(value);
@@ -31,6 +36,7 @@ export class Dictionary {
       code = this.values.length;
       this.values.push(value);
       this.codes.set(value, code);
+      this.bytes += value.length * 2 + VALUE_BYTES;
     }
     return code;
   }
@@ -85,8 +91,6 @@ export interface DayChunk {
   exPropValue: Int32Array;
   /** Distinct visitor groups (sessions and events numbered apart), for stamps unique across chunks. */
   groups: number;
-  /** Rows held, for the cache bound. */
-  size: number;
   /** Other days whose rows this chunk copies (the start days of its foreign sessions). */
   dependsOn: string[];
   /** Which sessions match, for the last few selections asked (by their JSON): a dashboard asks every endpoint with the same filters. */
@@ -95,19 +99,51 @@ export interface DayChunk {
   goalHits: Map<string, GoalHits>;
 }
 
+/** The memory of a site's dictionaries (`paths` counted once, though two kinds share it). */
+export function dictionaryBytes(dicts: SiteDictionaries): number {
+  let bytes = dicts.names.bytes + dicts.propKeys.bytes + dicts.propValues.bytes;
+  for (const d of dicts.attributes) bytes += d.bytes;
+  return bytes;
+}
+
+/** The memory of a chunk: its arrays and what the scans keep in it (matching sessions, goal hits). */
+export function chunkBytes(chunk: DayChunk): number {
+  let bytes = 0;
+  for (const value of Object.values(chunk)) if (ArrayBuffer.isView(value)) bytes += value.byteLength;
+  for (const a of chunk.attributes) bytes += a.byteLength;
+  for (const m of chunk.matches.values()) bytes += m.byteLength;
+  for (const g of chunk.goalHits.values()) bytes += g.own.byteLength + g.events.byteLength;
+  return bytes;
+}
+
 /** Where one goal converts in a chunk: its own sessions that convert (ascending), and the session of each of the day's events that meets it. */
 export interface GoalHits {
   own: Int32Array;
   events: Int32Array;
 }
 
+/** Milliseconds of building between two pauses (a loop checks the clock every 1,024 rows). */
+const SLICE_MS = 8;
+
+/** A clock for pausing a long loop: `due(i)` is true every 1,024 rows once `SLICE_MS` have passed since the last pause. */
+function pacer() {
+  let since = performance.now();
+  return (i: number): boolean => {
+    if ((i & 1023) !== 1023 || performance.now() - since < SLICE_MS) return false;
+    since = performance.now();
+    return true;
+  };
+}
+
 /**
  * Builds a day's chunk from its rows (sqlite-chunk-reader.ts), coding strings with
- * the site's dictionaries. A generator: it pauses (`yield`) between its phases, so a
- * caller may let the event loop run there; `runSteps` runs it through at once.
+ * the site's dictionaries. A generator: it pauses (`yield`) between its phases and
+ * every `SLICE_MS` inside them, so a caller may let the event loop run there;
+ * `runSteps` runs it through at once.
  */
 export function* buildChunk(rows: DayRows, dicts: SiteDictionaries): Generator<void, DayChunk> {
   const { day, own, events, foreign } = rows;
+  const due = pacer();
   const local = new Map<string, number>();
   for (let i = 0; i < own.length; i++) local.set(own[i]![0], i);
   const dependsOn = new Set<string>();
@@ -116,13 +152,17 @@ export function* buildChunk(rows: DayRows, dicts: SiteDictionaries): Generator<v
     dependsOn.add(row[1]);
   }
   const sessions = own.length + foreign.length;
-  const attributes = ATTRIBUTES.map((_, a) => {
+  const attributes: Int32Array[] = [];
+  for (let a = 0; a < ATTRIBUTES.length; a++) {
     const codes = new Int32Array(sessions);
     const dict = dicts.attributes[a]!;
-    for (let i = 0; i < own.length; i++) codes[i] = dict.code(own[i]![5 + a] as string);
+    for (let i = 0; i < own.length; i++) {
+      codes[i] = dict.code(own[i]![5 + a] as string);
+      if (due(i)) yield;
+    }
     for (let i = 0; i < foreign.length; i++) codes[own.length + i] = dict.code(foreign[i]![4 + a] as string);
-    return codes;
-  });
+    attributes.push(codes);
+  }
   const visitor = new Int32Array(own.length);
   const bounce = new Uint8Array(own.length);
   const durationMs = new Float64Array(own.length);
@@ -162,6 +202,7 @@ export function* buildChunk(rows: DayRows, dicts: SiteDictionaries): Generator<v
     sessionOf[i] = s;
     perGroup[g]!++;
     kept++;
+    if (due(i)) yield;
   }
   yield;
   const next = new Int32Array(perGroup.length);
@@ -186,25 +227,27 @@ export function* buildChunk(rows: DayRows, dicts: SiteDictionaries): Generator<v
     evVisitor[at] = sessionGroups + g;
     evGap[at] = gap ?? Number.NaN;
     evTs[at] = ts;
+    if (due(i)) yield;
   }
-  const ev = codeProps(kept, (at) => events[rowOf[at]!]![7], dicts);
+  const ev = yield* codeProps(kept, (at) => events[rowOf[at]!]![7], dicts, due);
   const { outside } = rows;
   const exSession = new Int32Array(outside.length);
   const exPageview = new Uint8Array(outside.length);
   const exCode = new Int32Array(outside.length);
-  outside.forEach(([sessionId, type, text], i) => {
+  for (let i = 0; i < outside.length; i++) {
+    const [sessionId, type, text] = outside[i]!;
     exSession[i] = local.get(sessionId)!;
     exPageview[i] = type === 0 ? 1 : 0;
     exCode[i] = type === 0 ? dicts.paths.code(text) : dicts.names.code(text);
-  });
-  const ex = codeProps(outside.length, (i) => outside[i]![3], dicts);
+    if (due(i)) yield;
+  }
+  const ex = yield* codeProps(outside.length, (i) => outside[i]![3], dicts, due);
   dependsOn.delete(day);
   return {
     day, own: own.length, sessions, attributes, visitor, bounce, durationMs, startTs,
     evSession, evPageview, evCode, evVisitor, evGap, evTs, evProps: ev.offsets, evPropKey: ev.keys, evPropValue: ev.values,
     exSession, exPageview, exCode, exProps: ex.offsets, exPropKey: ex.keys, exPropValue: ex.values,
     groups: sessionGroups + perGroup.length,
-    size: sessions + kept + outside.length + ev.keys.length + ex.keys.length,
     dependsOn: [...dependsOn].sort(),
     matches: new Map(),
     goalHits: new Map(),
@@ -212,7 +255,7 @@ export function* buildChunk(rows: DayRows, dicts: SiteDictionaries): Generator<v
 }
 
 /** The properties of `count` events (`propsOf(i)`) as offsets into key and value codes (see `DayChunk.evProps`). */
-function codeProps(count: number, propsOf: (i: number) => PropsCell | undefined, dicts: SiteDictionaries) {
+function* codeProps(count: number, propsOf: (i: number) => PropsCell | undefined, dicts: SiteDictionaries, due: (i: number) => boolean): Generator<void, { offsets: Int32Array; keys: Int32Array; values: Int32Array }> {
   const offsets = new Int32Array(count + 1);
   let total = 0;
   for (let i = 0; i < count; i++) {
@@ -226,6 +269,7 @@ function codeProps(count: number, propsOf: (i: number) => PropsCell | undefined,
       keys[at] = dicts.propKeys.code(key);
       values[at++] = dicts.propValues.code(value);
     }
+    if (due(i)) yield;
   }
   return { offsets, keys, values };
 }
