@@ -177,23 +177,29 @@ export function createColumnCache(db: Database.Database, versions: DayVersions, 
   });
 
   const loader = createIncrementalLoader(db);
-  const inflight = new Map<SiteCache, Map<string, Promise<CachedChunk | undefined>>>();
+  const inflight = new Map<SiteCache, Map<string, { pending: Promise<CachedChunk | undefined>; promote: () => void }>>();
   /** Loads a day incrementally (at once in memory, with a turn of the event loop after it); one load per site's day at a time. */
-  const loadIncrementally = (siteId: string, site: SiteCache, day: string, timezone: string): Promise<CachedChunk | undefined> => {
+  const loadIncrementally = (siteId: string, site: SiteCache, day: string, timezone: string, background: boolean): Promise<CachedChunk | undefined> => {
     let loads = inflight.get(site);
     if (!loads) inflight.set(site, (loads = new Map()));
-    let pending = loads.get(day);
-    if (pending) return pending;
-    pending = (async () => {
+    const known = loads.get(day);
+    if (known) {
+      if (!background) known.promote();
+      return known.pending;
+    }
+    let promote = () => {};
+    const pending = (async () => {
       if (!loader.available()) {
         const cached = loadNow(siteId, site, day, timezone);
         await nextTurn();
         return cached;
       }
-      const { chunk, versions: now } = await loader.load(siteId, day, timezone, site.dicts, maxText);
+      const loading = loader.load(siteId, day, timezone, site.dicts, { maxText, background });
+      promote = loading.promote;
+      const { chunk, versions: now } = await loading;
       return put(siteId, site, day, chunk, timezone, now);
     })();
-    loads.set(day, pending);
+    loads.set(day, { pending, promote: () => promote() });
     const done = () => {
       loads.delete(day);
       if (loads.size === 0) inflight.delete(site);
@@ -223,35 +229,42 @@ export function createColumnCache(db: Database.Database, versions: DayVersions, 
      * holds `budget` bytes (default: the bound; more would only evict what was just loaded),
      * and calls `visit` on each day's chunk, a turn of the event loop apart (work kept in the
      * chunk, such as which sessions match a selection, then costs the scan nothing). Days
-     * too large to cache are passed over. Outside any transaction; resolves when done or when
-     * `stop()`, asked after each day, says so.
+     * too large to cache are passed over. `background` (the warming): its loads wait for any a
+     * query asked for. Outside any transaction; resolves when done or when `stop()`, asked
+     * after each day, says so.
      */
     async prepare(
       range: Pick<DayRange, 'siteId' | 'from' | 'to'>,
       timezone: string,
-      options: { budget?: number; stop?: () => boolean; visit?: (chunk: DayChunk) => void } = {},
+      options: { budget?: number; stop?: () => boolean; visit?: (chunk: DayChunk) => void; background?: boolean } = {},
     ): Promise<void> {
       const site = siteCache(range.siteId);
       const days = daysBetween(range.from, range.to);
       let now = rangeVersions(site, range.siteId, days);
       let held = 0;
-      for (const day of days) {
-        if (held >= (options.budget ?? maxBytes)) return;
-        if (tooLarge(site, day, timezone, now)) continue;
-        let cached = site.chunks.get(day);
-        if (!cached || !valid(cached, timezone, now)) {
-          cached = await loadIncrementally(range.siteId, site, day, timezone);
-          evictOverBound();
-          if (options.stop?.()) return;
-          // Writes may have come in meanwhile: judge the next days by the versions now.
-          now = rangeVersions(site, range.siteId, days);
-          if (!cached) continue;
+      const background = options.background ?? false;
+      const end = background ? () => {} : loader.foreground();
+      try {
+        for (const day of days) {
+          if (held >= (options.budget ?? maxBytes)) return;
+          if (tooLarge(site, day, timezone, now)) continue;
+          let cached = site.chunks.get(day);
+          if (!cached || !valid(cached, timezone, now)) {
+            cached = await loadIncrementally(range.siteId, site, day, timezone, background);
+            evictOverBound();
+            if (options.stop?.()) return;
+            // Writes may have come in meanwhile: judge the next days by the versions now.
+            now = rangeVersions(site, range.siteId, days);
+            if (!cached) continue;
+          }
+          held += cached.bytes;
+          if (options.visit) {
+            options.visit(cached.chunk);
+            await nextTurn();
+          }
         }
-        held += cached.bytes;
-        if (options.visit) {
-          options.visit(cached.chunk);
-          await nextTurn();
-        }
+      } finally {
+        end();
       }
     },
 

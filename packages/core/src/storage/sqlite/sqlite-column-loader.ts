@@ -5,6 +5,15 @@ import { buildChunk, type DayChunk, type SiteDictionaries } from './sqlite-colum
 import { createDayVersions, type DayVersions } from './sqlite-day-versions.js';
 import { isSqliteFile } from './sqlite-file.js';
 
+/** What a load gives: the day's chunk (none: too large) and the versions of the days it read. */
+export interface LoadResult {
+  chunk: DayChunk | undefined;
+  versions: Map<string, number>;
+}
+
+/** A load under way; `promote()` lets it go before the warming's. */
+export type Loading = Promise<LoadResult> & { promote(): void };
+
 /** A connection with the reads of a chunk: the store's own, or the loader's. */
 export interface Reader {
   db: Database.Database;
@@ -52,7 +61,21 @@ export function createIncrementalLoader(db: Database.Database) {
     return reader ?? undefined;
   };
 
-  let queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Loads waiting for the connection: one runs at a time, a query's before the warming's, and
+   * none of the warming's while a query is loading its days (`foreground`), between two of them.
+   */
+  const waiting: { background: boolean; start: () => void }[] = [];
+  let running = false;
+  let queries = 0;
+  const startNext = () => {
+    if (running || waiting.length === 0) return;
+    let next = waiting.findIndex((w) => !w.background);
+    if (next < 0 && queries === 0) next = 0;
+    if (next < 0) return;
+    running = true;
+    waiting.splice(next, 1)[0]!.start();
+  };
   const load = async (siteId: string, day: string, timezone: string, dicts: SiteDictionaries, maxText: number) => {
     const r = open()!;
     let rows: DayRows | undefined;
@@ -87,13 +110,39 @@ export function createIncrementalLoader(db: Database.Database) {
 
     /**
      * The day's chunk and the versions of the days it read, from one snapshot; after the loads
-     * asked for before it. No chunk when the day's rows pass `maxText` characters (then the
-     * versions are the day's own).
+     * asked for before it, a `background` one (the warming) after every other. No chunk when
+     * the day's rows pass `maxText` characters (then the versions are the day's own).
      */
-    load(siteId: string, day: string, timezone: string, dicts: SiteDictionaries, maxText = Infinity): Promise<{ chunk: DayChunk | undefined; versions: Map<string, number> }> {
-      const run = queue.then(() => load(siteId, day, timezone, dicts, maxText));
-      queue = run.catch(() => undefined);
-      return run;
+    load(siteId: string, day: string, timezone: string, dicts: SiteDictionaries, o: { maxText?: number; background?: boolean } = {}): Loading {
+      const job = { background: o.background ?? false, start: () => {} };
+      const result = new Promise<LoadResult>((resolve, reject) => {
+        job.start = () => {
+          load(siteId, day, timezone, dicts, o.maxText ?? Infinity).then(resolve, reject).finally(() => {
+            running = false;
+            startNext();
+          });
+        };
+      });
+      waiting.push(job);
+      startNext();
+      // A query waiting for a load the warming asked for makes it a query's (or it would wait for itself).
+      const promote = () => {
+        job.background = false;
+        startNext();
+      };
+      return Object.assign(result, { promote });
+    },
+
+    /** Marks a query loading its days until the returned function is called: the warming's loads wait meanwhile. */
+    foreground(): () => void {
+      queries++;
+      let ended = false;
+      return () => {
+        if (ended) return;
+        ended = true;
+        queries--;
+        startNext();
+      };
     },
 
     /** Closes the second connection, if open (a load in progress then fails). */

@@ -18,7 +18,7 @@ export interface WarmOptions {
  * filtered query after a restart finds its days loaded: each site's last
  * `days` days, newest first (a dashboard's 1, 7 and 30 days all start today),
  * a step of a few milliseconds per turn of the event loop (requests are served
- * between two steps), until the cache holds `maxBytes`. Days too large for the
+ * between two steps; a query's own loads go first), until the cache holds `maxBytes`. Days too large for the
  * cache are passed over after their first megabytes. Never rejects: a failure
  * only ends the warming, and queries then load what they need themselves.
  *
@@ -32,7 +32,7 @@ export async function warmColumnCache(cache: ColumnCache, o: WarmOptions): Promi
       for (const site of sites) {
         if (o.stopped() || cache.stats().bytes >= o.maxBytes) return;
         const day = shiftDay(localDay(o.now(), site.timezone), -back);
-        await cache.prepare({ siteId: site.id, from: day, to: day }, site.timezone, { stop: o.stopped });
+        await cache.prepare({ siteId: site.id, from: day, to: day }, site.timezone, { stop: o.stopped, background: true });
       }
     }
   } catch {
