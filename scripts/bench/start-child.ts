@@ -18,6 +18,8 @@ export interface StartChildSetup {
   /** The data's end: the server's clock starts there. */
   now: number;
   env: Record<string, string>;
+  /** false: the server without its background warming (the same run's reference for the event loop's delays). */
+  warm: boolean;
 }
 
 /** The first window's figures (until the parent says `window`): event-loop delays (monitorEventLoopDelay, 1 ms resolution) and peak RSS. */
@@ -44,7 +46,9 @@ process.once('message', async (setup: StartChildSetup) => {
   try {
     const config = parseConfig(setup.env, process.cwd());
     const clockStart = Date.now();
-    const backend = openSqliteBackend(setup.file, { role: 'serve', now: () => setup.now + (Date.now() - clockStart), columnCacheBytes: config.columnCacheMb * 1024 * 1024 });
+    const backend = openSqliteBackend(setup.file, {
+      role: 'serve', now: () => setup.now + (Date.now() - clockStart), columnCacheBytes: config.columnCacheMb * 1024 * 1024, ...(setup.warm ? {} : { columnCacheWarmDays: 0 }),
+    });
     const store = backend.storage as SqliteStore;
     const nowhere = new Writable({ write: (_chunk, _encoding, done) => done() });
     const running = await startServer(config, backend, { logger: jsonLogger(nowhere, nowhere) });

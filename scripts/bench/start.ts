@@ -64,7 +64,7 @@ const get = (url: string) =>
   });
 
 /** Starts the server on `file` and measures its first 30 s (`seconds`), then once warm. */
-export async function benchStart(o: { database: string; file: string; now: number; tls: { certFile: string; keyFile: string }; path: string; seconds: number; connections: number }): Promise<StartResult> {
+export async function benchStart(o: { database: string; file: string; now: number; warm: boolean; tls: { certFile: string; keyFile: string }; path: string; seconds: number; connections: number }): Promise<StartResult> {
   const forked = performance.now();
   const child = fork(fileURLToPath(new URL('./start-child.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const messages: Record<string, unknown>[] = [];
@@ -90,7 +90,7 @@ export async function benchStart(o: { database: string; file: string; now: numbe
   };
   try {
     const setup: StartChildSetup = {
-      file: o.file, now: o.now,
+      file: o.file, now: o.now, warm: o.warm,
       env: {
         SERVICE_API_KEY: BENCH_KEY, DATABASE_URL: o.file, HOST: '127.0.0.1', PORT: '0', TLS_CERT_FILE: o.tls.certFile, TLS_KEY_FILE: o.tls.keyFile,
         RATE_LIMIT_PER_MINUTE: '0', MAX_CONNECTIONS_PER_IP: '0',
@@ -129,7 +129,7 @@ export function startTable(rows: readonly StartResult[]): string {
   return table(
     ['database', 'listening (from fork)', 'first answer', 'warming ended', 'longest event-loop block, first 30 s', 'p99 delay', 'wrk req/s, first 30 s', 'p99 ms', 'wrk req/s once warm', 'p99 ms', 'first 30 s / warm req/s', 'peak RSS', 'settled RSS', 'column cache', 'days too large'],
     rows.map((r) => [
-      r.database, `${ms(r.listenedMs)} ms`, `${ms(r.firstAnswerMs)} ms`, Number.isNaN(r.warmedMs) ? 'not in 2 min' : `${(r.warmedMs / 1000).toFixed(1)} s`, `${ms(r.window.maxBlockMs)} ms`, `${ms(r.window.p99BlockMs)} ms`,
+      r.database, `${ms(r.listenedMs)} ms`, `${ms(r.firstAnswerMs)} ms`, Number.isNaN(r.warmedMs) ? 'not in 2 min' : r.end.cache.loads === 0 ? 'no warming' : `${(r.warmedMs / 1000).toFixed(1)} s`, `${ms(r.window.maxBlockMs)} ms`, `${ms(r.window.p99BlockMs)} ms`,
       int(r.window.wrk.requestsPerSecond), ms(r.window.wrk.p99Ms), int(r.warm.requestsPerSecond), ms(r.warm.p99Ms),
       `${((r.window.wrk.requestsPerSecond / r.warm.requestsPerSecond) * 100).toFixed(0)}%`, mb(r.end.peakRssKb), mb(r.end.settledRssKb), mb(r.end.cache.bytes / 1024), String(r.end.cache.tooLarge),
     ]),

@@ -10,16 +10,17 @@
  * the round trip exactly (JSON escapes every character that needs it, U+0000
  * included). Each query asks for about `STEP_TEXT` of text (its row count follows
  * the size of the rows read so far), so a step of an incremental load is a few
- * milliseconds however long the day's URLs are; and a day whose rows pass the
- * reader's `maxText` is given up (`undefined`) before it is held in memory.
+ * milliseconds however long the day's URLs are. Each batch goes to a sink at once
+ * (sqlite-chunk-builder.ts codes it), and a day whose rows pass the reader's
+ * `maxText` is given up (`undefined`).
  */
 import type Database from 'better-sqlite3';
 import { dayStart, shiftDay } from '../../time/zone.js';
-import { ATTRIBUTES } from './sqlite-columns.js';
+import { ATTRIBUTES, pacer } from './sqlite-columns.js';
 import { SESSION_ATTRIBUTE_COLUMN } from '../selection.js';
 
 /** JSON text per query: a pause point of an incremental load (a few milliseconds to make and parse). */
-const STEP_TEXT = 1_000_000;
+const STEP_TEXT = 500_000;
 /** Rows of a kind's first query, and the most of any query (the next ones aim at `STEP_TEXT`). */
 const FIRST_ROWS = 1_000;
 const MAX_ROWS = 5_000;
@@ -35,18 +36,45 @@ export type EventRow = [string, string, number, string, number | null, number, n
 /** An event of a chunk's session on another day: session id, type, path or name, properties, timestamp, id. */
 export type OutsideRow = [string, number, string, PropsCell, number, number];
 
-/** The rows of one day's chunk, read in one snapshot. */
+/** Where a read puts a day's rows, a query's batch at a time (a chunk builder, or `collectRows`). */
+export interface DaySink {
+  /** Own sessions, grouped by visitor (the primary key's order). */
+  own(rows: readonly SessionRow[]): void;
+  /** The day's events, in time order. */
+  events(rows: readonly EventRow[]): void;
+  /** After the events: the ids of their sessions that are not the day's own. */
+  foreignIds(): readonly string[];
+  foreign(rows: readonly ForeignRow[]): void;
+  /** Events of the day's sessions on other days. */
+  outside(rows: readonly OutsideRow[]): void;
+}
+
+/** The rows of one day's chunk as read (tests). */
 export interface DayRows {
   day: string;
-  /** Own sessions, grouped by visitor (the primary key's order). */
   own: SessionRow[];
-  /** The day's events, in time order. */
   events: EventRow[];
   foreign: ForeignRow[];
-  /** Events of the chunk's sessions on other days. */
   outside: OutsideRow[];
-  /** Characters of JSON text read. */
-  text: number;
+}
+
+/**
+ * A sink that keeps the rows as they come, for tests.
+ * @example const { sink, rows } = collectRows('2026-11-02'); runSteps(readDay('ST-a', '2026-11-02', 'UTC', sink));
+ */
+export function collectRows(day: string): { sink: DaySink; rows: DayRows } {
+  const rows: DayRows = { day, own: [], events: [], foreign: [], outside: [] };
+  const sink: DaySink = {
+    own: (batch) => void rows.own.push(...batch),
+    events: (batch) => void rows.events.push(...batch),
+    foreignIds() {
+      const own = new Set(rows.own.map((r) => r[0]));
+      return [...new Set(rows.events.map((e) => e[0]).filter((id) => !own.has(id)))];
+    },
+    foreign: (batch) => void rows.foreign.push(...batch),
+    outside: (batch) => void rows.outside.push(...batch),
+  };
+  return { sink, rows };
 }
 
 export interface ChunkReaderOptions {
@@ -54,14 +82,16 @@ export interface ChunkReaderOptions {
   maxRows?: number;
   /** Text per query aimed at. */
   stepText?: number;
+  /** Milliseconds of short queries between two pauses (tests: Infinity, so pauses come only after full batches). */
+  sliceMs?: number;
 }
 
 /**
- * The reader of `db`: `readDay(site, day, zone, maxText)` is a generator that
- * pauses (`yield`) after each query, so an incremental load can let the event
- * loop run there; every pause must lie inside one read transaction for the rows
- * to be one snapshot. It returns `undefined` once more than `maxText`
- * characters were read (the rest is not read).
+ * The reader of `db`: `readDay(site, day, zone, sink, maxText)` is a generator that
+ * hands each query's rows to `sink` and pauses (`yield`) after it, so an incremental
+ * load can let the event loop run there; every pause must lie inside one read
+ * transaction for the rows to be one snapshot. It returns the characters of JSON read,
+ * or `undefined` once more than `maxText` were read (the rest is not read).
  */
 export function createChunkReader(db: Database.Database, options: ChunkReaderOptions = {}) {
   const maxRows = options.maxRows ?? MAX_ROWS;
@@ -96,7 +126,7 @@ export function createChunkReader(db: Database.Database, options: ChunkReaderOpt
            ORDER BY ts, id LIMIT ?)`,
   ).pluck();
 
-  return function* readDay(siteId: string, day: string, timezone: string, maxText = Infinity): Generator<void, DayRows | undefined> {
+  return function* readDay(siteId: string, day: string, timezone: string, sink: DaySink, maxText = Infinity): Generator<void, number | undefined> {
     const start = dayStart(day, timezone);
     const end = dayStart(shiftDay(day, 1), timezone);
     let text = 0;
@@ -109,53 +139,48 @@ export function createChunkReader(db: Database.Database, options: ChunkReaderOpt
     };
     const over = () => text > maxText;
 
-    const own: SessionRow[] = [];
-    for (let asked = Math.min(FIRST_ROWS, maxRows), last: SessionRow | undefined; ; ) {
-      const { rows, next } = read<SessionRow>((last ? ownNext.get(siteId, day, last[1], last[0], asked) : ownFirst.get(siteId, day, asked)) as string, asked);
-      for (const row of rows) own.push(row);
-      if (over()) return undefined;
-      if (rows.length < asked) break;
-      last = rows[rows.length - 1];
-      asked = next;
-      yield;
-    }
-    yield;
-    const events: EventRow[] = [];
-    for (let asked = Math.min(FIRST_ROWS, maxRows), last: EventRow | undefined; ; ) {
-      const { rows, next } = read<EventRow>((last ? eventsNext.get(siteId, last[5], last[6], end, asked) : eventsFirst.get(siteId, start, end, asked)) as string, asked);
-      for (const row of rows) events.push(row);
-      if (over()) return undefined;
-      if (rows.length < asked) break;
-      last = rows[rows.length - 1];
-      asked = next;
-      yield;
-    }
-    yield;
-    const ownIds = new Set<string>();
     /** Sessions with events on other days: id, first and last event time. */
     const spanning: [string, number, number][] = [];
-    for (const row of own) {
-      ownIds.add(row[0]);
-      if (row[3] >= end) spanning.push([row[0], row[2], row[3]]);
-    }
-    const foreignIds = new Set<string>();
-    for (const e of events) if (!ownIds.has(e[0])) foreignIds.add(e[0]);
-    const foreign: ForeignRow[] = [];
-    const ids = [...foreignIds];
-    for (let i = 0; i < ids.length; i += maxRows) {
-      for (const row of read<ForeignRow>(foreignSessions.get(JSON.stringify(ids.slice(i, i + maxRows)), siteId) as string, maxRows).rows) foreign.push(row);
+    for (let asked = Math.min(FIRST_ROWS, maxRows), last: SessionRow | undefined; ; ) {
+      const { rows, next } = read<SessionRow>((last ? ownNext.get(siteId, day, last[1], last[0], asked) : ownFirst.get(siteId, day, asked)) as string, asked);
       if (over()) return undefined;
+      sink.own(rows);
+      for (const row of rows) if (row[3] >= end) spanning.push([row[0], row[2], row[3]]);
+      if (rows.length < asked) break;
+      last = rows[rows.length - 1];
+      asked = next;
       yield;
     }
-    for (const row of foreign) spanning.push([row[0], row[2], row[3]]);
-    const outside: OutsideRow[] = [];
-    // Each spanning session's events before the day and after it, a step at a time (a session may be long).
+    yield;
+    for (let asked = Math.min(FIRST_ROWS, maxRows), last: EventRow | undefined; ; ) {
+      const { rows, next } = read<EventRow>((last ? eventsNext.get(siteId, last[5], last[6], end, asked) : eventsFirst.get(siteId, start, end, asked)) as string, asked);
+      if (over()) return undefined;
+      sink.events(rows);
+      if (rows.length < asked) break;
+      last = rows[rows.length - 1];
+      asked = next;
+      yield;
+    }
+    yield;
+    const ids = sink.foreignIds();
+    for (let i = 0; i < ids.length; i += maxRows) {
+      const { rows } = read<ForeignRow>(foreignSessions.get(JSON.stringify(ids.slice(i, i + maxRows)), siteId) as string, maxRows);
+      if (over()) return undefined;
+      sink.foreign(rows);
+      for (const row of rows) spanning.push([row[0], row[2], row[3]]);
+      yield;
+    }
+    // Each spanning session's events before the day and after it, a step at a time (a session may be long; a
+    // day may have hundreds of them, each a short query: a pause once they have taken a slice).
+    const due = pacer(1, options.sliceMs);
+    let queries = 0;
     for (const [sessionId, first, last] of spanning) {
+      if (due(queries++)) yield;
       for (const [from, to] of [[first, start], [end, last + 1]] as const) {
         for (let asked = Math.min(FIRST_ROWS, maxRows), after: [number, number] = [from, -Infinity]; from < to; ) {
           const { rows, next } = read<OutsideRow>(sessionEvents.get(siteId, after[0], after[1], to, sessionId, asked) as string, asked);
-          for (const row of rows) outside.push(row);
           if (over()) return undefined;
+          sink.outside(rows);
           if (rows.length < asked) break;
           const tail = rows[rows.length - 1]!;
           after = [tail[4], tail[5]];
@@ -164,7 +189,7 @@ export function createChunkReader(db: Database.Database, options: ChunkReaderOpt
         }
       }
     }
-    return { day, own, events, foreign, outside, text };
+    return text;
   };
 }
 

@@ -4,7 +4,8 @@ import { daysBetween } from '../../time/zone.js';
 import type { DayRange } from '../types.js';
 import { createChunkReader } from './sqlite-chunk-reader.js';
 import { createIncrementalLoader, type Reader, versionsOf } from './sqlite-column-loader.js';
-import { ATTRIBUTES, buildChunk, chunkBytes, type DayChunk, Dictionary, dictionaryBytes, runSteps, type SiteDictionaries } from './sqlite-columns.js';
+import { createChunkBuilder } from './sqlite-chunk-builder.js';
+import { ATTRIBUTES, chunkBytes, type DayChunk, Dictionary, dictionaryBytes, runSteps, type SiteDictionaries } from './sqlite-columns.js';
 import type { DayVersions } from './sqlite-day-versions.js';
 
 /** Default bound of the column cache: 256 MiB (`COLUMN_CACHE_MB`). */
@@ -73,7 +74,7 @@ const newSite = (): SiteCache => {
  * reloads only the days it changed, whichever connection or process wrote.
  *
  * `prepare` loads a range's missing or stale days incrementally: on a file, a query of
- * about a megabyte or a few milliseconds of building at a time (sqlite-column-loader.ts),
+ * about half a megabyte or a few milliseconds of building at a time (sqlite-column-loader.ts),
  * with a turn of the event loop between; in memory, a day at a time. `forRange`, called
  * inside a read transaction, checks every chunk against the versions of that snapshot
  * (one query), loads what is still missing or changed since, and yields the range's
@@ -171,9 +172,11 @@ export function createColumnCache(db: Database.Database, versions: DayVersions, 
 
   /** Loads one day at once on the store's connection, in one snapshot (a savepoint inside the caller's transaction). */
   const loadNow = db.transaction((siteId: string, site: SiteCache, day: string, timezone: string): CachedChunk | undefined => {
-    const rows = runSteps(own.readDay(siteId, day, timezone, maxText));
-    if (!rows) return put(siteId, site, day, undefined, timezone, versions.between(siteId, day, day));
-    return put(siteId, site, day, runSteps(buildChunk(rows, site.dicts)), timezone, versionsOf(own, siteId, rows));
+    const builder = createChunkBuilder(day, site.dicts);
+    if (runSteps(own.readDay(siteId, day, timezone, builder.sink, maxText)) === undefined) {
+      return put(siteId, site, day, undefined, timezone, versions.between(siteId, day, day));
+    }
+    return put(siteId, site, day, runSteps(builder.finish()), timezone, versionsOf(own, siteId, day, builder.foreignDays()));
   });
 
   const loader = createIncrementalLoader(db);

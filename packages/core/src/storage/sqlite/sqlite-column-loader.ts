@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { createChunkReader, type DayRows } from './sqlite-chunk-reader.js';
-import { buildChunk, type DayChunk, type SiteDictionaries } from './sqlite-columns.js';
+import { createChunkBuilder } from './sqlite-chunk-builder.js';
+import { createChunkReader } from './sqlite-chunk-reader.js';
+import type { DayChunk, SiteDictionaries } from './sqlite-columns.js';
 import { createDayVersions, type DayVersions } from './sqlite-day-versions.js';
 import { isSqliteFile } from './sqlite-file.js';
 
@@ -21,13 +22,13 @@ export interface Reader {
   versions: DayVersions;
 }
 
-/** The versions of what `rows` was read from (its day and its foreign sessions' days); call in the same snapshot. */
-export function versionsOf(reader: Reader, siteId: string, rows: DayRows): Map<string, number> {
-  let from = rows.day;
-  let to = rows.day;
-  for (const row of rows.foreign) {
-    if (row[1] < from) from = row[1];
-    if (row[1] > to) to = row[1];
+/** The versions of what a day's chunk was read from (its day and its foreign sessions' days); call in the same snapshot. */
+export function versionsOf(reader: Reader, siteId: string, day: string, foreignDays: readonly string[]): Map<string, number> {
+  let from = day;
+  let to = day;
+  for (const d of foreignDays) {
+    if (d < from) from = d;
+    if (d > to) to = d;
   }
   return reader.versions.between(siteId, from, to);
 }
@@ -36,8 +37,8 @@ export function versionsOf(reader: Reader, siteId: string, rows: DayRows): Map<s
  * Loads a day's chunk a step at a time, for a store on a file: on a second,
  * read-only connection to it (opened on first use), in one read transaction
  * held across a turn of the event loop after every batch of rows
- * (sqlite-chunk-reader.ts: about a megabyte of text), then built a few
- * milliseconds at a time with a turn after each step (`buildChunk`). The store's own connection cannot do this: every request
+ * (sqlite-chunk-reader.ts: about half a megabyte of text), then built a few
+ * milliseconds at a time with a turn after each step (sqlite-chunk-builder.ts). The store's own connection cannot do this: every request
  * uses it, so it cannot hold a transaction across a pause. One load at a time
  * (one transaction on the connection). `available()` is false in memory (no
  * other connection can open it) or when the file cannot be opened again.
@@ -76,29 +77,28 @@ export function createIncrementalLoader(db: Database.Database) {
     running = true;
     waiting.splice(next, 1)[0]!.start();
   };
-  const load = async (siteId: string, day: string, timezone: string, dicts: SiteDictionaries, maxText: number) => {
+  const load = async (siteId: string, day: string, timezone: string, dicts: SiteDictionaries, maxText: number): Promise<LoadResult> => {
     const r = open()!;
-    let rows: DayRows | undefined;
+    const builder = createChunkBuilder(day, dicts);
+    let text: number | undefined;
     let versions: Map<string, number>;
     r.db.exec('BEGIN');
     try {
-      const steps = r.readDay(siteId, day, timezone, maxText);
+      const steps = r.readDay(siteId, day, timezone, builder.sink, maxText);
       for (let step = steps.next(); ; step = steps.next()) {
         if (step.done) {
-          rows = step.value;
+          text = step.value;
           break;
         }
         await nextTurn();
       }
-      versions = r.versions.between(siteId, day, day);
-      if (rows) versions = versionsOf(r, siteId, rows);
+      versions = versionsOf(r, siteId, day, text === undefined ? [] : builder.foreignDays());
     } finally {
       if (r.db.open && r.db.inTransaction) r.db.exec('COMMIT');
     }
-    if (!rows) return { chunk: undefined, versions };
+    if (text === undefined) return { chunk: undefined, versions };
     await nextTurn();
-    const build = buildChunk(rows, dicts);
-    rows = undefined;
+    const build = builder.finish();
     for (let step = build.next(); ; step = build.next()) {
       if (step.done) return { chunk: step.value, versions };
       await nextTurn();
