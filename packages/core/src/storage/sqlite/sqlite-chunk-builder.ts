@@ -3,11 +3,13 @@
  * (sqlite-chunk-reader.ts): each row's strings are coded with the site's dictionaries at
  * once and its numbers put in growing typed arrays, so a load holds the codes of the rows
  * read so far, not the rows (a JSON row is a few hundred bytes of short-lived objects,
- * which is what made the garbage collector pause during a warming). `finish` then groups
- * the day's events by visitor and lays the arrays out, a few milliseconds per step.
+ * which is what made the garbage collector pause during a warming). Strings new to the site
+ * get provisional codes until `finish`, which adds them to the site's dictionaries, groups the
+ * day's events by visitor and lays the arrays out, a few milliseconds per step: a day given
+ * up as too large half-way through its read adds nothing to them.
  */
 import type { DaySink, EventRow, ForeignRow, OutsideRow, PropsCell, SessionRow } from './sqlite-chunk-reader.js';
-import { ATTRIBUTES, type DayChunk, pacer, type SiteDictionaries } from './sqlite-columns.js';
+import { ATTRIBUTES, type DayChunk, type Dictionary, pacer, type SiteDictionaries } from './sqlite-columns.js';
 
 type TypedArray = Int32Array | Float64Array | Uint8Array;
 
@@ -38,6 +40,36 @@ class Grow<T extends TypedArray> {
   }
 }
 const int32 = () => new Grow((n) => new Int32Array(n));
+
+/**
+ * A site dictionary as a load sees it: strings the site has keep their codes; new ones get
+ * provisional codes (-1, -2, ...) that `merge` turns into site codes once the day is read in
+ * full, so a day given up half-way (too large) leaves the site's dictionaries as they were.
+ */
+class Provisional {
+  private readonly fresh = new Map<string, number>();
+  private readonly values: string[] = [];
+  constructor(readonly site: Dictionary) {}
+  code(value: string): number {
+    const known = this.site.find(value);
+    if (known !== undefined) return known;
+    let code = this.fresh.get(value);
+    if (code === undefined) {
+      this.values.push(value);
+      this.fresh.set(value, (code = -this.values.length));
+    }
+    return code;
+  }
+  /** Site codes of the new strings, by provisional code (-1 at index 0), added to the site now. */
+  merge(): Int32Array {
+    return Int32Array.from(this.values, (value) => this.site.code(value));
+  }
+}
+
+/** Replaces provisional codes (< 0) in `codes` by site codes. */
+function settle(codes: Int32Array, merged: Int32Array): void {
+  for (let i = 0; i < codes.length; i++) if (codes[i]! < 0) codes[i] = merged[-codes[i]! - 1]!;
+}
 const float64 = () => new Grow((n) => new Float64Array(n));
 const uint8 = () => new Grow((n) => new Uint8Array(n));
 
@@ -50,7 +82,7 @@ class EventColumns {
   readonly propStart = int32();
   readonly propKey = int32();
   readonly propValue = int32();
-  constructor(private readonly dicts: SiteDictionaries) {
+  constructor(private readonly dicts: Dicts) {
     this.propStart.push(0);
   }
   add(session: number, type: number, text: string, props: PropsCell): void {
@@ -65,12 +97,30 @@ class EventColumns {
   }
 }
 
+/** The site's dictionaries as one load codes with them (`Provisional`; paths and entry pages share one). */
+interface Dicts {
+  paths: Provisional;
+  names: Provisional;
+  propKeys: Provisional;
+  propValues: Provisional;
+  attributes: Provisional[];
+  all: Provisional[];
+}
+
+function provisional(site: SiteDictionaries): Dicts {
+  const paths = new Provisional(site.paths);
+  const of = (d: Dictionary) => (d === site.paths ? paths : new Provisional(d));
+  const dicts = { paths, names: of(site.names), propKeys: of(site.propKeys), propValues: of(site.propValues), attributes: site.attributes.map(of) };
+  return { ...dicts, all: [...new Set([dicts.paths, dicts.names, dicts.propKeys, dicts.propValues, ...dicts.attributes])] };
+}
+
 /**
  * A sink for one day's read (`readDay`) that builds its chunk: `finish()` (a generator of
  * steps) returns it once the read is done. `foreignDays()` are the start days of the foreign
  * sessions found, for reading their versions in the read's snapshot.
  */
-export function createChunkBuilder(day: string, dicts: SiteDictionaries) {
+export function createChunkBuilder(day: string, site: SiteDictionaries) {
+  const dicts = provisional(site);
   /** Local index of every session seen: own ones in visitor order, then foreign ones by first event. */
   const index = new Map<string, number>();
   let own = 0;
@@ -137,13 +187,21 @@ export function createChunkBuilder(day: string, dicts: SiteDictionaries) {
 
   function* finish(): Generator<void, DayChunk> {
     const due = pacer();
+    // The day is read in full: its new strings join the site's dictionaries (in one step: codes stay consistent).
+    const merged = new Map(dicts.all.map((d) => [d, d.merge()]));
+    const settleEvents = (codes: Int32Array, pageview: Uint8Array, keys: Int32Array, values: Int32Array) => {
+      for (let i = 0; i < codes.length; i++) if (codes[i]! < 0) codes[i] = (pageview[i] ? merged.get(dicts.paths)! : merged.get(dicts.names)!)[-codes[i]! - 1]!;
+      settle(keys, merged.get(dicts.propKeys)!);
+      settle(values, merged.get(dicts.propValues)!);
+    };
     // Foreign sessions without a row are in no session (the raw definition's join drops their events too): the others close up.
     const slot = new Int32Array(own + foreignIds.length);
     let sessions = 0;
     for (let s = 0; s < slot.length; s++) slot[s] = s < own || foreignDay[s - own] !== '' ? sessions++ : -1;
-    const attributeCodes = attributes.map((column) => {
+    const attributeCodes = attributes.map((column, a) => {
       const codes = new Int32Array(sessions);
       for (let s = 0; s < slot.length; s++) if (slot[s]! >= 0) codes[slot[s]!] = column.get(s);
+      settle(codes, merged.get(dicts.attributes[a]!)!);
       return codes;
     });
     yield;
@@ -176,9 +234,11 @@ export function createChunkBuilder(day: string, dicts: SiteDictionaries) {
       if (due(i)) yield;
     }
     const evProps = yield* placeProps(events, arrival, due);
+    settleEvents(ev.code, ev.pageview, evProps.keys, evProps.values);
     const ex = { session: outside.session.done(), pageview: outside.pageview.done(), code: outside.code.done() };
     for (let i = 0; i < ex.session.length; i++) ex.session[i] = slot[ex.session[i]!]!;
     const exProps = yield* placeProps(outside, Int32Array.from({ length: ex.session.length }, (_, i) => i), due);
+    settleEvents(ex.code, ex.pageview, exProps.keys, exProps.values);
     const dependsOn = [...new Set(foreignDay.filter((d) => d !== '' && d !== day))].sort();
     return {
       day, own, sessions, attributes: attributeCodes, visitor: visitor.done(), bounce: bounce.done(), durationMs: durationMs.done(), startTs: startTs.done(),
