@@ -4,8 +4,11 @@ import { daysBetween } from '../../time/zone.js';
 import type { DayRange } from '../types.js';
 import { createChunkReader } from './sqlite-chunk-reader.js';
 import { createIncrementalLoader, type Reader, versionsOf } from './sqlite-column-loader.js';
+import type { ColumnCacheStats } from './sqlite-column-budget.js';
+export type { ColumnCacheStats };
 import { createChunkBuilder } from './sqlite-chunk-builder.js';
-import { ATTRIBUTES, chunkBytes, type DayChunk, Dictionary, dictionaryBytes, runSteps, type SiteDictionaries } from './sqlite-columns.js';
+import { type CachedChunk, createColumnBudget, type SiteCache } from './sqlite-column-budget.js';
+import { chunkBytes, type DayChunk, runSteps, type SiteDictionaries } from './sqlite-columns.js';
 import type { DayVersions } from './sqlite-day-versions.js';
 
 /** Default bound of the column cache: 256 MiB (`COLUMN_CACHE_MB`). */
@@ -22,46 +25,6 @@ const READ_SHARE = 1 / 4;
 
 /** Days remembered as too large, per site (a hint: reading them raw is exact either way). */
 const MAX_TOO_LARGE = 4_096;
-
-interface CachedChunk {
-  chunk: DayChunk;
-  timezone: string;
-  /** The versions of `[chunk.day, ...chunk.dependsOn]` the chunk was loaded at (sqlite-day-versions.ts). */
-  versions: number[];
-  /** Memory counted for it (`chunkBytes` when last used). */
-  bytes: number;
-}
-
-interface SiteCache {
-  /** Append-only while the site's cache lives, so they stay valid for every chunk, whenever loaded. */
-  dicts: SiteDictionaries;
-  chunks: Map<string, CachedChunk>;
-  /** Days whose rows passed the day's share, with the zone and version they had then. */
-  tooLarge: Map<string, { timezone: string; version: number }>;
-  /** Dictionary memory counted (`dictionaryBytes` when last measured). */
-  dictBytes: number;
-  /** Set when the dictionaries alone pass the bound: the next read starts the site afresh. */
-  stale: boolean;
-}
-
-/** What the cache did since it was made, for tests and the bench. */
-export interface ColumnCacheStats {
-  /** Day chunks loaded from the raw tables. */
-  loads: number;
-  /** Memory held now (chunks and dictionaries, estimated), bytes. */
-  bytes: number;
-  /** Days given up as larger than their share (each time one was tried). */
-  tooLarge: number;
-}
-
-const newSite = (): SiteCache => {
-  const paths = new Dictionary();
-  const dicts = {
-    paths, names: new Dictionary(), propKeys: new Dictionary(), propValues: new Dictionary(),
-    attributes: ATTRIBUTES.map((a) => (a === 'entryPath' ? paths : new Dictionary())),
-  };
-  return { dicts, chunks: new Map(), tooLarge: new Map(), dictBytes: 0, stale: false };
-};
 
 /**
  * The per-store cache of day chunks (sqlite-columns.ts), bounded in bytes: the chunks'
@@ -83,45 +46,8 @@ const newSite = (): SiteCache => {
 export function createColumnCache(db: Database.Database, versions: DayVersions, maxBytes = DEFAULT_COLUMN_CACHE_BYTES) {
   const own: Reader = { db, readDay: createChunkReader(db), versions };
   const maxText = maxBytes * READ_SHARE;
-  const sites = new Map<string, SiteCache>();
-  /** Every cached chunk in least-recently-used order (a Map keeps insertion order). */
-  const lru = new Map<string, { site: SiteCache; day: string }>();
-  const stats = { loads: 0, bytes: 0, tooLarge: 0 };
-
-  const evict = (site: SiteCache, day: string, siteId: string) => {
-    const cached = site.chunks.get(day);
-    if (!cached) return;
-    site.chunks.delete(day);
-    lru.delete(`${siteId}\u0000${day}`);
-    stats.bytes -= cached.bytes;
-  };
-  /** Measures the dictionaries again (they grow as chunks load). */
-  const measure = (site: SiteCache) => {
-    const bytes = dictionaryBytes(site.dicts);
-    stats.bytes += bytes - site.dictBytes;
-    site.dictBytes = bytes;
-  };
-  const evictOverBound = () => {
-    for (const [key, { site, day }] of lru) {
-      if (stats.bytes <= maxBytes) return;
-      evict(site, day, key.slice(0, key.indexOf('\u0000')));
-    }
-    // Only dictionaries left over the bound: those sites start afresh at their next read.
-    if (stats.bytes > maxBytes) for (const site of sites.values()) site.stale ||= site.dictBytes > 0;
-  };
-
-  /** The site's cache; a stale one is dropped first (readers holding it keep a consistent copy). */
-  const siteCache = (siteId: string): SiteCache => {
-    let site = sites.get(siteId);
-    if (site?.stale) {
-      for (const day of [...site.chunks.keys()]) evict(site, day, siteId);
-      stats.bytes -= site.dictBytes;
-      site = undefined;
-    }
-    if (!site) sites.set(siteId, (site = newSite()));
-    return site;
-  };
-  const current = (siteId: string, site: SiteCache) => sites.get(siteId) === site;
+  const budget = createColumnBudget(maxBytes);
+  const { stats, siteCache, current, measure, evictOverBound } = budget;
 
   /** The versions of the range's days and of every day its cached chunks depend on, in one query. */
   const rangeVersions = (site: SiteCache, siteId: string, days: readonly string[]): Map<string, number> => {
@@ -162,11 +88,7 @@ export function createColumnCache(db: Database.Database, versions: DayVersions, 
     }
     stats.loads++;
     // A site started afresh meanwhile: the chunk serves its reader, coded with the dictionaries it holds.
-    if (!live) return cached;
-    evict(site, day, siteId);
-    site.chunks.set(day, cached);
-    lru.set(`${siteId}\u0000${day}`, { site, day });
-    stats.bytes += cached.bytes;
+    if (live) budget.keep(siteId, site, day, cached);
     return cached;
   };
 
@@ -209,18 +131,6 @@ export function createColumnCache(db: Database.Database, versions: DayVersions, 
     };
     void pending.then(done, done);
     return pending;
-  };
-
-  /** Marks a chunk most recently used, and counts what the scans have kept in it since. */
-  const touch = (siteId: string, cached: CachedChunk) => {
-    const key = `${siteId}\u0000${cached.chunk.day}`;
-    const entry = lru.get(key);
-    if (!entry) return;
-    lru.delete(key);
-    lru.set(key, entry);
-    const bytes = chunkBytes(cached.chunk);
-    stats.bytes += bytes - cached.bytes;
-    cached.bytes = bytes;
   };
 
   return {
@@ -282,7 +192,7 @@ export function createColumnCache(db: Database.Database, versions: DayVersions, 
       const now = rangeVersions(site, range.siteId, days);
       for (const day of days) {
         let cached = site.chunks.get(day);
-        if (cached && valid(cached, timezone, now)) touch(range.siteId, cached);
+        if (cached && valid(cached, timezone, now)) budget.touch(range.siteId, cached);
         else cached = tooLarge(site, day, timezone, now) ? undefined : loadNow(range.siteId, site, day, timezone);
         if (!cached) {
           raw.push(day);

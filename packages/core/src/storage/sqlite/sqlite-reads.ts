@@ -2,13 +2,12 @@ import type Database from 'better-sqlite3';
 import { dayStart, localDay, shiftDay } from '../../time/zone.js';
 import type { GoalDefinition } from '../../goals/goal.js';
 import { hasConditions } from '../selection.js';
-import type {
-  BreakdownTotals, BucketTotals, DayRange, EventTotals, GoalTotals, PageTotals, Selection, SessionDimension, SummaryTotals,
-} from '../types.js';
+import type { BreakdownTotals, DayRange, EventTotals, PageTotals, Selection, SessionDimension, SummaryTotals } from '../types.js';
 import { type ColumnCache, createColumnCache } from './sqlite-column-cache.js';
 import type { DayVersions } from './sqlite-day-versions.js';
 import { createColumnReads } from './sqlite-scan.js';
 import { type Aggregates, createQueries, createRollupQueries } from './sqlite-queries.js';
+import { resultBytes, runsOf, type Scanned, sumBuckets, sumBy, sumGoals } from './sqlite-merge.js';
 import { createRawSelectionReads } from './sqlite-selection-raw.js';
 import type { Rollups } from './sqlite-rollups.js';
 
@@ -28,14 +27,6 @@ const ALL = { from: '0000-00-00', to: '9999-99-99' };
 const MAX_CACHED = 256;
 const MAX_CACHED_BYTES = 16 * 1024 * 1024;
 
-/** Estimated memory of a read's result: its strings (two bytes a character) and about 64 bytes per row or object. */
-function resultBytes(value: unknown): number {
-  if (typeof value === 'string') return value.length * 2 + 16;
-  if (Array.isArray(value)) return value.reduce((sum: number, v) => sum + resultBytes(v), 64);
-  if (value && typeof value === 'object') return Object.values(value).reduce((sum: number, v) => sum + resultBytes(v), 64);
-  return 8;
-}
-
 export interface ReadsOptions {
   /** The clock that decides which days are hot. */
   now: () => number;
@@ -47,18 +38,6 @@ export interface ReadsOptions {
   columnCacheBytes?: number;
   /** The versions of each day's raw rows, which the column cache checks its chunks against. */
   versions: DayVersions;
-}
-
-/** Sums rows that share a key (additive metrics; visitors are per-day distinct counts). Copies, never mutates, its input. */
-function sumBy<T extends object>(rows: T[], key: (row: T) => string): T[] {
-  const sums = new Map<string, T>();
-  for (const row of rows) {
-    const k = key(row);
-    const sum = sums.get(k);
-    if (!sum) sums.set(k, { ...row });
-    else for (const [field, value] of Object.entries(row)) if (typeof value === 'number') (sum as Record<string, number>)[field]! += value;
-  }
-  return [...sums.values()];
 }
 
 type Source = 'clean' | 'live' | 'dirty';
@@ -253,45 +232,4 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
       scanned(range, selection, { columns: (raw) => columns.goalTotals(range, goals, selection, raw), raw: (r) => rawSelection.goalTotals(r, goals, selection), merge: sumGoals }),
     liveVisitors: raw.liveVisitors,
   };
-}
-
-/** A read of the column cache: over the cached days (the others pushed to `raw`), over a run of raw days, and the merge of the parts. */
-interface Scanned<T> {
-  columns: (raw: string[]) => T;
-  raw: (range: DayRange) => T;
-  merge: (parts: T[]) => T;
-}
-
-/** Ascending days as runs of consecutive days. */
-function runsOf(days: readonly string[]): { from: string; to: string }[] {
-  const runs: { from: string; to: string }[] = [];
-  for (const day of days) {
-    const last = runs[runs.length - 1];
-    if (last && shiftDay(last.to, 1) === day) last.to = day;
-    else runs.push({ from: day, to: day });
-  }
-  return runs;
-}
-
-/** Hour buckets of disjoint days: a bucket lies in one day, so its parts add up. */
-function sumBuckets(parts: BucketTotals[][]): BucketTotals[] {
-  const byStart = new Map<number, BucketTotals>();
-  for (const row of parts.flat()) {
-    const sum = byStart.get(row.start);
-    if (!sum) byStart.set(row.start, { ...row });
-    else {
-      sum.visitors += row.visitors;
-      sum.sessions += row.sessions;
-      sum.pageviews += row.pageviews;
-    }
-  }
-  return [...byStart.values()];
-}
-
-/** Goal totals of disjoint days (visitors are daily distinct counts, so they add up). */
-function sumGoals(parts: GoalTotals[][]): GoalTotals[] {
-  return parts[0]!.map((_, g) => ({
-    visitors: parts.reduce((sum, p) => sum + p[g]!.visitors, 0),
-    conversions: parts.reduce((sum, p) => sum + p[g]!.conversions, 0),
-  }));
 }
