@@ -53,7 +53,7 @@ export async function benchMemory(o: MemoryBenchOptions): Promise<string> {
       o.log(`start: ${database}`);
       rows.push(await benchStart({ database, file, now: o.endMs, warm, tls, path, seconds: o.startSeconds, connections: o.connections }));
     }
-    out.push(`A server's start (the standalone server in a process of its own, COLUMN_CACHE_MB 256, warming the data's last 30 days; \`wrk\` -c${o.connections} on \`${path}\` until ${o.startSeconds} s after the fork, then 10 s once warm):\n\n${startTable(rows)}`);
+    out.push(`A server's start (the standalone server in a process of its own, COLUMN_CACHE_MB 256, warming the data's last 30 days; \`wrk\` -c${o.connections} on \`${path}\` until ${o.startSeconds} s after the fork, then 10 s once warm):\n\n${startTable(rows, o.startSeconds)}`);
   }
   if (o.coldRead) {
     o.log('cold read: the first filtered read of a week on a fresh connection');

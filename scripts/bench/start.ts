@@ -124,10 +124,10 @@ export async function benchStart(o: { database: string; file: string; now: numbe
 }
 
 /** The start rows of the report: one per database, and what they are measured against. */
-export function startTable(rows: readonly StartResult[]): string {
+export function startTable(rows: readonly StartResult[], seconds: number): string {
   const mb = (kb: number) => `${int(kb / 1024)} MB`;
   return table(
-    ['database', 'listening (from fork)', 'first answer', 'warming ended', 'longest event-loop block, first 30 s', 'p99 delay', 'wrk req/s, first 30 s', 'p99 ms', 'wrk req/s once warm', 'p99 ms', 'first 30 s / warm req/s', 'peak RSS', 'settled RSS', 'column cache', 'days too large'],
+    ['database', 'listening (from fork)', 'first answer', 'warming ended', `longest event-loop block, first ${seconds} s`, 'p99 delay', `wrk req/s, first ${seconds} s`, 'p99 ms', 'wrk req/s once warm', 'p99 ms', `first ${seconds} s / warm req/s`, 'peak RSS', 'settled RSS', 'column cache', 'days too large'],
     rows.map((r) => [
       r.database, `${ms(r.listenedMs)} ms`, `${ms(r.firstAnswerMs)} ms`, Number.isNaN(r.warmedMs) ? 'not in 2 min' : r.end.cache.loads === 0 ? 'no warming' : `${(r.warmedMs / 1000).toFixed(1)} s`, `${ms(r.window.maxBlockMs)} ms`, `${ms(r.window.p99BlockMs)} ms`,
       int(r.window.wrk.requestsPerSecond), ms(r.window.wrk.p99Ms), int(r.warm.requestsPerSecond), ms(r.warm.p99Ms),
