@@ -6,11 +6,12 @@
  * times every endpoint through the core (`REPORTS[endpoint]`) and over HTTPS
  * (`createApiHandler`, keep-alive), against the naive raw-scan queries of
  * scripts/bench/naive.ts in the same run, checking that all three give the
- * same JSON. Then `POST /collect` under wrk. Prints Markdown tables and writes
- * .bench/results.json. Not part of `npm test`.
+ * same JSON. Then `POST /collect` under wrk, and issue 26's memory and start figures
+ * (scripts/bench/memory.ts). Prints Markdown tables and writes .bench/results.json. Not part
+ * of `npm test`.
  */
 import { benchArgs } from './bench/args.js';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { demoNdjson } from '../packages/core/src/demo/index.js';
@@ -33,6 +34,7 @@ import {
 } from './bench/properties.js';
 import { BIG, benchSites, loadDataset } from './bench/dataset.js';
 import { int, ms, removeDatabase, table, time, type Timing } from './bench/measure.js';
+import { benchMemory } from './bench/memory.js';
 import { naiveStorage } from './bench/naive.js';
 import { certificate, startServer } from './bench/server.js';
 
@@ -74,7 +76,27 @@ const args = benchArgs('npm run bench --', {
   sqlite: { type: 'string', default: 'yes' },
   /** ClickHouse engines: `server` (clickhouse-server from apt) and `chdb` (ClickHouse 26.x in-process). */
   'clickhouse-engines': { type: 'string', default: 'server,chdb' },
+  /** Issue 26: a server's start on the bench's database and on the adversarial one: `yes`, `no` or `only` (nothing else). */
+  start: { type: 'string', default: 'yes' },
+  /** Seconds after the start that wrk runs (the first window). */
+  'start-seconds': { type: 'string', default: '30' },
+  /** Beacons of the adversarial day (unique 2 KB URLs from one address; 0: skip that database). Made once, kept in --dir. */
+  'adversarial-pageviews': { type: 'string', default: '800000' },
+  /** The first filtered read of a cold range: `yes`, `no` or `only`. */
+  'cold-read': { type: 'string', default: 'yes' },
+  /** Import memory (peak RSS of an import in a process of its own): `yes`, `no` or `only`, at these event counts. */
+  'import-memory': { type: 'string', default: 'yes' },
+  'import-memory-events': { type: 'string', default: '1000000,5000000' },
 });
+for (const name of ['start', 'cold-read', 'import-memory'] as const) {
+  if (!['yes', 'no', 'only'].includes(String(args[name]))) {
+    console.error(`--${name} must be yes, no or only, got ${String(args[name])}`);
+    process.exit(2);
+  }
+}
+/** `--start only` and the like: issue 26's parts asked for, and nothing else. */
+const only = (['start', 'cold-read', 'import-memory'] as const).some((name) => args[name] === 'only');
+const memoryPart = (name: 'start' | 'cold-read' | 'import-memory') => (only ? args[name] === 'only' : args[name] === 'yes');
 const num = (name: keyof typeof args) => Number(args[name]);
 const dir = String(args.dir);
 mkdirSync(dir, { recursive: true });
@@ -147,8 +169,22 @@ async function clickhouseOnly(): Promise<void> {
   writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, clickhouse: clickhouse.map(({ endpoints: e, ...rest }) => ({ ...rest, endpoints: Object.fromEntries(Object.entries(e).map(([k, v]) => [k, { core: v.core, http: v.http, floor: v.floor }])) })) }, null, 2)}\n`);
 }
 
+/** Issue 26's parts (scripts/bench/memory.ts) asked for, as Markdown. */
+const memorySection = () =>
+  benchMemory({
+    ...datasetOptions, dir, file, pageviews: num('pageviews'), start: memoryPart('start'), adversarialPageviews: num('adversarial-pageviews'),
+    startSeconds: num('start-seconds'), connections: num('connections'), coldRead: memoryPart('cold-read'), runs: num('runs'),
+    importEvents: memoryPart('import-memory') ? String(args['import-memory-events']).split(',').map(Number) : [], log,
+  });
+
 async function main() {
   if (args.sqlite === 'no') return clickhouseOnly();
+  if (only) {
+    // The bench's database as the full run makes it, made only when it is not there.
+    if (!existsSync(file)) await load();
+    console.log(await memorySection());
+    return;
+  }
   const loaded = args.reuse ? undefined : await load();
   const storage = createSqliteStore(file, { now });
   const events = storage.db.prepare('SELECT COUNT(*) FROM events').pluck().get() as number;
@@ -265,6 +301,8 @@ async function main() {
     stages = await importStages(lines, site, join(dir, 'stages.db'), now);
   }
 
+  const memory = await memorySection();
+
   const endpointTable = table(
     ['endpoint', 'core p50', 'core p95', 'core first call', 'HTTP p50', 'HTTP p95', 'naive p50', 'naive p95', 'naive / core p50', 'same JSON (all stores)'],
     results.map((r) => [
@@ -351,6 +389,7 @@ async function main() {
     console.log(exportTable(exported));
   }
   console.log(`\n## ClickHouse, the same lines and reads\n\n${clickhouseReport(clickhouse, noClickHouse, sqliteFigures, num('pageviews'))}`);
+  if (memory) console.log(`\n${memory}`);
   if (stages.length > 0) {
     const total = stages.filter((st) => !st.stage.startsWith(' ') && !st.reference).reduce((sum, st) => sum + st.microsPerEvent, 0);
     console.log(`\nImport pipeline by stage (${int(num('stage-events'))} pageviews' lines, one import; µs per event):\n`);

@@ -15,7 +15,7 @@ import { createSelectionReads } from './selection.js';
 import type { SchemaTarget } from './schema.js';
 import { bySiteOrder, siteRow, sitesSql, toSite, type SiteRead } from './sites.js';
 import { createVisitorReads } from './visitors.js';
-import { createWriter } from './writer.js';
+import { createWriter, type TouchedDays } from './writer.js';
 
 export type { ClientConnection } from './client.js';
 
@@ -164,6 +164,25 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
       const run = writing.then(async () => {
         const touched = await write(events, record);
         if (record) await rollups.settle(touched);
+      });
+      writing = run.catch(() => {});
+      await run;
+    },
+
+    async writeImport(record, batches) {
+      // As writeEvents with the record, a batch at a time (the writer merges a session written in several calls exactly).
+      const run = writing.then(async () => {
+        await write.refuseKnown(record);
+        const touched: TouchedDays = new Map();
+        for (const batch of batches) {
+          for (const [siteId, days] of await write(batch)) {
+            const all = touched.get(siteId) ?? new Set<string>();
+            for (const day of days) all.add(day);
+            touched.set(siteId, all);
+          }
+        }
+        await write.recordImport(record);
+        await rollups.settle(touched);
       });
       writing = run.catch(() => {});
       await run;

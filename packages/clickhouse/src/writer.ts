@@ -192,13 +192,17 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
     return out;
   };
 
-  return async (events: readonly StoredEvent[], record?: ImportRecord): Promise<TouchedDays> => {
+  /** Throws `DuplicateImportError` when the import's hash is recorded. */
+  const refuseKnown = async (record: ImportRecord): Promise<void> => {
+    const [found] = await io.rows<{ n: string }>(importCountSql(target, record.hash));
+    if (Number(found?.n) > 0) throw new DuplicateImportError(record.hash);
+  };
+  const recordImport = (record: ImportRecord) => io.insert('imports', [importRow(record)]);
+
+  const write = async (events: readonly StoredEvent[], record?: ImportRecord): Promise<TouchedDays> => {
     // Refuses what ClickHouse cannot hold before anything is written (the lines are made as the insert sends them).
     for (const e of events) checkEvent(e);
-    if (record) {
-      const [found] = await io.rows<{ n: string }>(importCountSql(target, record.hash));
-      if (Number(found?.n) > 0) throw new DuplicateImportError(record.hash);
-    }
+    if (record) await refuseKnown(record);
     // The events go in while the sessions are worked out (the server parses on another core); the stored
     // events read for a session below leave them out again.
     const inserting = events.length > 0 ? io.insertLines('events', EVENT_LINE_COLUMNS, tsvPieces(events, eventLine)) : Promise.resolve();
@@ -254,7 +258,9 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
     // Last: a build that sees this mark also sees the rows above (see rollups.ts).
     const marks = [...touched].flatMap(([siteId, days]) => [...days].map((day) => ({ site_id: siteId, day, ver: 0, writes: 1, builds: 0 })));
     if (marks.length > 0) await io.insert('day_marks', marks);
-    if (record) await io.insert('imports', [importRow(record)]);
+    if (record) await recordImport(record);
     return touched;
   };
+  /** `write`, and the two ends of an import written in several calls: its hash checked before the first, recorded after the last. */
+  return Object.assign(write, { refuseKnown, recordImport });
 }

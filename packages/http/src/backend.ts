@@ -22,7 +22,9 @@ export async function openBackend(location: DatabaseLocation, options: OpenBacke
     case 'clickhouse': {
       const { openClickHouseBackend } = await loadClickHouse();
       const { engine: _, ...where } = location;
-      return openClickHouseBackend({ ...where, ...options });
+      // The column cache is the SQLite store's; ClickHouse reads its own columns.
+      const { columnCacheBytes: __, ...rest } = options;
+      return openClickHouseBackend({ ...where, ...rest });
     }
   }
 }
@@ -32,6 +34,8 @@ export interface OpenBackendOptions {
   role?: BackendRole;
   /** The clock of salts and hot days; default `Date.now`. For tests and benchmarks. */
   now?: () => number;
+  /** SQLite: memory of the column cache of filtered reads, bytes (`COLUMN_CACHE_MB`); ignored by ClickHouse. */
+  columnCacheBytes?: number;
 }
 
 async function loadClickHouse(): Promise<typeof import('@siteline/clickhouse')> {

@@ -47,6 +47,7 @@ describe('parseConfig', () => {
         authFailuresPerMinutePerIp: 30,
         openSessionsMb: 64,
       },
+      columnCacheMb: 256,
       dashboardSessions: { idleMs: 30 * 60_000 },
       warnings: [],
     });
@@ -64,6 +65,13 @@ describe('parseConfig', () => {
       'TLS_HANDSHAKE_TIMEOUT_MS must be an integer from 100 to 600000 (got "0").',
       'OPEN_SESSIONS_MB must be an integer from 1 to 65536 (got "0").',
     ]);
+  });
+
+  it('COLUMN_CACHE_MB sets the memory of the column cache (1 MiB to 1 TiB)', () => {
+    expect(parseConfig({ ...valid, COLUMN_CACHE_MB: '1' }, dir).columnCacheMb).toBe(1);
+    for (const bad of ['0', '-5', '1.5', '256MB', '1048577']) {
+      expect(problems({ ...valid, COLUMN_CACHE_MB: bad })).toEqual([`COLUMN_CACHE_MB must be an integer from 1 to 1048576 (got ${JSON.stringify(bad)}).`]);
+    }
   });
 
   it('DASHBOARD_IDLE_MINUTES sets how long an unused dashboard session lasts (1 to 1440 minutes)', () => {

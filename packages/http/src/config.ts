@@ -28,6 +28,8 @@ export interface ServerConfig {
   collectBatch: { maxEvents: number; maxDelayMs: number };
   /** Connections, timeouts and budgets of clients without a key (README: "Limits a deployment should set"). */
   limits: ServerLimits;
+  /** Memory of the SQLite store's column cache of filtered reads, MiB (`COLUMN_CACHE_MB`; default 256). */
+  columnCacheMb: number;
   /** Dashboard sessions end after this long unused (`DASHBOARD_IDLE_MINUTES`); default 30 minutes. */
   dashboardSessions?: { idleMs: number };
   /** The origin people reach the server at (`PUBLIC_URL`): one-time links, tracker snippets and the sign-in Origin check use it. */
@@ -68,6 +70,7 @@ export const DEFAULTS = {
   AUTH_FAILURES_PER_MINUTE_PER_IP: '30',
   OPEN_SESSIONS_MB: '64',
   DASHBOARD_IDLE_MINUTES: '30',
+  COLUMN_CACHE_MB: '256',
 } as const;
 
 /** Below this length `SERVICE_API_KEY` is accepted with a warning (decisions.md section 7). */
@@ -105,6 +108,7 @@ const schema = z.object({
   AUTH_FAILURES_PER_MINUTE_PER_IP: integer(0, 1_000_000).default(Number(DEFAULTS.AUTH_FAILURES_PER_MINUTE_PER_IP)),
   OPEN_SESSIONS_MB: integer(1, 65_536).default(Number(DEFAULTS.OPEN_SESSIONS_MB)),
   DASHBOARD_IDLE_MINUTES: integer(1, 1440).default(Number(DEFAULTS.DASHBOARD_IDLE_MINUTES)),
+  COLUMN_CACHE_MB: integer(1, 1_048_576).default(Number(DEFAULTS.COLUMN_CACHE_MB)),
   PUBLIC_URL: z.string().max(2048).refine((v) => /^https:\/\/[^/?#\s]+\/?$/.test(v), { error: 'must be the https:// origin people reach the server at, e.g. https://stats.example.com' }).optional(),
   SMTP_URL: z.string().max(2048).refine((v) => /^smtps?:\/\/[^\s]+$/.test(v), { error: 'must be smtp://user:password@host:port or smtps://…' }).optional(),
   MAIL_FROM: z.string().max(320).optional(),
@@ -193,6 +197,7 @@ export function parseConfig(vars: EnvVars, cwd: string): ServerConfig {
       authFailuresPerMinutePerIp: data.AUTH_FAILURES_PER_MINUTE_PER_IP,
       openSessionsMb: data.OPEN_SESSIONS_MB,
     },
+    columnCacheMb: data.COLUMN_CACHE_MB,
     dashboardSessions: { idleMs: data.DASHBOARD_IDLE_MINUTES * 60_000 },
     ...(data.PUBLIC_URL ? { publicUrl: new URL(data.PUBLIC_URL).origin } : {}),
     ...(data.SMTP_URL ? { smtp: { url: data.SMTP_URL, from: data.MAIL_FROM ?? 'Siteline <siteline@localhost>' } } : {}),

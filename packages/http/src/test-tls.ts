@@ -33,7 +33,7 @@ export async function startTestServer(vars: Record<string, string> = {}): Promis
   const config = parseConfig({ SERVICE_API_KEY: TEST_KEY, PORT: '0', DATABASE_URL: ':memory:', TLS_CERT_FILE: cert.certFile, TLS_KEY_FILE: cert.keyFile, ...vars }, dir);
   let text = '';
   const sink = { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WritableStream;
-  const running = await startServer(config, await openBackend(config.database, { role: 'serve' }), { logger: jsonLogger(sink, sink) });
+  const running = await startServer(config, await openBackend(config.database, { role: 'serve', columnCacheBytes: config.columnCacheMb * 1024 * 1024 }), { logger: jsonLogger(sink, sink) });
   return {
     running,
     port: running.port,

@@ -2,11 +2,12 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { ImportError, type ImportLineError } from '../errors.js';
-import type { Storage } from '../storage/types.js';
+import type { ImportRecord, Storage } from '../storage/types.js';
 import type { Site } from '../types.js';
 import { enrichEvent, type EnrichedEvent } from './enrich.js';
+import { writeAtOnce, writeStaged } from './import-write.js';
 import { type ImportLine, parseImportLine } from './line-schema.js';
-import { Sessionizer, stampSessions } from './sessionize.js';
+import { openStage, type Stage } from './stage.js';
 
 /** NDJSON text, an iterable of lines, or a readable stream of NDJSON. */
 export type ImportInput = string | Iterable<string> | AsyncIterable<string> | Readable;
@@ -19,8 +20,22 @@ export interface ImportOptions {
   salt?: (day: string) => string;
   /** Called every 10,000 lines with the number of lines read so far. */
   onProgress?: (lines: number) => void;
+  /**
+   * Events held in memory before the import stages them in a temporary file, to write
+   * them from there in time order, at most this many (and 20,000) at a time (default
+   * 100,000; also past 32 million characters of lines). For tests.
+   */
+  stageAfterEvents?: number;
 }
 
+/** Default of `stageAfterEvents`. */
+export const STAGE_AFTER_EVENTS = 100_000;
+/** Characters of lines held in memory before an import stages them. */
+const STAGE_AFTER_CHARS = 32_000_000;
+/** Events staged at a time once staging. */
+const STAGE_EVERY = 10_000;
+
+/** What an import stored. */
 export interface ImportSummary {
   events: number;
   pageviews: number;
@@ -42,6 +57,10 @@ const MAX_REPORTED_ERRORS = 100;
  * listing the first 100 bad lines. Importing the same lines again throws
  * `DuplicateImportError` and stores nothing.
  *
+ * A large import (past `stageAfterEvents`) waits in a temporary file (stage.ts) and is
+ * written from there in time order, a batch at a time, through `Storage.writeImport`
+ * where the store has it, so its memory does not grow with the file.
+ *
  * @example
  * const summary = await importEvents(storage, fs.createReadStream('events.ndjson'));
  * console.log(`${summary.events} events in ${summary.sessions} sessions`);
@@ -59,6 +78,10 @@ export async function importEvents(storage: Storage, input: ImportInput, options
   const errors: ImportLineError[] = [];
   let badLines = 0;
   const events: EnrichedEvent[] = [];
+  let chars = 0;
+  let stage: Stage | undefined;
+  const stageAfter = options.stageAfterEvents ?? STAGE_AFTER_EVENTS;
+  let accepted = 0;
   let lineNo = 0;
   const seqBase = Date.now() * 1000;
 
@@ -66,9 +89,19 @@ export async function importEvents(storage: Storage, input: ImportInput, options
     badLines++;
     if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line: lineNo, reason });
   };
-  const accept = (site: Site | undefined, event: ImportLine) => {
+  const accept = (site: Site | undefined, event: ImportLine, length: number) => {
     if (!site) fail(`site_id ${event.site_id} does not exist`);
-    else if (badLines === 0) events.push(enrichEvent(site, event, salt, seqBase + lineNo));
+    else if (badLines === 0) {
+      events.push(enrichEvent(site, event, salt, seqBase + lineNo));
+      accepted++;
+      chars += length;
+      if (events.length >= (stage ? STAGE_EVERY : stageAfter) || chars >= STAGE_AFTER_CHARS) {
+        stage ??= openStage();
+        stage.add(events);
+        events.length = 0;
+        chars = 0;
+      }
+    }
   };
   /** Handles one line; a promise only when the line names a site not looked up yet. */
   const handle = (raw: string): Promise<void> | undefined => {
@@ -86,52 +119,40 @@ export async function importEvents(storage: Storage, input: ImportInput, options
     const event = parsed.line;
     const site = sites.get(event.site_id);
     if (site !== undefined || sites.has(event.site_id)) {
-      accept(site, event);
+      accept(site, event, text.length);
       return;
     }
     return storage.getSite(event.site_id).then((found) => {
       sites.set(event.site_id, found);
-      accept(found, event);
+      accept(found, event, text.length);
     });
   };
-  // Lines in memory are walked synchronously (an async iteration costs a promise per line).
-  const inMemory = typeof input === 'string' ? input.split('\n') : Symbol.iterator in input ? (input as Iterable<string>) : undefined;
-  if (inMemory) {
-    for (const raw of inMemory) {
-      const pending = handle(raw);
-      if (pending) await pending;
+  try {
+    // Lines in memory are walked synchronously (an async iteration costs a promise per line).
+    const inMemory = typeof input === 'string' ? input.split('\n') : Symbol.iterator in input ? (input as Iterable<string>) : undefined;
+    if (inMemory) {
+      for (const raw of inMemory) {
+        const pending = handle(raw);
+        if (pending) await pending;
+      }
+    } else {
+      for await (const raw of lines(input as AsyncIterable<string> | Readable)) {
+        const pending = handle(raw);
+        if (pending) await pending;
+      }
     }
-  } else {
-    for await (const raw of lines(input as AsyncIterable<string> | Readable)) {
-      const pending = handle(raw);
-      if (pending) await pending;
+    options.onProgress?.(lineNo);
+    if (badLines > 0) {
+      throw new ImportError(`${badLines} invalid line${badLines === 1 ? '' : 's'}; nothing was imported.`, errors, badLines);
     }
+    const record: ImportRecord = { hash: hash.digest('hex'), events: accepted, importedAt: new Date().toISOString() };
+    if (!stage) return await writeAtOnce(storage, events, record);
+    stage.add(events);
+    events.length = 0;
+    return await writeStaged(storage, stage, record, stageAfter);
+  } finally {
+    stage?.close();
   }
-  options.onProgress?.(lineNo);
-  if (badLines > 0) {
-    throw new ImportError(`${badLines} invalid line${badLines === 1 ? '' : 's'}; nothing was imported.`, errors, badLines);
-  }
-
-  const stored = stampSessions(assignSessions(events));
-  const digest = hash.digest('hex');
-  await storage.writeEvents(stored, { hash: digest, events: stored.length, importedAt: new Date().toISOString() });
-  const pageviews = stored.filter((e) => e.type === 'pageview').length;
-  return {
-    events: stored.length,
-    pageviews,
-    customEvents: stored.length - pageviews,
-    sessions: new Set(stored.map((e) => `${e.siteId}\u0000${e.sessionId}`)).size,
-    sites: [...new Set(stored.map((e) => e.siteId))].sort(),
-    hash: digest,
-  };
-}
-
-/** Gives events without `session_id` a session by the 30-minute rule, in time order. */
-function assignSessions(events: EnrichedEvent[]): (EnrichedEvent & { sessionId: string })[] {
-  const sessionizer = new Sessionizer();
-  const ordered = [...events].sort((a, b) => a.ts - b.ts || a.seq - b.seq);
-  for (const e of ordered) e.sessionId ??= sessionizer.assign(e.siteId, e.visitorId, e.ts);
-  return ordered as (EnrichedEvent & { sessionId: string })[];
 }
 
 async function* lines(input: AsyncIterable<string> | Readable): AsyncIterable<string> {

@@ -97,3 +97,41 @@ export function stampEvent(e: EnrichedEvent & { sessionId: string }, f: SessionF
   if (e.props !== undefined && e.props.length > 0) stored.props = e.props;
   return stored;
 }
+
+/** What `stampInOrder` counted while it ran. */
+export interface OrderedCounts {
+  /** Sessions (each counted at its first event). */
+  sessions: number;
+}
+
+/**
+ * Sessions and session attributes for events read in time order (by `(ts, seq)`), the same
+ * as `assignSessions` and `stampSessions` give them all at once, holding only the sessions
+ * active in the last 30 minutes of event time. A session the lines name (`session_id`) may
+ * pause for longer: when it comes back, `firstOf` finds its first event again (a staged
+ * import looks it up in its file).
+ */
+export function* stampInOrder(events: Iterable<EnrichedEvent>, firstOf: (siteId: string, sessionId: string) => SessionFirstEvent & { ts: number; seq: number }, counts: OrderedCounts): Generator<StoredEvent> {
+  const sessionizer = new Sessionizer();
+  const open = new Map<string, { first: SessionFirstEvent; lastTs: number }>();
+  let pruneAfter = -Infinity;
+  for (const e of events) {
+    // Once a minute of event time, forget the sessions that can no longer continue (the rule of `Sessionizer.prune`).
+    if (e.ts > pruneAfter) {
+      sessionizer.prune(e.ts);
+      for (const [key, session] of open) if (e.ts - session.lastTs > SESSION_GAP_MS) open.delete(key);
+      pruneAfter = e.ts + 60_000;
+    }
+    const given = e.sessionId !== undefined;
+    const sessionId = (e.sessionId ??= sessionizer.assign(e.siteId, e.visitorId, e.ts));
+    const key = `${e.siteId}\u0000${sessionId}`;
+    let session = open.get(key);
+    if (!session) {
+      const first = given ? firstOf(e.siteId, sessionId) : e;
+      if (first.ts === e.ts && first.seq === e.seq) counts.sessions++;
+      open.set(key, (session = { first, lastTs: e.ts }));
+    }
+    session.lastTs = e.ts;
+    yield stampEvent(e as EnrichedEvent & { sessionId: string }, session.first);
+  }
+}

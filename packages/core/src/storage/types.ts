@@ -328,6 +328,14 @@ export interface Storage {
    * that hash was imported before.
    */
   writeEvents(events: readonly StoredEvent[], importRecord?: ImportRecord): Promise<void>;
+  /**
+   * Optional: stores a large import given as batches, as `writeEvents(all, importRecord)`
+   * would (all or none where the engine has transactions; `DuplicateImportError` before
+   * anything is written), holding one batch in memory at a time. Batches come in time order
+   * (`(ts, seq)`), so a session split across two continues in the second. Without it the
+   * core collects the batches into one `writeEvents` call.
+   */
+  writeImport?(importRecord: ImportRecord, batches: Iterable<readonly StoredEvent[]>): Promise<void>;
 
   /** The aggregate reads: `selection` (see `Selection`) is given only for a filtered query. */
   summary(range: DayRange, selection?: Selection): Promise<SummaryTotals>;

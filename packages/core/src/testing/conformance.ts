@@ -258,6 +258,18 @@ export function testStorage({ name, create }: TestStorageOptions): void {
       await expect(importEvents(storage, ndjson(ALPHA))).rejects.toBeInstanceOf(DuplicateImportError);
       expect(await report('stats', alpha())).toMatchObject({ pageviews: 9, sessions: 6 });
     });
+
+    it('an import staged and written in batches of two (Storage.writeImport where there is one) stores what an import at once does', async () => {
+      await createSite(storage, { id: 'ST-staged', name: 'Staged', timezone: 'UTC', domain: 'alpha.example' });
+      // ALPHA's lines in reverse order: sessions S1 and S4 come back split across batches.
+      const lines = ndjson(ALPHA.map((line) => ({ ...line, site_id: 'ST-staged' })).reverse());
+      expect(await importEvents(storage, lines, { stageAfterEvents: 2 })).toMatchObject({ events: 11, pageviews: 9, customEvents: 2, sessions: 6, sites: ['ST-staged'] });
+      for (const endpoint of ['stats', 'timeseries', 'pages', 'referrers', 'channels', 'locations', 'devices', 'events', 'campaigns'] as const) {
+        expect(await report(endpoint, alpha({ site_id: 'ST-staged' }))).toEqual(await report(endpoint, alpha()));
+      }
+      await expect(importEvents(storage, lines, { stageAfterEvents: 2 })).rejects.toBeInstanceOf(DuplicateImportError);
+      expect(await report('stats', alpha({ site_id: 'ST-staged' }))).toMatchObject({ pageviews: 9, sessions: 6 });
+    });
   });
   testStorageExtensions({ name, create });
   testStorageProperties({ name, create });

@@ -30,7 +30,7 @@ export async function serveCommand(args: string[], io: CliIo, firstRun: boolean)
     devCert = cert.certFile;
   }
   const config = parseConfig(vars, io.cwd);
-  const backend = await openBackend(config.database, { role: 'serve' });
+  const backend = await openBackend(config.database, { role: 'serve', columnCacheBytes: config.columnCacheMb * 1024 * 1024 });
   let siteId: string | undefined;
   try {
     if (firstRun) ({ siteId, key: newKey = newKey } = await demoIfEmpty(backend, config, io));

@@ -13,6 +13,8 @@ export interface SqliteBackendOptions {
   now?: () => number;
   /** Days of each site the column cache loads in the background after opening (`SqliteStorageOptions`); default by role (`WARM_DAYS`). */
   columnCacheWarmDays?: number;
+  /** Memory of the column cache of filtered reads, bytes (`SqliteStorageOptions`; the server's `COLUMN_CACHE_MB`). */
+  columnCacheBytes?: number;
 }
 
 
@@ -49,6 +51,7 @@ export function openSqliteBackend(path: string, options: SqliteBackendOptions = 
     ...(options.now ? { now: options.now } : {}),
     ...(file && WAL_PAGES[role] !== undefined ? { walAutocheckpointPages: WAL_PAGES[role] } : {}),
     columnCacheWarmDays: options.columnCacheWarmDays ?? (file ? WARM_DAYS[role] : 0),
+    ...(options.columnCacheBytes !== undefined ? { columnCacheBytes: options.columnCacheBytes } : {}),
   });
   return {
     kind: 'sqlite',

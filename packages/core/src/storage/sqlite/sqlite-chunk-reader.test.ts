@@ -3,7 +3,7 @@ import { importEvents } from '../../import/import.js';
 import { createSite } from '../../sites/sites.js';
 import { ALPHA, ndjson } from '../../testing/datasets.js';
 import type { StoredEvent } from '../types.js';
-import { createChunkReader, type DayRows } from './sqlite-chunk-reader.js';
+import { collectRows, createChunkReader, type DayRows } from './sqlite-chunk-reader.js';
 import { runSteps } from './sqlite-columns.js';
 import { createSqliteStore } from './sqlite-storage.js';
 
@@ -12,8 +12,15 @@ afterEach(async () => {
   for (const s of open.splice(0)) await s.close();
 });
 
-/** Rows in a fixed order, to compare reads whose batches come in no particular order. */
-const sorted = (rows: DayRows) => ({ ...rows, events: [...rows.events].sort((a, b) => a[5] - b[5] || a[6] - b[6]) });
+/** Runs a read through, counting its pauses; the rows it handed over, and what it returned (the text read). */
+function paused(readDay: ReturnType<typeof createChunkReader>, day: string, maxText?: number): { rows: DayRows; text: number | undefined; pauses: number } {
+  const { sink, rows } = collectRows(day);
+  const steps = readDay('ST-alpha', day, 'UTC', sink, maxText);
+  let pauses = 0;
+  let step = steps.next();
+  for (; !step.done; step = steps.next()) pauses++;
+  return { rows, text: step.value, pauses };
+}
 
 describe('readDay', () => {
   /**
@@ -27,23 +34,38 @@ describe('readDay', () => {
     await createSite(s, { id: 'ST-alpha', name: 'Alpha', timezone: 'UTC', domain: 'alpha.example' });
     await importEvents(s, ndjson(ALPHA));
     const whole = createChunkReader(s.db);
-    const day2 = runSteps(whole('ST-alpha', '2026-11-02', 'UTC'));
+    const day2 = paused(whole, '2026-11-02').rows;
     expect([day2.own.map((r) => r[1]), day2.events.length, day2.foreign.length, day2.outside.map((o) => o[2])]).toEqual([['v1', 'v1', 'v2', 'v3'], 7, 0, ['/docs']]);
-    const day3 = runSteps(whole('ST-alpha', '2026-11-03', 'UTC'));
+    const day3 = paused(whole, '2026-11-03').rows;
     expect([day3.own.length, day3.events.length, day3.foreign.map((r) => r[1]), day3.outside.map((o) => o[2])]).toEqual([2, 4, ['2026-11-02'], ['/']]);
     for (const batch of [1, 2, 3]) {
-      const readDay = createChunkReader(s.db, batch);
+      const readDay = createChunkReader(s.db, { maxRows: batch, sliceMs: Infinity });
       for (const [day, rows] of [['2026-11-02', day2], ['2026-11-03', day3]] as const) {
-        const steps = readDay('ST-alpha', day, 'UTC');
-        let pauses = 0;
-        let step = steps.next();
-        for (; !step.done; step = steps.next()) pauses++;
-        expect(sorted(step.value)).toEqual(sorted(rows));
-        // A pause after each full batch of sessions and of events (one more query each), and after each kind.
+        const read = paused(readDay, day);
+        expect(read.rows).toEqual(rows);
+        // A pause after each full batch (one more query follows it), after each kind, after each batch of foreign ids.
         const full = (n: number) => Math.floor(n / batch);
-        expect(pauses).toBe(full(rows.own.length) + full(rows.events.length) + 2);
+        expect(read.pauses).toBe(full(rows.own.length) + full(rows.events.length) + 2 + Math.ceil(rows.foreign.length / batch) + full(rows.outside.length));
       }
     }
+    // Rows of about one character of text per query: after the first query (3 rows), one row at a time.
+    const small = paused(createChunkReader(s.db, { maxRows: 3, stepText: 1, sliceMs: Infinity }), '2026-11-02');
+    expect(small.rows).toEqual(day2);
+    expect(small.pauses).toBe(/* own 3 + 1 */ 2 + /* events 3 + 1 + 1 + 1 + 1 */ 5 + /* after each kind */ 2);
+  });
+
+  it('gives a day up once its rows pass maxText characters', async () => {
+    const s = createSqliteStore(':memory:');
+    open.push(s);
+    await createSite(s, { id: 'ST-alpha', name: 'Alpha', timezone: 'UTC', domain: 'alpha.example' });
+    await importEvents(s, ndjson(ALPHA));
+    const readDay = createChunkReader(s.db, { maxRows: 2, sliceMs: Infinity });
+    const whole = paused(readDay, '2026-11-02');
+    expect(whole.text).toBeGreaterThan(500);
+    expect(paused(readDay, '2026-11-02', whole.text)).toEqual(whole);
+    expect(paused(readDay, '2026-11-02', whole.text! - 1).text).toBeUndefined();
+    // Given up at the first batch: no further query is made, no row handed over.
+    expect(paused(readDay, '2026-11-02', 10)).toEqual({ rows: { day: '2026-11-02', own: [], events: [], foreign: [], outside: [] }, text: undefined, pauses: 0 });
   });
 
   it('returns every string exactly as stored, through JSON (quotes, backslashes, U+0000, control characters, U+2028, emoji, non-Latin)', async () => {
@@ -59,7 +81,8 @@ describe('readDay', () => {
       ...(i % 2 === 1 ? { props: [[`k${text}`, text], ['"', '\\']] as [string, string][] } : {}),
     }));
     await s.writeEvents(events);
-    const rows = runSteps(createChunkReader(s.db)('ST-odd', '2026-11-02', 'UTC'));
+    const { sink, rows } = collectRows('2026-11-02');
+    runSteps(createChunkReader(s.db)('ST-odd', '2026-11-02', 'UTC', sink));
     // Own rows: id, visitor, start, end, bounce, then ATTRIBUTES: entry page 5, referrer 6, browser 10, utm_source 12.
     expect(rows.events.map((e) => [e[0], e[1], e[3]]).sort()).toEqual(events.map((e) => [e.sessionId, e.visitorId, e.type === 'pageview' ? e.path : e.name]).sort());
     expect(rows.own.map((r) => [r[0], r[1], r[5], r[6], r[12], r[10]]).sort()).toEqual(events.map((e) => [e.sessionId, e.visitorId, e.entryPath, e.referrerSource, e.utmSource, e.browser]).sort());

@@ -3,20 +3,27 @@
  * sessions and events, the foreign sessions of its events (started on other
  * days) and the events of its spanning sessions that lie outside the day.
  *
- * Rows come as one JSON array per query (`json_group_array`, in batches of
- * `BATCH` rows by key): SQLite writes it and `JSON.parse` reads it in well
- * under half the time better-sqlite3 takes to hand over the same rows one
- * array at a time (the per-row and per-column cost dominates a day's load;
- * docs/performance.md). Strings survive the round trip exactly (JSON escapes
- * every character that needs it, U+0000 included).
+ * Rows come as one JSON array per query (`json_group_array`, by key): SQLite
+ * writes it and `JSON.parse` reads it in well under half the time better-sqlite3
+ * takes to hand over the same rows one array at a time (the per-row and
+ * per-column cost dominates a day's load; docs/performance.md). Strings survive
+ * the round trip exactly (JSON escapes every character that needs it, U+0000
+ * included). Each query asks for about `STEP_TEXT` of text (its row count follows
+ * the size of the rows read so far), so a step of an incremental load is a few
+ * milliseconds however long the day's URLs are. Each batch goes to a sink at once
+ * (sqlite-chunk-builder.ts codes it), and a day whose rows pass the reader's
+ * `maxText` is given up (`undefined`).
  */
 import type Database from 'better-sqlite3';
 import { dayStart, shiftDay } from '../../time/zone.js';
-import { ATTRIBUTES } from './sqlite-columns.js';
+import { ATTRIBUTES, pacer } from './sqlite-columns.js';
 import { SESSION_ATTRIBUTE_COLUMN } from '../selection.js';
 
-/** Rows per query: a pause point of an incremental load (a few milliseconds of work), and one JSON text far under SQLite's and V8's string limits. */
-const BATCH = 5_000;
+/** JSON text per query: a pause point of an incremental load (a few milliseconds to make and parse). */
+const STEP_TEXT = 500_000;
+/** Rows of a kind's first query, and the most of any query (the next ones aim at `STEP_TEXT`). */
+const FIRST_ROWS = 1_000;
+const MAX_ROWS = 5_000;
 
 /** An own session: id, visitor, start, end, bounce (0 or 1), then the attributes in `ATTRIBUTES` order. */
 export type SessionRow = [string, string, number, number, number, ...string[]];
@@ -26,92 +33,163 @@ export type ForeignRow = [string, string, number, number, ...string[]];
 export type PropsCell = [string, string][] | null;
 /** An event of the day: session, visitor, type (0 pageview), path or name, gap (null for none), timestamp, id, properties. */
 export type EventRow = [string, string, number, string, number | null, number, number, PropsCell];
+/** An event of a chunk's session on another day: session id, type, path or name, properties, timestamp, id. */
+export type OutsideRow = [string, number, string, PropsCell, number, number];
 
-/** The rows of one day's chunk, read in one snapshot. */
+/** Where a read puts a day's rows, a query's batch at a time (a chunk builder, or `collectRows`). */
+export interface DaySink {
+  /** Own sessions, grouped by visitor (the primary key's order). */
+  own(rows: readonly SessionRow[]): void;
+  /** The day's events, in time order. */
+  events(rows: readonly EventRow[]): void;
+  /** After the events: the ids of their sessions that are not the day's own. */
+  foreignIds(): readonly string[];
+  foreign(rows: readonly ForeignRow[]): void;
+  /** Events of the day's sessions on other days. */
+  outside(rows: readonly OutsideRow[]): void;
+}
+
+/** The rows of one day's chunk as read (tests). */
 export interface DayRows {
   day: string;
-  /** Own sessions, grouped by visitor (the primary key's order). */
   own: SessionRow[];
-  /** The day's events, in no particular order. */
   events: EventRow[];
   foreign: ForeignRow[];
-  /** Events of the chunk's sessions on other days: session id, type, path or name, properties. */
-  outside: [string, number, string, PropsCell][];
+  outside: OutsideRow[];
 }
 
 /**
- * The reader of `db` (`batch`: rows per query, for tests): `readDay(...)` is a
- * generator that pauses (`yield`) after each batch of rows, so an incremental load can let the event loop run there;
- * every pause must lie inside one read transaction for the rows to be one snapshot.
+ * A sink that keeps the rows as they come, for tests.
+ * @example const { sink, rows } = collectRows('2026-11-02'); runSteps(readDay('ST-a', '2026-11-02', 'UTC', sink));
  */
-export function createChunkReader(db: Database.Database, batch = BATCH) {
+export function collectRows(day: string): { sink: DaySink; rows: DayRows } {
+  const rows: DayRows = { day, own: [], events: [], foreign: [], outside: [] };
+  const sink: DaySink = {
+    own: (batch) => void rows.own.push(...batch),
+    events: (batch) => void rows.events.push(...batch),
+    foreignIds() {
+      const own = new Set(rows.own.map((r) => r[0]));
+      return [...new Set(rows.events.map((e) => e[0]).filter((id) => !own.has(id)))];
+    },
+    foreign: (batch) => void rows.foreign.push(...batch),
+    outside: (batch) => void rows.outside.push(...batch),
+  };
+  return { sink, rows };
+}
+
+export interface ChunkReaderOptions {
+  /** Rows per query at most (tests: small batches). */
+  maxRows?: number;
+  /** Text per query aimed at. */
+  stepText?: number;
+  /** Milliseconds of short queries between two pauses (tests: Infinity, so pauses come only after full batches). */
+  sliceMs?: number;
+}
+
+/**
+ * The reader of `db`: `readDay(site, day, zone, sink, maxText)` is a generator that
+ * hands each query's rows to `sink` and pauses (`yield`) after it, so an incremental
+ * load can let the event loop run there; every pause must lie inside one read
+ * transaction for the rows to be one snapshot. It returns the characters of JSON read,
+ * or `undefined` once more than `maxText` were read (the rest is not read).
+ */
+export function createChunkReader(db: Database.Database, options: ChunkReaderOptions = {}) {
+  const maxRows = options.maxRows ?? MAX_ROWS;
+  const stepText = options.stepText ?? STEP_TEXT;
   const attributeColumns = ATTRIBUTES.map((a) => SESSION_ATTRIBUTE_COLUMN[a]).join(', ');
   const sessionsJson = (after: string) =>
     db.prepare(
       `SELECT json_group_array(json_array(session_id, visitor_id, start_ts, end_ts, pageviews = 1 AND custom_events = 0, ${attributeColumns})
          ORDER BY visitor_id, session_id)
        FROM (SELECT session_id, visitor_id, start_ts, end_ts, pageviews, custom_events, ${attributeColumns}
-             FROM sessions WHERE site_id = ? AND day = ? ${after} ORDER BY visitor_id, session_id LIMIT ${batch})`,
+             FROM sessions WHERE site_id = ? AND day = ? ${after} ORDER BY visitor_id, session_id LIMIT ?)`,
     ).pluck();
   const ownFirst = sessionsJson('');
   const ownNext = sessionsJson('AND (visitor_id, session_id) > (?, ?)');
   // In time order (the primary key); the chunk groups them by visitor in memory (a SQL sort of the day costs more than the read).
   const eventsJson = (from: string) =>
     db.prepare(
-      `SELECT json_group_array(json_array(session_id, visitor_id, type, CASE type WHEN 0 THEN path ELSE name END, gap_ms, ts, id, json(props)))
-       FROM (SELECT session_id, visitor_id, type, name, path, gap_ms, ts, id, props FROM events WHERE site_id = ? AND ${from} AND ts < ? ORDER BY ts, id LIMIT ${batch})`,
+      `SELECT json_group_array(json_array(session_id, visitor_id, type, CASE type WHEN 0 THEN path ELSE name END, gap_ms, ts, id, json(props)) ORDER BY ts, id)
+       FROM (SELECT session_id, visitor_id, type, name, path, gap_ms, ts, id, props FROM events WHERE site_id = ? AND ${from} AND ts < ? ORDER BY ts, id LIMIT ?)`,
     ).pluck();
   const eventsFirst = eventsJson('ts >= ?');
   const eventsNext = eventsJson('(ts, id) > (?, ?)');
   // json_each first, then one index lookup per id (with `session_id IN (SELECT value FROM json_each(?))`, SQLite walked all of the site's sessions).
   const foreignSessions = db.prepare(
-    `SELECT s.session_id, s.day, s.start_ts, s.end_ts, ${ATTRIBUTES.map((a) => `s.${SESSION_ATTRIBUTE_COLUMN[a]}`).join(', ')}
+    `SELECT json_group_array(json_array(s.session_id, s.day, s.start_ts, s.end_ts, ${ATTRIBUTES.map((a) => `s.${SESSION_ATTRIBUTE_COLUMN[a]}`).join(', ')}))
      FROM json_each(?) AS j CROSS JOIN sessions AS s ON s.site_id = ? AND s.session_id = j.value`,
-  ).raw();
+  ).pluck();
   // Events are keyed by time, not session: a session's events lie within [start_ts, end_ts] of its row.
   const sessionEvents = db.prepare(
-    `SELECT type, CASE type WHEN 0 THEN path ELSE name END, ts, props FROM events WHERE site_id = ? AND ts >= ? AND ts <= ? AND session_id = ?`,
-  ).raw();
+    `SELECT json_group_array(json_array(session_id, type, CASE type WHEN 0 THEN path ELSE name END, json(props), ts, id) ORDER BY ts, id)
+     FROM (SELECT session_id, type, name, path, props, ts, id FROM events WHERE site_id = ? AND (ts, id) > (?, ?) AND ts < ? AND session_id = ?
+           ORDER BY ts, id LIMIT ?)`,
+  ).pluck();
 
-  return function* readDay(siteId: string, day: string, timezone: string): Generator<void, DayRows> {
+  return function* readDay(siteId: string, day: string, timezone: string, sink: DaySink, maxText = Infinity): Generator<void, number | undefined> {
     const start = dayStart(day, timezone);
     const end = dayStart(shiftDay(day, 1), timezone);
-    const own = JSON.parse(ownFirst.get(siteId, day) as string) as SessionRow[];
-    for (let rows = own; rows.length === batch; ) {
-      yield;
-      const last = rows[rows.length - 1]!;
-      rows = JSON.parse(ownNext.get(siteId, day, last[1], last[0]) as string) as SessionRow[];
-      for (const row of rows) own.push(row);
-    }
-    yield;
-    const events = JSON.parse(eventsFirst.get(siteId, start, end) as string) as EventRow[];
-    for (let rows = events; rows.length === batch; ) {
-      yield;
-      // Within a batch in no particular order: the last key is the largest.
-      let last = rows[0]!;
-      for (const row of rows) if (row[5] > last[5] || (row[5] === last[5] && row[6] > last[6])) last = row;
-      rows = JSON.parse(eventsNext.get(siteId, last[5], last[6], end) as string) as EventRow[];
-      for (const row of rows) events.push(row);
-    }
-    yield;
-    const ownIds = new Set<string>();
+    let text = 0;
+    /** Parses one query's rows; the next query's size follows theirs (`stepText` of text). */
+    const read = <T>(json: string, asked: number): { rows: T[]; next: number } => {
+      text += json.length;
+      const rows = JSON.parse(json) as T[];
+      const next = Math.max(1, Math.min(maxRows, Math.floor((asked * stepText) / Math.max(json.length, 1))));
+      return { rows, next };
+    };
+    const over = () => text > maxText;
+
     /** Sessions with events on other days: id, first and last event time. */
     const spanning: [string, number, number][] = [];
-    for (const row of own) {
-      ownIds.add(row[0]);
-      if (row[3] >= end) spanning.push([row[0], row[2], row[3]]);
+    for (let asked = Math.min(FIRST_ROWS, maxRows), last: SessionRow | undefined; ; ) {
+      const { rows, next } = read<SessionRow>((last ? ownNext.get(siteId, day, last[1], last[0], asked) : ownFirst.get(siteId, day, asked)) as string, asked);
+      if (over()) return undefined;
+      sink.own(rows);
+      for (const row of rows) if (row[3] >= end) spanning.push([row[0], row[2], row[3]]);
+      if (rows.length < asked) break;
+      last = rows[rows.length - 1];
+      asked = next;
+      yield;
     }
-    const foreignIds = new Set<string>();
-    for (const e of events) if (!ownIds.has(e[0])) foreignIds.add(e[0]);
-    const foreign = foreignIds.size === 0 ? [] : (foreignSessions.all(JSON.stringify([...foreignIds]), siteId) as ForeignRow[]);
-    for (const row of foreign) spanning.push([row[0], row[2], row[3]]);
-    const outside: [string, number, string, PropsCell][] = [];
+    yield;
+    for (let asked = Math.min(FIRST_ROWS, maxRows), last: EventRow | undefined; ; ) {
+      const { rows, next } = read<EventRow>((last ? eventsNext.get(siteId, last[5], last[6], end, asked) : eventsFirst.get(siteId, start, end, asked)) as string, asked);
+      if (over()) return undefined;
+      sink.events(rows);
+      if (rows.length < asked) break;
+      last = rows[rows.length - 1];
+      asked = next;
+      yield;
+    }
+    yield;
+    const ids = sink.foreignIds();
+    for (let i = 0; i < ids.length; i += maxRows) {
+      const { rows } = read<ForeignRow>(foreignSessions.get(JSON.stringify(ids.slice(i, i + maxRows)), siteId) as string, maxRows);
+      if (over()) return undefined;
+      sink.foreign(rows);
+      for (const row of rows) spanning.push([row[0], row[2], row[3]]);
+      yield;
+    }
+    // Each spanning session's events before the day and after it, a step at a time (a session may be long; a
+    // day may have hundreds of them, each a short query: a pause once they have taken a slice).
+    const due = pacer(1, options.sliceMs);
+    let queries = 0;
     for (const [sessionId, first, last] of spanning) {
-      for (const [type, text, ts, props] of sessionEvents.all(siteId, first, last, sessionId) as [number, string, number, string | null][]) {
-        if (ts < start || ts >= end) outside.push([sessionId, type, text, props === null ? null : (JSON.parse(props) as [string, string][])]);
+      if (due(queries++)) yield;
+      for (const [from, to] of [[first, start], [end, last + 1]] as const) {
+        for (let asked = Math.min(FIRST_ROWS, maxRows), after: [number, number] = [from, -Infinity]; from < to; ) {
+          const { rows, next } = read<OutsideRow>(sessionEvents.get(siteId, after[0], after[1], to, sessionId, asked) as string, asked);
+          if (over()) return undefined;
+          sink.outside(rows);
+          if (rows.length < asked) break;
+          const tail = rows[rows.length - 1]!;
+          after = [tail[4], tail[5]];
+          asked = next;
+          yield;
+        }
       }
     }
-    return { day, own, events, foreign, outside };
+    return text;
   };
 }
 

@@ -1,9 +1,19 @@
 import Database from 'better-sqlite3';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { createChunkReader, type DayRows } from './sqlite-chunk-reader.js';
-import { buildChunk, type DayChunk, type SiteDictionaries } from './sqlite-columns.js';
+import { createChunkBuilder } from './sqlite-chunk-builder.js';
+import { createChunkReader } from './sqlite-chunk-reader.js';
+import type { DayChunk, SiteDictionaries } from './sqlite-columns.js';
 import { createDayVersions, type DayVersions } from './sqlite-day-versions.js';
 import { isSqliteFile } from './sqlite-file.js';
+
+/** What a load gives: the day's chunk (none: too large) and the versions of the days it read. */
+export interface LoadResult {
+  chunk: DayChunk | undefined;
+  versions: Map<string, number>;
+}
+
+/** A load under way; `promote()` lets it go before the warming's. */
+export type Loading = Promise<LoadResult> & { promote(): void };
 
 /** A connection with the reads of a chunk: the store's own, or the loader's. */
 export interface Reader {
@@ -12,13 +22,13 @@ export interface Reader {
   versions: DayVersions;
 }
 
-/** The versions of what `rows` was read from (its day and its foreign sessions' days); call in the same snapshot. */
-export function versionsOf(reader: Reader, siteId: string, rows: DayRows): Map<string, number> {
-  let from = rows.day;
-  let to = rows.day;
-  for (const row of rows.foreign) {
-    if (row[1] < from) from = row[1];
-    if (row[1] > to) to = row[1];
+/** The versions of what a day's chunk was read from (its day and its foreign sessions' days); call in the same snapshot. */
+export function versionsOf(reader: Reader, siteId: string, day: string, foreignDays: readonly string[]): Map<string, number> {
+  let from = day;
+  let to = day;
+  for (const d of foreignDays) {
+    if (d < from) from = d;
+    if (d > to) to = d;
   }
   return reader.versions.between(siteId, from, to);
 }
@@ -27,8 +37,8 @@ export function versionsOf(reader: Reader, siteId: string, rows: DayRows): Map<s
  * Loads a day's chunk a step at a time, for a store on a file: on a second,
  * read-only connection to it (opened on first use), in one read transaction
  * held across a turn of the event loop after every batch of rows
- * (sqlite-chunk-reader.ts), then built in phases with a turn after each
- * (`buildChunk`). The store's own connection cannot do this: every request
+ * (sqlite-chunk-reader.ts: about half a megabyte of text), then built a few
+ * milliseconds at a time with a turn after each step (sqlite-chunk-builder.ts). The store's own connection cannot do this: every request
  * uses it, so it cannot hold a transaction across a pause. One load at a time
  * (one transaction on the connection). `available()` is false in memory (no
  * other connection can open it) or when the file cannot be opened again.
@@ -52,27 +62,43 @@ export function createIncrementalLoader(db: Database.Database) {
     return reader ?? undefined;
   };
 
-  let queue: Promise<unknown> = Promise.resolve();
-  const load = async (siteId: string, day: string, timezone: string, dicts: SiteDictionaries) => {
+  /**
+   * Loads waiting for the connection: one runs at a time, a query's before the warming's, and
+   * none of the warming's while a query is loading its days (`foreground`), between two of them.
+   */
+  const waiting: { background: boolean; start: () => void }[] = [];
+  let running = false;
+  let queries = 0;
+  const startNext = () => {
+    if (running || waiting.length === 0) return;
+    let next = waiting.findIndex((w) => !w.background);
+    if (next < 0 && queries === 0) next = 0;
+    if (next < 0) return;
+    running = true;
+    waiting.splice(next, 1)[0]!.start();
+  };
+  const load = async (siteId: string, day: string, timezone: string, dicts: SiteDictionaries, maxText: number): Promise<LoadResult> => {
     const r = open()!;
-    let rows: DayRows;
+    const builder = createChunkBuilder(day, dicts);
+    let text: number | undefined;
     let versions: Map<string, number>;
     r.db.exec('BEGIN');
     try {
-      const steps = r.readDay(siteId, day, timezone);
+      const steps = r.readDay(siteId, day, timezone, builder.sink, maxText);
       for (let step = steps.next(); ; step = steps.next()) {
         if (step.done) {
-          rows = step.value;
+          text = step.value;
           break;
         }
         await nextTurn();
       }
-      versions = versionsOf(r, siteId, rows);
+      versions = versionsOf(r, siteId, day, text === undefined ? [] : builder.foreignDays());
     } finally {
       if (r.db.open && r.db.inTransaction) r.db.exec('COMMIT');
     }
+    if (text === undefined) return { chunk: undefined, versions };
     await nextTurn();
-    const build = buildChunk(rows, dicts);
+    const build = builder.finish();
     for (let step = build.next(); ; step = build.next()) {
       if (step.done) return { chunk: step.value, versions };
       await nextTurn();
@@ -82,11 +108,41 @@ export function createIncrementalLoader(db: Database.Database) {
   return {
     available: (): boolean => open() !== undefined,
 
-    /** The day's chunk and the versions of the days it read, from one snapshot; after the loads asked for before it. */
-    load(siteId: string, day: string, timezone: string, dicts: SiteDictionaries): Promise<{ chunk: DayChunk; versions: Map<string, number> }> {
-      const run = queue.then(() => load(siteId, day, timezone, dicts));
-      queue = run.catch(() => undefined);
-      return run;
+    /**
+     * The day's chunk and the versions of the days it read, from one snapshot; after the loads
+     * asked for before it, a `background` one (the warming) after every other. No chunk when
+     * the day's rows pass `maxText` characters (then the versions are the day's own).
+     */
+    load(siteId: string, day: string, timezone: string, dicts: SiteDictionaries, o: { maxText?: number; background?: boolean } = {}): Loading {
+      const job = { background: o.background ?? false, start: () => {} };
+      const result = new Promise<LoadResult>((resolve, reject) => {
+        job.start = () => {
+          load(siteId, day, timezone, dicts, o.maxText ?? Infinity).then(resolve, reject).finally(() => {
+            running = false;
+            startNext();
+          });
+        };
+      });
+      waiting.push(job);
+      startNext();
+      // A query waiting for a load the warming asked for makes it a query's (or it would wait for itself).
+      const promote = () => {
+        job.background = false;
+        startNext();
+      };
+      return Object.assign(result, { promote });
+    },
+
+    /** Marks a query loading its days until the returned function is called: the warming's loads wait meanwhile. */
+    foreground(): () => void {
+      queries++;
+      let ended = false;
+      return () => {
+        if (ended) return;
+        ended = true;
+        queries--;
+        startNext();
+      };
     },
 
     /** Closes the second connection, if open (a load in progress then fails). */

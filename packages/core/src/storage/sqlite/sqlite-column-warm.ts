@@ -7,8 +7,8 @@ export interface WarmOptions {
   /** Days per site: today in the site's time zone and the days before it. */
   days: number;
   now: () => number;
-  /** Stop once the cache holds this many rows (queries keep the rest of the bound). */
-  maxRows: number;
+  /** Stop once the cache holds this many bytes (queries keep the rest of the bound). */
+  maxBytes: number;
   /** Asked after each day: true once the store is closed. */
   stopped: () => boolean;
 }
@@ -17,21 +17,22 @@ export interface WarmOptions {
  * Fills the column cache in the background after a store opens, so the first
  * filtered query after a restart finds its days loaded: each site's last
  * `days` days, newest first (a dashboard's 1, 7 and 30 days all start today),
- * one day per turn of the event loop (requests are served between two days),
- * until the cache holds `maxRows` rows. Never rejects: a failure only ends the
- * warming, and queries then load what they need themselves.
+ * a step of a few milliseconds per turn of the event loop (requests are served
+ * between two steps; a query's own loads go first), until the cache holds `maxBytes`. Days too large for the
+ * cache are passed over after their first megabytes. Never rejects: a failure
+ * only ends the warming, and queries then load what they need themselves.
  *
  * @example
- * await warmColumnCache(cache, { sites: () => [{ id: 'ST-demo', timezone: 'UTC' }], days: 30, now: Date.now, maxRows: 2_000_000, stopped: () => false });
+ * await warmColumnCache(cache, { sites: () => [{ id: 'ST-demo', timezone: 'UTC' }], days: 30, now: Date.now, maxBytes: 128 * 1024 * 1024, stopped: () => false });
  */
 export async function warmColumnCache(cache: ColumnCache, o: WarmOptions): Promise<void> {
   try {
     const sites = o.sites();
     for (let back = 0; back < o.days; back++) {
       for (const site of sites) {
-        if (o.stopped() || cache.stats().rows >= o.maxRows) return;
+        if (o.stopped() || cache.stats().bytes >= o.maxBytes) return;
         const day = shiftDay(localDay(o.now(), site.timezone), -back);
-        await cache.prepare({ siteId: site.id, from: day, to: day }, site.timezone, { stop: o.stopped });
+        await cache.prepare({ siteId: site.id, from: day, to: day }, site.timezone, { stop: o.stopped, background: true });
       }
     }
   } catch {

@@ -7,6 +7,8 @@ import { type ColumnCache, createColumnCache } from './sqlite-column-cache.js';
 import type { DayVersions } from './sqlite-day-versions.js';
 import { createColumnReads } from './sqlite-scan.js';
 import { type Aggregates, createQueries, createRollupQueries } from './sqlite-queries.js';
+import { resultBytes, runsOf, type Scanned, sumBuckets, sumBy, sumGoals } from './sqlite-merge.js';
+import { createRawSelectionReads } from './sqlite-selection-raw.js';
 import type { Rollups } from './sqlite-rollups.js';
 
 /**
@@ -21,8 +23,9 @@ const HOT_WINDOW_MS = 6 * 3_600_000;
 /** Every day, for listing a site's live days. */
 const ALL = { from: '0000-00-00', to: '9999-99-99' };
 
-/** Range sums over clean days kept per store (each a few thousand rows at most). */
+/** Range sums over clean days kept per store, and their memory (estimated): a day of unique URLs makes `/pages` as long as its rows. */
 const MAX_CACHED = 256;
+const MAX_CACHED_BYTES = 16 * 1024 * 1024;
 
 export interface ReadsOptions {
   /** The clock that decides which days are hot. */
@@ -31,22 +34,10 @@ export interface ReadsOptions {
   readonly: boolean;
   /** The site's time zone, or undefined for an unknown site. */
   timezoneOf: (siteId: string) => string | undefined;
-  /** Bound of the column cache of filtered reads, in rows (default `DEFAULT_COLUMN_CACHE_ROWS`). */
-  columnCacheRows?: number;
+  /** Bound of the column cache of filtered reads, in bytes (default `DEFAULT_COLUMN_CACHE_BYTES`). */
+  columnCacheBytes?: number;
   /** The versions of each day's raw rows, which the column cache checks its chunks against. */
   versions: DayVersions;
-}
-
-/** Sums rows that share a key (additive metrics; visitors are per-day distinct counts). Copies, never mutates, its input. */
-function sumBy<T extends object>(rows: T[], key: (row: T) => string): T[] {
-  const sums = new Map<string, T>();
-  for (const row of rows) {
-    const k = key(row);
-    const sum = sums.get(k);
-    if (!sum) sums.set(k, { ...row });
-    else for (const [field, value] of Object.entries(row)) if (typeof value === 'number') (sum as Record<string, number>)[field]! += value;
-  }
-  return [...sums.values()];
 }
 
 type Source = 'clean' | 'live' | 'dirty';
@@ -101,16 +92,21 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
     return [localDay(now, timezone), localDay(now - HOT_WINDOW_MS, timezone)];
   };
 
-  const refreshDays = db.transaction((siteId: string, days: readonly string[], timezone: string) => {
+  const settle = db.transaction((siteId: string, timezone: string) => {
     const hot = hotDays(timezone);
     for (const day of rollups.liveDays(siteId, ALL.from, ALL.to)) if (!hot.includes(day)) rollups.settle(siteId, day);
-    for (const day of days) rollups.rebuild(siteId, day, timezone, hot.includes(day));
   });
+  const rebuildDay = db.transaction((siteId: string, day: string, timezone: string) => rollups.rebuild(siteId, day, timezone, hotDays(timezone).includes(day)));
 
-  /** Rebuilds the listed dirty days of a site (hot ones as live days) and settles live days that cooled down. */
+  /**
+   * Settles live days that cooled down, then rebuilds the listed dirty days of a site (hot ones
+   * as live days), each in a transaction of its own: the WAL holds one day's rows at a time.
+   */
   const refresh = (siteId: string, days: readonly string[]) => {
     const timezone = options.timezoneOf(siteId);
-    if (timezone !== undefined && !options.readonly) refreshDays.immediate(siteId, days, timezone);
+    if (timezone === undefined || options.readonly) return;
+    settle.immediate(siteId, timezone);
+    for (const day of days) rebuildDay.immediate(siteId, day, timezone);
   };
 
   /** Whether a read of `range` should refresh first: a dirty day in it, or a live day of the site no longer hot. */
@@ -126,15 +122,28 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
   /** Runs `fn` in one read transaction: rollups and day states come from the same snapshot. */
   const snapshot = db.transaction((fn: () => unknown) => fn());
 
-  const cache = new Map<string, { generation: number; value: unknown }>();
+  const cache = new Map<string, { generation: number; value: unknown; bytes: number }>();
+  let cachedBytes = 0;
   const cached = <T>(range: DayRange, key: string, get: (q: Aggregates, r: DayRange) => T): T => {
     const cacheKey = `${range.siteId}\u0000${range.from}\u0000${range.to}\u0000${key}`;
     const generation = rollups.generation(range.siteId);
     const hit = cache.get(cacheKey);
     if (hit?.generation === generation) return hit.value as T;
+    if (hit) {
+      cache.delete(cacheKey);
+      cachedBytes -= hit.bytes;
+    }
     const value = get(rolled, range);
-    if (cache.size >= MAX_CACHED) cache.clear();
-    cache.set(cacheKey, { generation, value });
+    const bytes = resultBytes(value);
+    if (cache.size >= MAX_CACHED || cachedBytes + bytes > MAX_CACHED_BYTES) {
+      cache.clear();
+      cachedBytes = 0;
+    }
+    // A result larger than the whole allowance is answered, not kept.
+    if (bytes <= MAX_CACHED_BYTES) {
+      cache.set(cacheKey, { generation, value, bytes });
+      cachedBytes += bytes;
+    }
     return value;
   };
 
@@ -153,50 +162,74 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
     }) as T;
   };
 
-  const columnCache: ColumnCache = createColumnCache(db, options.versions, options.columnCacheRows);
+  const columnCache: ColumnCache = createColumnCache(db, options.versions, options.columnCacheBytes);
   const zoneOf = (siteId: string) => options.timezoneOf(siteId) ?? 'UTC';
   const columns = createColumnReads(columnCache, zoneOf);
+  const rawSelection = createRawSelectionReads(db);
   /**
    * A read of the column cache: the range's days loaded first and matched against the
    * selection, a little at a time (sqlite-column-cache.ts `prepare`); then the same refresh as
-   * `read` and the scan in one read transaction (which loads only what a write changed in between).
+   * `read` and the scan in one read transaction (which loads only what a write changed in
+   * between). Days too large for the cache are read from the raw tables in that transaction
+   * (sqlite-selection-raw.ts, the definition) and merged, a run of consecutive days at a time.
    */
-  const scanned = async <T>(range: DayRange, selection: Selection | undefined, get: () => T): Promise<T> => {
+  const scanned = async <T>(range: DayRange, selection: Selection | undefined, read: Scanned<T>): Promise<T> => {
     await columnCache.prepare(range, zoneOf(range.siteId), selection && hasConditions(selection) ? { visit: columns.matcher(range.siteId, selection) } : {});
     const days = stale(range);
     if (days) refresh(range.siteId, days);
-    return snapshot(get) as T;
+    return snapshot(() => {
+      const raw: string[] = [];
+      const parts = [read.columns(raw)];
+      const timezone = zoneOf(range.siteId);
+      for (const { from, to } of runsOf(raw)) {
+        parts.push(read.raw({ siteId: range.siteId, from, to, startMs: startOf(from, timezone), endMs: startOf(shiftDay(to, 1), timezone) }));
+      }
+      return parts.length === 1 ? parts[0] : read.merge(parts);
+    }) as T;
   };
+  const sumSummary = (parts: SummaryTotals[]) => sumBy(parts, () => '')[0]!;
+  const sumBreakdown = (parts: BreakdownTotals[][]) => sumBy(parts.flat(), (row) => row.key.join('\u0000'));
 
   return {
     refresh,
     columnCache,
     summary: (range: DayRange, selection?: Selection) =>
       selection
-        ? scanned(range, selection, () => columns.summary(range, selection))
+        ? scanned(range, selection, { columns: (raw) => columns.summary(range, selection, raw), raw: (r) => rawSelection.summary(r, selection), merge: sumSummary })
         : read(range, 'summary', (q, r) => q.summary(r), (parts): SummaryTotals =>
             sumBy(parts, () => '')[0] ?? { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 }),
     timeseries: (range: DayRange, selection?: Selection) =>
-      selection ? scanned(range, selection, () => columns.timeseries(range, selection)) : read(range, 'timeseries', (q, r) => q.timeseries(r), (parts) => parts.flat()),
+      selection
+        ? scanned(range, selection, { columns: (raw) => columns.timeseries(range, selection, raw), raw: (r) => rawSelection.timeseries(r, selection), merge: (parts) => parts.flat() })
+        : read(range, 'timeseries', (q, r) => q.timeseries(r), (parts) => parts.flat()),
     sessionBreakdown: (range: DayRange, dimension: SessionDimension, selection?: Selection) =>
       selection
-        ? scanned(range, selection, () => columns.sessionBreakdown(range, dimension, selection))
-        : read(range, dimension, (q, r) => q.sessionBreakdown(r, dimension), (parts): BreakdownTotals[] =>
-            sumBy(parts.flat(), (row) => row.key.join('\u0000'))),
+        ? scanned(range, selection, {
+            columns: (raw) => columns.sessionBreakdown(range, dimension, selection, raw), raw: (r) => rawSelection.sessionBreakdown(r, dimension, selection), merge: sumBreakdown,
+          })
+        : read(range, dimension, (q, r) => q.sessionBreakdown(r, dimension), sumBreakdown),
     pages: (range: DayRange, selection?: Selection) =>
       selection
-        ? scanned(range, selection, () => columns.pages(range, selection))
+        ? scanned(range, selection, { columns: (raw) => columns.pages(range, selection, raw), raw: (r) => rawSelection.pages(r, selection), merge: (parts) => sumBy(parts.flat(), (row) => row.path) })
         : read(range, 'pages', (q, r) => q.pages(r), (parts): PageTotals[] => sumBy(parts.flat(), (row) => row.path).filter((p) => p.pageviews > 0)),
     customEvents: (range: DayRange, name?: string, selection?: Selection) =>
       selection
-        ? scanned(range, selection, () => columns.customEvents(range, name, selection))
+        ? scanned(range, selection, {
+            columns: (raw) => columns.customEvents(range, name, selection, raw), raw: (r) => rawSelection.customEvents(r, name, selection), merge: (parts) => sumBy(parts.flat(), (row) => row.name),
+          })
         : read(range, `events\u0000${name ?? ''}`, (q, r) => q.customEvents(r, name), (parts): EventTotals[] => sumBy(parts.flat(), (row) => row.name)),
-    hourBuckets: (range: DayRange, starts: readonly number[], selection?: Selection) => scanned(range, selection, () => columns.hourBuckets(range, starts, selection)),
+    hourBuckets: (range: DayRange, starts: readonly number[], selection?: Selection) =>
+      scanned(range, selection, {
+        columns: (raw) => columns.hourBuckets(range, starts, selection, raw), raw: (r) => rawSelection.hourBuckets(r, starts, selection), merge: sumBuckets,
+      }),
     // Properties and goals have no rollups: filtered or not, they scan the column cache (which the server keeps warm).
     properties: (range: DayRange, name: string, property: string | undefined, selection?: Selection) =>
-      scanned(range, selection, () => columns.properties(range, name, property, selection)),
+      scanned(range, selection, {
+        columns: (raw) => columns.properties(range, name, property, selection, raw), raw: (r) => rawSelection.properties(r, name, property, selection),
+        merge: (parts) => sumBy(parts.flat(), (row) => row.key),
+      }),
     goalTotals: (range: DayRange, goals: readonly GoalDefinition[], selection?: Selection) =>
-      scanned(range, selection, () => columns.goalTotals(range, goals, selection)),
+      scanned(range, selection, { columns: (raw) => columns.goalTotals(range, goals, selection, raw), raw: (r) => rawSelection.goalTotals(r, goals, selection), merge: sumGoals }),
     liveVisitors: raw.liveVisitors,
   };
 }

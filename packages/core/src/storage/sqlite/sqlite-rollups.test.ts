@@ -84,6 +84,27 @@ describe('SQLite rollups', () => {
     for (const site of SITES) expect(await answers(s, site.id)).toEqual(await answers(rawOnly(s), site.id));
   });
 
+  it('a rebuild with too little memory for its groups lets SQLite sum them: the same rollup rows', async () => {
+    const rows = (s: Sqlite) =>
+      ['rollup_days', 'rollup_sessions', 'rollup_pages', 'rollup_events'].map((table) => s.db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2, 3, 4`).raw().all());
+    const filled = async (rebuildMemoryBytes?: number) => {
+      const s = createSqliteStore(':memory:', { now: () => NOW, rebuildMemoryBytes });
+      open.push(s);
+      for (const site of SITES) await createSite(s, site);
+      await importEvents(s, traffic(), { salt: () => 'fixed' });
+      return s;
+    };
+    const expected = rows(await filled());
+    expect(expected.map((table) => table.length)).toEqual([expect.any(Number), expect.any(Number), expect.any(Number), expect.any(Number)]);
+    expect(Math.min(...expected.map((table) => table.length))).toBeGreaterThan(0);
+    // 1 byte: every table summed by SQL; 2-8 KB: some in memory, the largest (pages, entry pages, referrers) by SQL.
+    for (const budget of [1, 2_000, 8_000]) {
+      const s = await filled(budget);
+      expect(rows(s)).toEqual(expected);
+      for (const site of SITES) expect(await answers(s, site.id)).toEqual(await answers(rawOnly(s), site.id));
+    }
+  });
+
   it('rebuilt days that receive late events match a fresh store with the same events', async () => {
     const v = { site_id: 'ST-berlin', visitor_id: 'late' };
     const first = [

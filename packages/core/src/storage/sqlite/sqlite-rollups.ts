@@ -1,28 +1,7 @@
 import type Database from 'better-sqlite3';
 import { dayStart, shiftDay } from '../../time/zone.js';
-import { ATTRIBUTE_COLUMNS, DIMENSION_VALUES, DIMENSIONS, type SessionAttributes } from './sqlite-live.js';
+import { createDayCompute } from './sqlite-rollup-compute.js';
 import type { TouchedDays } from './sqlite-writer.js';
-
-/** Sums of one group, with the last visitor seen: rows come ordered by visitor, so a new one counts once. */
-interface Group {
-  lastVisitor: string | null;
-  visitors: number;
-  a: number;
-  b: number;
-  c: number;
-}
-const group = (): Group => ({ lastVisitor: null, visitors: 0, a: 0, b: 0, c: 0 });
-const groupIn = (map: Map<string, Group>, key: string): Group => {
-  let g = map.get(key);
-  if (!g) map.set(key, (g = group()));
-  return g;
-};
-const countVisitor = (g: Group, visitor: string) => {
-  if (g.lastVisitor !== visitor) {
-    g.lastVisitor = visitor;
-    g.visitors++;
-  }
-};
 
 const ROLLUP_TABLES = ['rollup_days', 'rollup_sessions', 'rollup_pages', 'rollup_events'];
 
@@ -32,8 +11,9 @@ const ROLLUP_TABLES = ['rollup_days', 'rollup_sessions', 'rollup_pages', 'rollup
  * - dirty: a write touched it (its rollup rows were deleted then); read raw until `rebuild`;
  * - live: rebuilt while hot (today), rollup rows kept current by small writes (sqlite-live.ts).
  * Every change of state bumps the site's generation, so sums over clean days can be kept.
+ * A rebuild computes a day's rows in at most `memoryBytes` (sqlite-rollup-compute.ts).
  */
-export function createRollups(db: Database.Database) {
+export function createRollups(db: Database.Database, memoryBytes?: number) {
   const markDirty = db.prepare('INSERT INTO dirty_days (site_id, day) VALUES (?, ?) ON CONFLICT DO NOTHING');
   const clearDirty = db.prepare('DELETE FROM dirty_days WHERE site_id = ? AND day = ?');
   const isDirty = db.prepare('SELECT 1 FROM dirty_days WHERE site_id = ? AND day = ?').pluck();
@@ -51,58 +31,7 @@ export function createRollups(db: Database.Database) {
   );
   const generationOf = db.prepare<[string], number>('SELECT generation FROM rollup_generations WHERE site_id = ?').pluck();
   const deletes = ROLLUP_TABLES.map((table) => db.prepare(`DELETE FROM ${table} WHERE site_id = ? AND day = ?`));
-  const daySessions = db.prepare<[string, string], SessionAttributes & { visitor_id: string; duration: number; bounce: number }>(
-    `SELECT visitor_id, end_ts - start_ts AS duration, pageviews = 1 AND custom_events = 0 AS bounce, ${ATTRIBUTE_COLUMNS}
-     FROM sessions WHERE site_id = ? AND day = ? ORDER BY visitor_id`,
-  );
-  const dayEvents = db.prepare(
-    'SELECT visitor_id, type, name, path, gap_ms FROM events WHERE site_id = ? AND ts >= ? AND ts < ? ORDER BY visitor_id',
-  ).raw();
-  const insertDay = db.prepare('INSERT INTO rollup_days VALUES (?, ?, ?, ?, ?, ?, ?)');
-  const insertSessions = db.prepare('INSERT INTO rollup_sessions VALUES (?, ?, ?, ?, ?, ?, ?)');
-  const insertPage = db.prepare('INSERT INTO rollup_pages VALUES (?, ?, ?, ?, ?, ?, ?)');
-  const insertEvent = db.prepare('INSERT INTO rollup_events VALUES (?, ?, ?, ?)');
-
-  /** Computes the rollup rows of one day from the raw tables (same definitions as sqlite-queries.ts). */
-  const compute = (siteId: string, day: string, start: number, end: number) => {
-    const total = group();
-    const byDimension = new Map(DIMENSIONS.map((d) => [d, new Map<string, Group>()]));
-    for (const row of daySessions.iterate(siteId, day)) {
-      countVisitor(total, row.visitor_id);
-      total.a++;
-      total.b += row.bounce;
-      total.c += row.duration;
-      for (const dimension of DIMENSIONS) {
-        const g = groupIn(byDimension.get(dimension)!, DIMENSION_VALUES[dimension](row));
-        countVisitor(g, row.visitor_id);
-        g.a++;
-        g.b += row.bounce;
-      }
-    }
-    const pages = new Map<string, Group>();
-    const events = new Map<string, number>();
-    let pageviews = 0;
-    for (const [visitor, type, name, path, gap] of dayEvents.all(siteId, start, end) as [string, number, string, string, number | null][]) {
-      if (type === 1) {
-        events.set(name, (events.get(name) ?? 0) + 1);
-        continue;
-      }
-      pageviews++;
-      const g = groupIn(pages, path);
-      countVisitor(g, visitor);
-      g.a++;
-      if (gap !== null) {
-        g.b++;
-        g.c += gap;
-      }
-    }
-    if (total.a > 0 || pageviews > 0) insertDay.run(siteId, day, total.visitors, total.a, total.b, total.c, pageviews);
-    for (const [dimension, groups] of byDimension) {
-      for (const [value, g] of groups) insertSessions.run(siteId, dimension, day, value, g.visitors, g.a, g.b);
-    }
-    for (const [path, g] of pages) insertPage.run(siteId, day, path, g.a, g.visitors, g.b, g.c);
-    for (const [name, count] of events) insertEvent.run(siteId, day, name, count);
-  };
+  const compute = createDayCompute(db, memoryBytes);
 
   /** Ends a day's live state (its rollup rows stay); returns whether it was live. */
   const stopLive = (siteId: string, day: string): boolean => {

@@ -45,11 +45,14 @@ function goalHits(chunk: DayChunk, goals: readonly GoalDefinition[], any: GoalMa
 
 /** The filtered reads (and `hourBuckets`, also unfiltered: no selection selects everything) over `cache`. */
 export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: string) => string) {
-  /** Runs `each` over the range's chunks with the sessions that match and a visitor-group base unique across chunks. */
-  const scan = (range: DayRange, selection: Selection, each: (chunk: DayChunk, match: Uint8Array, base: number, c: CompiledSelection) => void) => {
+  /**
+   * Runs `each` over the range's chunks with the sessions that match and a visitor-group base unique
+   * across chunks; the days too large for the cache go to `raw` (the caller reads them from the raw tables).
+   */
+  const scan = (range: DayRange, selection: Selection, raw: string[], each: (chunk: DayChunk, match: Uint8Array, base: number, c: CompiledSelection) => void) => {
     const compiled = compile(selection, cache.dictionaries(range.siteId));
     let base = 0;
-    for (const chunk of cache.forRange(range, timezoneOf(range.siteId))) {
+    for (const chunk of cache.forRange(range, timezoneOf(range.siteId), raw)) {
       each(chunk, compiled.matching(chunk), base, compiled);
       base += chunk.groups;
     }
@@ -80,9 +83,9 @@ export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: strin
       last = v;
     }
   };
-  const perDay = (range: DayRange, selection: Selection) => {
+  const perDay = (range: DayRange, selection: Selection, raw: string[]) => {
     const days: (SummaryTotals & { day: string })[] = [];
-    scan(range, selection, (chunk, match, _base, c) => {
+    scan(range, selection, raw, (chunk, match, _base, c) => {
       const t = { day: chunk.day, visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
       sessions(chunk, match, (s, newVisitor) => {
         t.sessions++;
@@ -103,9 +106,9 @@ export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: strin
       return (chunk) => void compiled.matching(chunk);
     },
 
-    summary(range: DayRange, selection = NONE): SummaryTotals {
+    summary(range: DayRange, selection = NONE, raw: string[] = []): SummaryTotals {
       const total = { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
-      for (const d of perDay(range, selection)) {
+      for (const d of perDay(range, selection, raw)) {
         total.visitors += d.visitors;
         total.sessions += d.sessions;
         total.bounces += d.bounces;
@@ -115,15 +118,15 @@ export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: strin
       return total;
     },
 
-    timeseries: (range: DayRange, selection = NONE): DayTotals[] =>
-      perDay(range, selection).map(({ day, visitors, sessions: n, pageviews }) => ({ day, visitors, sessions: n, pageviews })),
+    timeseries: (range: DayRange, selection = NONE, raw: string[] = []): DayTotals[] =>
+      perDay(range, selection, raw).map(({ day, visitors, sessions: n, pageviews }) => ({ day, visitors, sessions: n, pageviews })),
 
-    sessionBreakdown(range: DayRange, dimension: SessionDimension, selection = NONE): BreakdownTotals[] {
+    sessionBreakdown(range: DayRange, dimension: SessionDimension, selection = NONE, raw: string[] = []): BreakdownTotals[] {
       const dicts = cache.dictionaries(range.siteId);
       // One attribute, or the UTM triple (codes below 2^26 each, so b * 2^26 + c is exact).
       const indexes = dimension === 'utm' ? [7, 8, 9] : [ATTRIBUTES.indexOf(dimension), -1, -1];
       const groups = new Map<number, Map<number, { key: number[]; visitors: number; sessions: number; stamp: number }>>();
-      scan(range, selection, (chunk, match, base) => {
+      scan(range, selection, raw, (chunk, match, base) => {
         const [first, second, third] = indexes.map((a) => (a < 0 ? undefined : chunk.attributes[a]!));
         sessions(chunk, match, (s) => {
           const a = first![s]!;
@@ -147,11 +150,11 @@ export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: strin
       }));
     },
 
-    pages(range: DayRange, selection = NONE): PageTotals[] {
+    pages(range: DayRange, selection = NONE, raw: string[] = []): PageTotals[] {
       const dicts = cache.dictionaries(range.siteId);
       const counters = new Counters(6); // pageviews, visitors, timed views, time on page, entry sessions, entry bounces
       let stamps = Counters.stamps(64);
-      scan(range, selection, (chunk, match, base, c) => {
+      scan(range, selection, raw, (chunk, match, base, c) => {
         const [pv, vis, timed, top, es, eb] = counters.fit(dicts.paths.values.length);
         stamps = Counters.stamps(dicts.paths.values.length, stamps);
         const { evCode, evVisitor, evGap } = chunk;
@@ -185,10 +188,10 @@ export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: strin
       return out;
     },
 
-    customEvents(range: DayRange, name: string | undefined, selection = NONE): EventTotals[] {
+    customEvents(range: DayRange, name: string | undefined, selection = NONE, raw: string[] = []): EventTotals[] {
       const dicts = cache.dictionaries(range.siteId);
       const counts = new Map<number, number>();
-      scan(range, selection, (chunk, match, _base, c) => {
+      scan(range, selection, raw, (chunk, match, _base, c) => {
         selectedCustom(chunk, match, c, (e) => {
           const code = chunk.evCode[e]!;
           counts.set(code, (counts.get(code) ?? 0) + 1);
@@ -200,13 +203,13 @@ export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: strin
     },
 
     /** Selected custom events named `name` by property key, or by the value of `property` (storage/types.ts `properties`). */
-    properties(range: DayRange, name: string, property: string | undefined, selection = NONE): PropertyTotals[] {
+    properties(range: DayRange, name: string, property: string | undefined, selection = NONE, raw: string[] = []): PropertyTotals[] {
       const dicts = cache.dictionaries(range.siteId);
       // By key code, or by value code of the one key; codes of both grow while the range loads.
       const dict = property === undefined ? dicts.propKeys : dicts.propValues;
       const counters = new Counters(2); // count, visitors
       let stamps = Counters.stamps(64);
-      scan(range, selection, (chunk, match, base, c) => {
+      scan(range, selection, raw, (chunk, match, base, c) => {
         const nameCode = dicts.names.find(name);
         const keyCode = property === undefined ? -1 : dicts.propKeys.find(property);
         if (nameCode === undefined || keyCode === undefined) return;
@@ -240,11 +243,11 @@ export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: strin
      * depend on the query: it is worked out once per chunk and goal (`goalHits`), so a query
      * touches only the goal's converting sessions and events.
      */
-    goalTotals(range: DayRange, goals: readonly GoalDefinition[], selection = NONE): GoalTotals[] {
+    goalTotals(range: DayRange, goals: readonly GoalDefinition[], selection = NONE, raw: string[] = []): GoalTotals[] {
       const dicts = cache.dictionaries(range.siteId);
       const keys = goals.map((g) => `${g.type}\u0000${g.value}`);
       const totals = goals.map(() => ({ visitors: 0, conversions: 0, stamp: -1 }));
-      scan(range, selection, (chunk, match, base) => {
+      scan(range, selection, raw, (chunk, match, base) => {
         const missing = goals.map((_, g) => g).filter((g) => !chunk.goalHits.has(keys[g]!));
         if (missing.length > 0) {
           if (chunk.goalHits.size + missing.length > MAX_GOAL_HITS) chunk.goalHits.clear();
@@ -268,10 +271,10 @@ export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: strin
       return totals.map(({ visitors, conversions }) => ({ visitors, conversions }));
     },
 
-    hourBuckets(range: DayRange, starts: readonly number[], selection = NONE): BucketTotals[] {
+    hourBuckets(range: DayRange, starts: readonly number[], selection = NONE, raw: string[] = []): BucketTotals[] {
       const rows = starts.map((start) => ({ start, visitors: 0, sessions: 0, pageviews: 0, stamp: -1 }));
       const bucketOf = (ts: number) => rows[bucketIndex(starts, ts)]!;
-      scan(range, selection, (chunk, match, base, c) => {
+      scan(range, selection, raw, (chunk, match, base, c) => {
         sessions(chunk, match, (s) => {
           const row = bucketOf(chunk.startTs[s]!);
           row.sessions++;

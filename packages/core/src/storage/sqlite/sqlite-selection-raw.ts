@@ -26,6 +26,8 @@ const GROUP_COLUMNS: Record<SessionDimension, string> = {
 };
 
 const NONE: Selection = { session: [], page: [], event: [] };
+/** Parsed conditions and prepared statements kept (see `createRawSelectionReads`). */
+const MAX_KEPT = 256;
 const BOUNCE = 'CASE WHEN s.pageviews = 1 AND s.custom_events = 0 THEN 1 ELSE 0 END';
 
 /** A SQL condition and its bound values. */
@@ -68,10 +70,14 @@ function matching(selection: Selection): Clause {
 
 /** The raw filtered reads over `db` (registers the `siteline_holds`, `siteline_passes` and `siteline_meets` SQL functions on it). */
 export function createRawSelectionReads(db: Database.Database) {
+  // Parsed conditions and prepared statements by text: kept while a query runs, cleared past a few hundred (clients choose the filters).
   const parsed = new Map<string, unknown>();
   const cachedJson = <T>(json: unknown): T => {
     let value = parsed.get(json as string);
-    if (value === undefined) parsed.set(json as string, (value = JSON.parse(json as string)));
+    if (value === undefined) {
+      if (parsed.size >= MAX_KEPT) parsed.clear();
+      parsed.set(json as string, (value = JSON.parse(json as string)));
+    }
     return value as T;
   };
   const propsOf = (text: unknown): PropEntry[] => (text === null ? [] : (JSON.parse(text as string) as PropEntry[]));
@@ -83,7 +89,10 @@ export function createRawSelectionReads(db: Database.Database) {
   const statements = new Map<string, Database.Statement>();
   const all = <T>(sql: string, args: unknown[]): T[] => {
     let statement = statements.get(sql);
-    if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+    if (!statement) {
+      if (statements.size >= MAX_KEPT) statements.clear();
+      statements.set(sql, (statement = db.prepare(sql)));
+    }
     return statement.all(...args) as T[];
   };
 

@@ -10,8 +10,10 @@ import { REPORTS } from '../../reports/index.js';
 import { testStorageExtensions } from '../../testing/conformance-extensions.js';
 import { ALPHA, ndjson } from '../../testing/datasets.js';
 import { createSite } from '../../sites/sites.js';
+import { shiftDay } from '../../time/zone.js';
 import type { EndpointName, FilterCondition } from '../../types.js';
 import type { Storage, StoredEvent } from '../types.js';
+import type { ColumnCacheStats } from './sqlite-column-cache.js';
 import { createRawSelectionReads } from './sqlite-selection-raw.js';
 import { createSqliteStore } from './sqlite-storage.js';
 
@@ -127,9 +129,68 @@ describe('SQLite filtered reads (column cache) against the raw definition', () =
     }
   }, 180_000);
 
-  it('stay exact when the cache is smaller than a range (days pass through it)', async () => {
-    const small = await store({ columnCacheRows: 500 });
-    expect(await answers(small, 'ST-berlin')).toEqual(await answers(rawOnly(small), 'ST-berlin'));
+  it('stay exact under any budget: 1 byte (every day from the raw tables), the days larger than the median too large', async () => {
+    const file = join(dir, 'budgets.db');
+    const s = await store({}, file);
+    const expected = await answers(rawOnly(s), 'ST-berlin');
+    expect(await answers(s, 'ST-berlin')).toEqual(expected);
+    // Each day's chunk alone, as a cache of its own measures it (arrays and the strings it adds).
+    const sizes: number[] = [];
+    for (let day = '2026-10-22'; day <= '2026-11-05'; day = shiftDay(day, 1)) {
+      const one = createSqliteStore(file, { now: () => NOW });
+      await one.summary({ siteId: 'ST-berlin', from: day, to: day, startMs: 0, endMs: 0 }, { session: [], page: [], event: [] });
+      sizes.push(one.columnCacheStats().bytes);
+      await one.close();
+    }
+    sizes.sort((a, b) => a - b);
+    const median = sizes[Math.floor(sizes.length / 2)]!;
+    const cases: [number, (stats: ColumnCacheStats) => void][] = [
+      [1, (st) => expect([st.loads, st.bytes, st.tooLarge > 0]).toEqual([0, 0, true])],
+      // An eighth of the budget is the median day: the larger days are read raw, the others cached.
+      [median * 8, (st) => expect([st.loads > 0, st.tooLarge > 0]).toEqual([true, true])],
+    ];
+    for (const [columnCacheBytes, check] of cases) {
+      const small = createSqliteStore(file, { now: () => NOW, columnCacheBytes });
+      open.push(small);
+      expect(await answers(small, 'ST-berlin')).toEqual(expected);
+      check(small.columnCacheStats());
+    }
+  }, 240_000);
+
+  it('stay exact when a range is larger than the cache: its days pass through, and load again on the next read', async () => {
+    // ALPHA's two days (11 events, S4 crossing midnight) again on each of 30 days, visitors and pages of their own
+    // (`/c7/docs`): days of one size, each adding its strings.
+    const s = await store({}, join(dir, 'long.db'));
+    await createSite(s, { id: 'ST-alpha', name: 'Alpha', timezone: 'UTC', domain: 'alpha.example' });
+    await importEvents(s, Array.from({ length: 30 }, (_, d) => ALPHA.map((line) => ({
+      ...line, visitor_id: `${line.visitor_id}-${d}`, ts: new Date(Date.parse(line.ts) - d * 86_400_000).toISOString(),
+      url: line.url.replace(/^(https:\/\/[^/]+)?\//, (start) => `${start}c${d}/`),
+    }))).flat().map((line) => JSON.stringify(line)));
+    const alone = createSqliteStore(join(dir, 'long.db'), { now: () => NOW });
+    open.push(alone);
+    const oneDay = { siteId: 'ST-alpha', from: '2026-10-20', to: '2026-10-20', startMs: 0, endMs: 0 };
+    await alone.summary(oneDay, { session: [], page: [], event: [] });
+    // Every day fits (an eighth of the budget), not ten of them.
+    const small = createSqliteStore(join(dir, 'long.db'), { now: () => NOW, columnCacheBytes: alone.columnCacheStats().bytes * 8 });
+    open.push(small);
+    const read = async (storage: Storage) => {
+      const out: unknown[] = [];
+      for (const filters of [[], [['contains', 'page', ['/docs']]], [['is', 'country', ['GB']], ['is', 'event', ['signup']]]]) {
+        for (const endpoint of ['stats', 'timeseries', 'pages', 'referrers', 'events'] as const) {
+          const query = parseQuery(endpoint, { site_id: 'ST-alpha', from: '2026-10-05', to: '2026-11-03', filters: JSON.stringify(filters) });
+          out.push(await REPORTS[endpoint](storage, query, { now: NOW }));
+        }
+      }
+      return out;
+    };
+    const expected = await read(rawOnly(s));
+    // Copies 0..28 whole (6 sessions, 9 pageviews, bounces S2 and S5, 1,420 s each), copy 29's 10-05 only (S5, S6: 3
+    // pageviews, 1 bounce, 10 s). Daily visitors: 5 on each day 10-05..11-02 (3 of one copy, 2 of the next), 2 on 11-03.
+    expect(expected[0]).toEqual({ visitors: 29 * 5 + 2, pageviews: 29 * 9 + 3, sessions: 29 * 6 + 2, bounce_rate: 33.5, avg_duration: 234 });
+    expect(await read(small)).toEqual(expected);
+    const stats = small.columnCacheStats();
+    // Ten filtered reads of 30 days; the cache holds about eight.
+    expect([stats.loads > 30 * 5, stats.tooLarge, stats.bytes <= alone.columnCacheStats().bytes * 8]).toEqual([true, 0, true]);
   }, 120_000);
 
   it('follow writes: a late event into a cached past day, and events on the live day', async () => {

@@ -63,11 +63,14 @@ describe('walAutocheckpointPages', () => {
 });
 
 describe('column cache options', () => {
-  it('refuse anything but a whole number >= 0, before opening the file', () => {
-    for (const name of ['columnCacheRows', 'columnCacheWarmDays'] as const) {
+  it('refuse anything but a whole number (>= 1 bytes, >= 0 days and rebuild bytes), before opening the file', () => {
+    for (const name of ['columnCacheWarmDays', 'rebuildMemoryBytes'] as const) {
       for (const bad of [-1, 2.5, Number.NaN]) {
         expect(() => createSqliteStore(join(dir, 'cache-bad.db'), { [name]: bad })).toThrow(new RangeError(`${name} must be a whole number >= 0, got ${bad}`));
       }
+    }
+    for (const bad of [0, -1, 2.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => createSqliteStore(join(dir, 'cache-bad.db'), { columnCacheBytes: bad })).toThrow(new RangeError(`columnCacheBytes must be a whole number >= 1, got ${bad}`));
     }
     expect(existsSync(join(dir, 'cache-bad.db'))).toBe(false);
   });

@@ -3,7 +3,7 @@ import type { Goal } from '../../goals/goal.js';
 import type { Site } from '../../types.js';
 import type { ImportRecord, Storage, StoredEvent } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
-import { type ColumnCacheStats, DEFAULT_COLUMN_CACHE_ROWS } from './sqlite-column-cache.js';
+import { type ColumnCacheStats, DEFAULT_COLUMN_CACHE_BYTES } from './sqlite-column-cache.js';
 import { warmColumnCache } from './sqlite-column-warm.js';
 import { createDayVersions } from './sqlite-day-versions.js';
 import { createEventPages } from './sqlite-export.js';
@@ -34,21 +34,29 @@ export interface SqliteStorageOptions {
    */
   walAutocheckpointPages?: number;
   /**
-   * Filtered queries (`filters`) and `interval=hour` read a columnar copy of the
-   * raw rows of the days they ask for, kept in memory between queries: at most
-   * this many rows (sessions + events, about 30 bytes each; default 4,000,000).
-   * Larger ranges are still answered, their days passing through the cache.
+   * Filtered queries (`filters`), `interval=hour`, `/properties` and `/goals` read a columnar
+   * copy of the raw rows of the days they ask for, kept in memory between queries: at most
+   * this many bytes (typed arrays and each site's strings, estimated; default 256 MiB, the
+   * server's `COLUMN_CACHE_MB`). A day whose rows pass an eighth of it is never loaded in
+   * full: its filtered reads go to the raw tables. Larger ranges are still answered, their
+   * days passing through the cache. Answers never depend on it, only speed.
    */
-  columnCacheRows?: number;
+  columnCacheBytes?: number;
   /**
-   * After opening, load each site's last this many days (today in its time zone
-   * and the days before) into the column cache in the background, newest first,
-   * one day per turn of the event loop, up to half of `columnCacheRows`; so the
-   * first filtered query after a restart finds them loaded. Default 0 (off: a
-   * tool or a test opening the file does not expect background reads); the
-   * server's connection (`openSqliteBackend` with role `serve`) warms 30.
+   * After opening, load each site's last this many days (today in its time zone and the
+   * days before) into the column cache in the background, newest first, a step of a few
+   * milliseconds per turn of the event loop, up to half of `columnCacheBytes`; so the first
+   * filtered query after a restart finds them loaded. Default 0 (off: a tool or a test
+   * opening the file does not expect background reads); the server's connection
+   * (`openSqliteBackend` with role `serve`) warms 30.
    */
   columnCacheWarmDays?: number;
+  /**
+   * Memory for the groups of one day's rollup rebuild (default 32 MiB, estimated): past it
+   * the largest table's groups are summed by SQLite instead, sorting on disk
+   * (sqlite-rollup-compute.ts). Results never depend on it. For tests.
+   */
+  rebuildMemoryBytes?: number;
 }
 
 interface SiteRow {
@@ -117,15 +125,19 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   if (walPages !== undefined && (!Number.isSafeInteger(walPages) || walPages < 0)) {
     throw new RangeError(`walAutocheckpointPages must be a whole number >= 0, got ${walPages}`);
   }
-  for (const name of ['columnCacheRows', 'columnCacheWarmDays'] as const) {
+  for (const name of ['columnCacheWarmDays', 'rebuildMemoryBytes'] as const) {
     const value = options[name];
     if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) throw new RangeError(`${name} must be a whole number >= 0, got ${value}`);
   }
+  const cacheBytes = options.columnCacheBytes;
+  if (cacheBytes !== undefined && (!Number.isSafeInteger(cacheBytes) || cacheBytes < 1)) throw new RangeError(`columnCacheBytes must be a whole number >= 1, got ${cacheBytes}`);
   const db = new Database(path, { readonly });
   db.pragma('busy_timeout = 5000');
   // A larger page cache keeps the index pages of a bulk import in memory (the default is 2 MB).
   db.pragma('cache_size = -65536');
-  db.pragma('temp_store = MEMORY');
+  // Sorts larger than the cache spill to a temporary file, not to memory: a rebuild's GROUP BY over a day of
+  // unique long URLs sorts gigabytes (sqlite-rollup-compute.ts); small sorts stay in memory either way.
+  db.pragma('temp_store = FILE');
   if (!readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
@@ -159,22 +171,43 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     return zone;
   };
   const write = createWriter(db, createLiveDeltas(db));
-  const rollups = createRollups(db);
+  const rollups = createRollups(db, options.rebuildMemoryBytes);
   const versions = createDayVersions(db);
-  const reads = createReads(db, rollups, { now: options.now ?? Date.now, readonly, timezoneOf, columnCacheRows: options.columnCacheRows, versions });
+  const reads = createReads(db, rollups, { now: options.now ?? Date.now, readonly, timezoneOf, columnCacheBytes: cacheBytes, versions });
+  /** Writes in one transaction; returns the days whose rollups it made stale. */
   const writeEvents = db.transaction((events: readonly StoredEvent[], record?: ImportRecord) => {
     const { dirty: touched, written } = write(events, record);
     rollups.markDirty(touched);
     versions.bump(written);
-    // A large write (an import) rebuilds what it touched now; a small one leaves it to the next read.
-    if (!record && events.length < LIVE_WRITE_MAX_EVENTS) return;
+    return touched;
+  });
+  /** An import in batches, in one transaction: its record first (refused if known), every batch as a large write. */
+  const writeImport = db.transaction((record: ImportRecord, batches: Iterable<readonly StoredEvent[]>) => {
+    const touched = new Set<string>();
+    let first = true;
+    for (const batch of batches) {
+      const { dirty, written } = write(batch, first ? record : undefined, true);
+      first = false;
+      rollups.markDirty(dirty);
+      versions.bump(written);
+      for (const key of dirty) touched.add(key);
+    }
+    if (first) write([], record, true);
+    return touched;
+  });
+  /**
+   * Rebuilds the rollups of the days a large write (an import) made stale, each day in a
+   * transaction of its own after the write's: a small write leaves them to the next read.
+   * Meanwhile they are dirty and read raw, so answers never wait for this.
+   */
+  const rebuild = (touched: ReadonlySet<string>) => {
     const days = new Map<string, string[]>();
     for (const key of touched) {
       const [siteId, day] = key.split('\u0000') as [string, string];
       days.set(siteId, [...(days.get(siteId) ?? []), day]);
     }
     for (const [siteId, list] of days) reads.refresh(siteId, list);
-  });
+  };
   /** The background warming of `columnCacheWarmDays`, started on the next turn so opening returns first. */
   const warm = async (): Promise<void> => {
     const days = options.columnCacheWarmDays ?? 0;
@@ -184,7 +217,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
       sites: () => (db.open ? allSites.all() : []),
       days,
       now: options.now ?? Date.now,
-      maxRows: (options.columnCacheRows ?? DEFAULT_COLUMN_CACHE_ROWS) / 2,
+      maxBytes: (cacheBytes ?? DEFAULT_COLUMN_CACHE_BYTES) / 2,
       stopped: () => !db.open,
     });
   };
@@ -212,7 +245,11 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
       return rows.map(toSite);
     },
     async writeEvents(events, record) {
-      writeEvents.immediate(events, record);
+      const touched = writeEvents.immediate(events, record);
+      if (record || events.length >= LIVE_WRITE_MAX_EVENTS) rebuild(touched);
+    },
+    async writeImport(record, batches) {
+      rebuild(writeImport.immediate(record, batches));
     },
     summary: async (range, selection) => reads.summary(range, selection),
     timeseries: async (range, selection) => reads.timeseries(range, selection),

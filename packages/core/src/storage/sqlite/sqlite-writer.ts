@@ -48,7 +48,7 @@ const sessionOrder = (a: unknown[], b: unknown[]) => text(a[0], b[0]) || text(a[
  * of live days as deltas; everything else it touches, and everything a large
  * write (an import) touches, is returned to be marked dirty.
  */
-export function createWriter(db: Database.Database, live: LiveDeltas): (events: readonly StoredEvent[], record?: ImportRecord) => WrittenDays {
+export function createWriter(db: Database.Database, live: LiveDeltas): (events: readonly StoredEvent[], record?: ImportRecord, bulk?: boolean) => WrittenDays {
   const insertImport = db.prepare('INSERT INTO imports (hash, events, imported_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
   const nextEventId = db.prepare<[], number>('SELECT next FROM event_ids').pluck();
   const setNextEventId = db.prepare('UPDATE event_ids SET next = ?');
@@ -191,14 +191,15 @@ export function createWriter(db: Database.Database, live: LiveDeltas): (events: 
     }
   };
 
-  return (events, record) => {
+  /** `bulk`: a part of a large write (an import in batches), whatever its size. */
+  return (events, record, bulk = false) => {
     if (record && insertImport.run(record.hash, record.events, record.importedAt).changes === 0) {
       throw new DuplicateImportError(record.hash);
     }
     nextId = nextEventId.get()!;
     touched = new Set();
     liveWritten = new Set();
-    liveDays = events.length < LIVE_WRITE_MAX_EVENTS ? new Map() : undefined;
+    liveDays = !bulk && events.length < LIVE_WRITE_MAX_EVENTS ? new Map() : undefined;
     const sessions = new Map<string, StoredEvent[]>();
     for (const e of events) {
       const key = `${e.siteId}\u0000${e.sessionId}`;
