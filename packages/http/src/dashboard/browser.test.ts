@@ -486,6 +486,12 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
       expect([panel, readFileSync((await download.path())!)]).toEqual([panel, Buffer.from(text, 'utf8')]);
       urls.push(download.url());
     };
+    // The link has a line of its own above a panel's tabs (at 1280 px it once sat against the Devices tabs, unspaced).
+    const tabsBelowLink = async (panel: string) => {
+      const [link, tabs] = await Promise.all(['a.download', '.tabs'].map((el) => s.page.locator(`section[data-panel=${panel}] ${el}`).boundingBox()));
+      return tabs!.y - (link!.y + link!.height);
+    };
+    expect(await tabsBelowLink('devices')).toBeGreaterThanOrEqual(0);
     for (const panel of [...PANELS, 'goals']) await downloaded(panel, expected[panel]!);
     // The properties drill-down: the event's keys, then one key's values, each with the event (and key) on every record.
     // (A reload first: Chromium may hold back a tab's many downloads in a row, which a real person never makes.)
@@ -494,6 +500,7 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
     await s.page.click('[data-panel=events] tr[data-key="=SUM(1)"] button.open-properties');
     await settled(s.page, ['name='], ['property='], 'properties');
     await downloaded('properties', ['properties', "name,property,count,visitors\r\n'=SUM(1),plan,1,1\r\n"]);
+    expect(await tabsBelowLink('properties')).toBeGreaterThanOrEqual(0);
     await s.page.click('[data-panel=properties] tr[data-key="plan"] button.row-filter');
     await settled(s.page, ['property=plan'], [], 'properties');
     await downloaded('properties', ['properties', "name,property,value,count,visitors\r\n'=SUM(1),plan,pro,1,1\r\n"]);
