@@ -216,7 +216,7 @@ describe('SQLite migration 9: two-factor steps and sign-in attempts', () => {
       INSERT INTO user_links VALUES ('link', 'usr_kept000000000000', 3, NULL);`);
     old.close();
     const upgraded = createSqliteStore(file, { now: () => NOW });
-    expect(upgraded.db.pragma('user_version', { simple: true })).toBe(9);
+    expect(upgraded.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     const count = (table: string) => upgraded.db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get();
     expect([count('users'), count('web_sessions'), count('user_links'), count('totp_steps'), count('sign_ins')]).toEqual([1, 1, 1, 0, 0]);
     await upgraded.close();

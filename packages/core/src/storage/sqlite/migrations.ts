@@ -416,4 +416,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX sign_ins_key ON sign_ins (key, at_ms);
   CREATE INDEX sign_ins_at ON sign_ins (at_ms);
   `,
+  `
+  -- Issue 26: sessions of twelve hours or more by end, so a filtered read from the raw
+  -- tables finds the sessions that started days before its range and reach into it
+  -- without scanning those days (sqlite-selection-raw.ts, LONG_SESSION_MS; the query must
+  -- repeat this condition word for word for SQLite to use the index). Few sessions qualify.
+  CREATE INDEX IF NOT EXISTS sessions_long ON sessions (site_id, end_ts) WHERE end_ts - start_ts >= 43200000;
+  `,
 ];

@@ -75,11 +75,15 @@ describe('openSqliteBackend', () => {
     expect(await REPORTS.stats(serve.storage, query, { now: NOW })).toMatchObject({ visitors: 2, sessions: 3, pageviews: 4 }); // v1 on 11-02 (S1: 2 views, S2: 1) and 11-03 (S5: 1)
     expect(stats(serve).loads).toBe(30);
 
-    // A query's loads go before the warming's: a week the warming does not cover, asked for as a server starts.
+    // A week the warming does not cover, asked for as a server starts: answered from the raw tables before any day is
+    // loaded, then its days load before the warming's.
     const starting = openSqliteBackend(path, { role: 'serve', now: () => NOW });
     const before = parseQuery('stats', { site_id: 'ST-alpha', from: '2026-09-01', to: '2026-09-07', filters: JSON.stringify([['is', 'country', ['GB']]]) });
     expect(await REPORTS.stats(starting.storage, before, { now: NOW })).toMatchObject({ visitors: 0, sessions: 0 });
-    expect(stats(starting).loads).toBe(7);
+    const atAnswer = stats(starting).loads;
+    expect(atAnswer).toBeLessThanOrEqual(1); // the warming's first day at most: the answer waited for no load
+    await (starting.storage as SqliteStore).columnCacheFilled();
+    expect(stats(starting).loads - atAnswer).toBeGreaterThanOrEqual(7); // the week's seven days
     await warmed(starting);
     expect(stats(starting).loads).toBe(37);
     await starting.close();

@@ -40,8 +40,8 @@ const MAX_TOO_LARGE = 4_096;
  * about half a megabyte or a few milliseconds of building at a time (sqlite-column-loader.ts),
  * with a turn of the event loop between; in memory, a day at a time. `forRange`, called
  * inside a read transaction, checks every chunk against the versions of that snapshot
- * (one query), loads what is still missing or changed since, and yields the range's
- * chunks. A range larger than the bound is still answered: its chunks pass through.
+ * (one query) and yields the range's valid chunks; the caller reads the other days from
+ * the raw tables, so no read waits for a load.
  */
 export function createColumnCache(db: Database.Database, versions: DayVersions, maxBytes = DEFAULT_COLUMN_CACHE_BYTES) {
   const own: Reader = { db, readDay: createChunkReader(db), versions };
@@ -143,29 +143,33 @@ export function createColumnCache(db: Database.Database, versions: DayVersions, 
      * and calls `visit` on each day's chunk, a turn of the event loop apart (work kept in the
      * chunk, such as which sessions match a selection, then costs the scan nothing). Days
      * too large to cache are passed over. `background` (the warming): its loads wait for any a
-     * query asked for. Outside any transaction; resolves when done or when `stop()`, asked
-     * after each day, says so.
+     * query asked for. `cachedOnly`: loads nothing, visits the days held and resolves to
+     * whether any day was missing or stale. Outside any transaction; resolves when done or
+     * when `stop()`, asked after each day, says so.
      */
     async prepare(
       range: Pick<DayRange, 'siteId' | 'from' | 'to'>,
       timezone: string,
-      options: { budget?: number; stop?: () => boolean; visit?: (chunk: DayChunk) => void; background?: boolean } = {},
-    ): Promise<void> {
+      options: { budget?: number; stop?: () => boolean; visit?: (chunk: DayChunk) => void; background?: boolean; cachedOnly?: boolean } = {},
+    ): Promise<boolean> {
       const site = siteCache(range.siteId);
       const days = daysBetween(range.from, range.to);
       let now = rangeVersions(site, range.siteId, days);
       let held = 0;
       const background = options.background ?? false;
-      const end = background ? () => {} : loader.foreground();
+      const end = background || options.cachedOnly ? () => {} : loader.foreground();
+      let missing = false;
       try {
         for (const day of days) {
-          if (held >= (options.budget ?? maxBytes)) return;
+          if (held >= (options.budget ?? maxBytes)) return missing;
           if (tooLarge(site, day, timezone, now)) continue;
           let cached = site.chunks.get(day);
           if (!cached || !valid(cached, timezone, now)) {
+            missing = true;
+            if (options.cachedOnly) continue;
             cached = await loadIncrementally(range.siteId, site, day, timezone, background);
             evictOverBound();
-            if (options.stop?.()) return;
+            if (options.stop?.()) return missing;
             // Writes may have come in meanwhile: judge the next days by the versions now.
             now = rangeVersions(site, range.siteId, days);
             if (!cached) continue;
@@ -176,31 +180,29 @@ export function createColumnCache(db: Database.Database, versions: DayVersions, 
             await nextTurn();
           }
         }
+        return missing;
       } finally {
         end();
       }
     },
 
     /**
-     * The range's chunks, valid in the caller's read transaction (what is missing or stale is
-     * loaded now); the days too large to cache are pushed to `raw` instead, for the caller to
-     * read from the raw tables.
+     * The range's chunks that are valid in the caller's read transaction; the other days
+     * (not loaded, changed since, too large to cache) are pushed to `raw` instead, for the
+     * caller to read from the raw tables.
      */
     *forRange(range: DayRange, timezone: string, raw: string[]): Generator<DayChunk> {
       const site = siteCache(range.siteId);
       const days = daysBetween(range.from, range.to);
       const now = rangeVersions(site, range.siteId, days);
       for (const day of days) {
-        let cached = site.chunks.get(day);
-        if (cached && valid(cached, timezone, now)) budget.touch(range.siteId, cached);
-        else cached = tooLarge(site, day, timezone, now) ? undefined : loadNow(range.siteId, site, day, timezone);
-        if (!cached) {
+        const cached = site.chunks.get(day);
+        if (!cached || !valid(cached, timezone, now)) {
           raw.push(day);
           continue;
         }
+        budget.touch(range.siteId, cached);
         yield cached.chunk;
-        // Over the bound: drop the least recently used chunks (the one just yielded last, if it must).
-        evictOverBound();
       }
     },
 

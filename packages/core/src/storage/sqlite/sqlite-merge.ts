@@ -32,17 +32,6 @@ export interface Scanned<T> {
   merge: (parts: T[]) => T;
 }
 
-/** Ascending days as runs of consecutive days. */
-export function runsOf(days: readonly string[]): { from: string; to: string }[] {
-  const runs: { from: string; to: string }[] = [];
-  for (const day of days) {
-    const last = runs[runs.length - 1];
-    if (last && shiftDay(last.to, 1) === day) last.to = day;
-    else runs.push({ from: day, to: day });
-  }
-  return runs;
-}
-
 /** Hour buckets of disjoint days: a bucket lies in one day, so its parts add up. */
 export function sumBuckets(parts: BucketTotals[][]): BucketTotals[] {
   const byStart = new Map<number, BucketTotals>();

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { dayStart, localDay, shiftDay } from '../../time/zone.js';
 import type { GoalDefinition } from '../../goals/goal.js';
 import { hasConditions } from '../selection.js';
@@ -7,7 +8,7 @@ import { type ColumnCache, createColumnCache } from './sqlite-column-cache.js';
 import type { DayVersions } from './sqlite-day-versions.js';
 import { createColumnReads } from './sqlite-scan.js';
 import { type Aggregates, createQueries, createRollupQueries } from './sqlite-queries.js';
-import { resultBytes, runsOf, type Scanned, sumBuckets, sumBy, sumGoals } from './sqlite-merge.js';
+import { resultBytes, type Scanned, sumBuckets, sumBy, sumGoals } from './sqlite-merge.js';
 import { createRawSelectionReads } from './sqlite-selection-raw.js';
 import type { Rollups } from './sqlite-rollups.js';
 
@@ -165,27 +166,39 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
   const columnCache: ColumnCache = createColumnCache(db, options.versions, options.columnCacheBytes);
   const zoneOf = (siteId: string) => options.timezoneOf(siteId) ?? 'UTC';
   const columns = createColumnReads(columnCache, zoneOf);
-  const rawSelection = createRawSelectionReads(db);
+  const rawSelection = createRawSelectionReads(db, { plan: 'sets', timezoneOf: zoneOf });
+  /** The loads reads have started and not finished. */
+  const fills = new Set<Promise<void>>();
   /**
-   * A read of the column cache: the range's days loaded first and matched against the
-   * selection, a little at a time (sqlite-column-cache.ts `prepare`); then the same refresh as
-   * `read` and the scan in one read transaction (which loads only what a write changed in
-   * between). Days too large for the cache are read from the raw tables in that transaction
-   * (sqlite-selection-raw.ts, the definition) and merged, a run of consecutive days at a time.
+   * A read of the column cache: the range's cached days matched against the selection a
+   * day per turn of the event loop (sqlite-column-cache.ts `prepare`); then the same refresh
+   * as `read` and the scan of the cached days in one read transaction. The days the cache
+   * does not hold (not loaded yet, changed since, too large) are read from the raw tables
+   * (sqlite-selection-raw.ts, its `sets` plan), a day per read transaction and a turn of
+   * the event loop apart (a day is milliseconds to tens of them; a month at once would hold
+   * up every other request), and merged; meanwhile the cache loads them for the next reads.
+   * No read waits for a load. The cached days and each raw day are each one snapshot; a
+   * write landing between them is in the later ones only (docs/behaviour.md "Memory").
    */
   const scanned = async <T>(range: DayRange, selection: Selection | undefined, read: Scanned<T>): Promise<T> => {
-    await columnCache.prepare(range, zoneOf(range.siteId), selection && hasConditions(selection) ? { visit: columns.matcher(range.siteId, selection) } : {});
+    const timezone = zoneOf(range.siteId);
+    const visit = selection && hasConditions(selection) ? columns.matcher(range.siteId, selection) : undefined;
+    const missing = await columnCache.prepare(range, timezone, { visit, cachedOnly: true });
     const days = stale(range);
     if (days) refresh(range.siteId, days);
-    return snapshot(() => {
-      const raw: string[] = [];
-      const parts = [read.columns(raw)];
-      const timezone = zoneOf(range.siteId);
-      for (const { from, to } of runsOf(raw)) {
-        parts.push(read.raw({ siteId: range.siteId, from, to, startMs: startOf(from, timezone), endMs: startOf(shiftDay(to, 1), timezone) }));
-      }
-      return parts.length === 1 ? parts[0] : read.merge(parts);
-    }) as T;
+    const raw: string[] = [];
+    const parts = [snapshot(() => read.columns(raw)) as T];
+    for (const day of raw) {
+      await nextTurn();
+      parts.push(snapshot(() => read.raw({ siteId: range.siteId, from: day, to: day, startMs: startOf(day, timezone), endMs: startOf(shiftDay(day, 1), timezone) })) as T);
+    }
+    if (missing) {
+      // After the answer, so the loads do not take turns from it. A load that fails (the store closed meanwhile) leaves the day to the raw tables.
+      const filling = columnCache.prepare(range, timezone).then(() => {}, () => {});
+      fills.add(filling);
+      void filling.then(() => fills.delete(filling));
+    }
+    return parts.length === 1 ? parts[0]! : read.merge(parts);
   };
   const sumSummary = (parts: SummaryTotals[]) => sumBy(parts, () => '')[0]!;
   const sumBreakdown = (parts: BreakdownTotals[][]) => sumBy(parts.flat(), (row) => row.key.join('\u0000'));
@@ -193,6 +206,10 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
   return {
     refresh,
     columnCache,
+    /** Settles once the loads that reads started (and those started meanwhile) have finished. */
+    async filled(): Promise<void> {
+      while (fills.size > 0) await Promise.all(fills);
+    },
     summary: (range: DayRange, selection?: Selection) =>
       selection
         ? scanned(range, selection, { columns: (raw) => columns.summary(range, selection, raw), raw: (r) => rawSelection.summary(r, selection), merge: sumSummary })

@@ -99,6 +99,8 @@ export type SqliteStore = Storage & {
   columnCacheStats(): ColumnCacheStats;
   /** Settles when the background warming (`columnCacheWarmDays`) has finished or stopped; at once without it. Never rejects. */
   readonly columnCacheWarmed: Promise<void>;
+  /** Settles once the loads that filtered reads started for the days they read raw have finished. Never rejects. */
+  columnCacheFilled(): Promise<void>;
 };
 
 /**
@@ -228,6 +230,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     db,
     columnCacheStats: () => reads.columnCache.stats(),
     columnCacheWarmed: warm(),
+    columnCacheFilled: () => reads.filled(),
     async insertSite(site) {
       insertSite.run(site.id, site.name, site.timezone, site.domain, site.accountId, site.createdAt);
     },
