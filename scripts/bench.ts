@@ -33,7 +33,7 @@ import {
   sqliteCostStore,
 } from './bench/properties.js';
 import { BIG, benchSites, loadDataset } from './bench/dataset.js';
-import { int, ms, removeDatabase, table, time, type Timing } from './bench/measure.js';
+import { cacheFilled, int, ms, removeDatabase, table, time, type Timing } from './bench/measure.js';
 import { benchMemory } from './bench/memory.js';
 import { naiveStorage } from './bench/naive.js';
 import { certificate, startServer } from './bench/server.js';
@@ -197,6 +197,8 @@ async function main() {
   // First calls on the freshly opened store, before anything else warms or evicts its caches.
   const cold = new Map<EndpointName, number>();
   for (const endpoint of endpoints) cold.set(endpoint, (await time(1, run(storage, endpoint))).timing.p50);
+  // The first calls read the column cache's days from the raw tables and have them loaded after: the timed runs come once they have.
+  await cacheFilled(storage);
   const results: EndpointResult[] = [];
   let pageviews = 0;
   for (const endpoint of endpoints) {

@@ -13,7 +13,7 @@ import { createSqliteStore, type SqliteStore } from '../../packages/core/src/sto
 import type { Storage, StoredEvent } from '../../packages/core/src/storage/types.js';
 import { localDay } from '../../packages/core/src/time/zone.js';
 import { ENDPOINT_PATHS, type EndpointName } from '../../packages/core/src/types.js';
-import { int, ms, percentile, table, time, type Timing } from './measure.js';
+import { cacheFilled, int, ms, percentile, table, time, type Timing } from './measure.js';
 
 export const EXTENSION_CASES = {
   'session filter (country is DE)': { filters: JSON.stringify([['is', 'country', ['DE']]]) },
@@ -64,6 +64,7 @@ export async function benchExtensions(o: ExtensionBenchOptions): Promise<Extensi
       const params: Record<string, string> = { site_id: o.siteId, period: '30d', ...extra };
       const run = (store: Storage) => (): Promise<unknown> => REPORTS[endpoint](store, parseQuery(endpoint, params), { now: o.now() });
       const first = (await time(1, run(o.storage))).timing.p50;
+      await cacheFilled(o.storage);
       let core: Awaited<ReturnType<typeof time<unknown>>>;
       let uncompared: Timing | undefined;
       if ('compare' in extra) {
@@ -204,6 +205,8 @@ export async function benchColdCache(o: Pick<ExtensionBenchOptions, 'storage' | 
     const others = withOthers ? othersWhile(store, { site_id: o.siteId, period: '30d' }, o.now, () => done) : undefined;
     const run = await watched(call(store));
     done = true;
+    // The days it read from the raw tables load after it: counted, and the warm reads come once they have.
+    await store.columnCacheFilled();
     const row: ColdCacheRow = { what, ms: run.ms, longestBlockMs: run.longestBlockMs, p99DelayMs: run.p99DelayMs, daysLoaded: store.columnCacheStats().loads - before, warmMs: 0 };
     if (others) row.others = await others;
     row.warmMs = (await time(o.runs, call(store))).timing.p50;
@@ -249,7 +252,7 @@ export async function benchColdCache(o: Pick<ExtensionBenchOptions, 'storage' | 
 /** The cold-cache rows as a Markdown table. */
 export function coldCacheTable(rows: ColdCacheRow[]): string {
   return table(
-    ['case (stats, country is DE, period 30d)', 'time', 'longest event-loop block', 'event-loop delay p99', 'days loaded', 'warm p50', 'time / warm', 'unfiltered /stats due every 5 ms beside it, from when due: calls, p50, max'],
+    ['case (stats, country is DE, period 30d)', 'time', 'longest event-loop block', 'event-loop delay p99', 'days loaded (after the answer)', 'warm p50', 'time / warm', 'unfiltered /stats due every 5 ms beside it, from when due: calls, p50, max'],
     rows.map((r) => [
       r.what, ms(r.ms), ms(r.longestBlockMs), ms(r.p99DelayMs), String(r.daysLoaded),
       r.warmMs ? ms(r.warmMs) : '', r.warmMs ? `${(r.ms / r.warmMs).toFixed(1)}x` : '', r.others ? `${int(r.others.count)}, ${ms(r.others.p50)} ms, ${ms(r.others.max)} ms` : '',

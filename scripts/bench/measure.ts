@@ -41,3 +41,11 @@ export function table(head: readonly string[], rows: readonly (readonly string[]
 export function removeDatabase(file: string): void {
   for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
 }
+
+/**
+ * Waits for the column-cache loads a SQLite store's reads started (their days were read from the raw tables
+ * meanwhile): timed runs after a first call measure the cache, not the raw tables. Nothing to wait for on other stores.
+ */
+export async function cacheFilled(storage: object): Promise<void> {
+  await (storage as { columnCacheFilled?: () => Promise<void> }).columnCacheFilled?.();
+}
