@@ -155,11 +155,16 @@ export function definitionPlan(range: DayRange, selection: Selection): Bound {
   };
 }
 
-/** What the sets plan reads besides its statement: one row of a query, and whether `sessions_long` exists (not in a read-only store of an older file). */
+/**
+ * What the sets plan reads besides its statement: the site's time zone, whether `sessions_long` exists (not in a
+ * read-only store of an older file), one row of a query, and the windows already read for this read's range
+ * (several plans of one read, such as a goal's, share it).
+ */
 export interface SetsContext {
   timezone: string;
   longIndex: boolean;
   get: (sql: string, args: unknown[]) => { first: number | null; last: number | null };
+  windows: Map<string, number[]>;
 }
 
 /** The store's plan (see the file's comment). */
@@ -171,14 +176,16 @@ export function setsPlan(range: DayRange, selection: Selection, context: SetsCon
   const long: Clause = { sql: `s.site_id = ? AND ${LONG} AND s.end_ts >= ? AND s.day < ?`, args: [range.siteId, range.startMs, low] };
   const longSessions = `sessions s${context.longIndex ? ' INDEXED BY sessions_long' : ''}`;
   // Every event of those sessions lies in [first, last]: a condition on events reads that window once.
-  let window = [0, -1];
-  if (events.length > 0) {
+  const windowKey = `${range.siteId}\u0000${range.startMs}\u0000${range.endMs}`;
+  let window = context.windows.get(windowKey) ?? [0, -1];
+  if (events.length > 0 && !context.windows.has(windowKey)) {
     const { first, last } = context.get(
       `SELECT MIN(first) AS first, MAX(last) AS last FROM (SELECT MIN(s.start_ts) AS first, MAX(s.end_ts) AS last FROM sessions s WHERE ${near.sql}
          UNION ALL SELECT MIN(s.start_ts), MAX(s.end_ts) FROM ${longSessions} WHERE ${long.sql})`,
       [...near.args, ...long.args],
     );
     if (first !== null && last !== null) window = [first, last];
+    context.windows.set(windowKey, window);
   }
   const sets = events.map(({ type, test }, i) => ({
     sql: `h${i} AS MATERIALIZED (SELECT x.session_id FROM events x WHERE x.site_id = ? AND x.ts BETWEEN ? AND ?${typed('x', type)} AND ${test.sql})`,

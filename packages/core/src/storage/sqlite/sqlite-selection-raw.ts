@@ -66,14 +66,12 @@ export function createRawSelectionReads(db: Database.Database, options: RawSelec
     return found;
   };
   const all = <T>(sql: string, args: unknown[]): T[] => statement(sql).all(...args) as T[];
-  const context: SetsContext = {
-    timezone: 'UTC',
-    longIndex: db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'sessions_long'").get() !== undefined,
-    get: (sql, args) => statement(sql).get(...args) as { first: number | null; last: number | null },
-  };
-  const plan = (range: DayRange, selection: Selection): Bound =>
+  const longIndex = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'sessions_long'").get() !== undefined;
+  const get: SetsContext['get'] = (sql, args) => statement(sql).get(...args) as { first: number | null; last: number | null };
+  /** The read's plan; the plans of one read share `windows` (a read's own map: writes may move the window between reads). */
+  const plan = (range: DayRange, selection: Selection, windows = new Map<string, number[]>()): Bound =>
     options.plan === 'sets'
-      ? setsPlan(range, selection, { ...context, timezone: options.timezoneOf?.(range.siteId) ?? 'UTC' })
+      ? setsPlan(range, selection, { timezone: options.timezoneOf?.(range.siteId) ?? 'UTC', longIndex, get, windows })
       : definitionPlan(range, selection);
   /** Rows of `${source.with}SELECT ${columns} ${source.sql}${tail.sql}`. */
   const rows = <T>(columns: string, source: Source, tail: Clause = { sql: '', args: [] }): T[] =>
@@ -148,11 +146,12 @@ export function createRawSelectionReads(db: Database.Database, options: RawSelec
     },
 
     goalTotals(range: DayRange, goals: readonly GoalDefinition[], selection = NONE): GoalTotals[] {
+      const windows = new Map<string, number[]>();
+      const bound = plan(range, selection, windows);
       return goals.map((goal) => {
         // A goal's visitors: those of the matching sessions that convert on it, i.e. of the selection with that condition added.
-        const converting = plan(range, { ...selection, goal: [...(selection.goal ?? []), { converts: true, goals: [goal] }] });
+        const converting = plan(range, { ...selection, goal: [...(selection.goal ?? []), { converts: true, goals: [goal] }] }, windows);
         const [{ visitors }] = rows<{ visitors: number }>('COUNT(DISTINCT s.day || char(0) || s.visitor_id) AS visitors', converting.sessions) as [{ visitors: number }];
-        const bound = plan(range, selection);
         const [{ conversions }] = rows<{ conversions: number }>('COUNT(*) AS conversions', bound.events(undefined, bound.meets([goal]))) as [
           { conversions: number },
         ];
