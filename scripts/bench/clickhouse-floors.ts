@@ -6,8 +6,8 @@
  * costs what a hand-written query over the range would; one far above it
  * pays for work the answer does not need.
  */
-import { likePattern, sqlDate, sqlInt, sqlString } from '../../packages/clickhouse/src/escape.js';
-import { conditionSql, propValueSql } from '../../packages/clickhouse/src/conditions.js';
+import { likePattern, sqlDate, sqlInt, sqlString } from '../../packages/clickhouse/src/connection/escape.js';
+import { conditionSql, propValueSql } from '../../packages/clickhouse/src/reads/conditions.js';
 import { DEMO_GOALS } from '../../packages/core/src/demo/index.js';
 import { goalName } from '../../packages/core/src/goals/goal.js';
 import { FILTER_ATTRIBUTES, SESSION_ATTRIBUTE_COLUMN } from '../../packages/core/src/storage/selection.js';

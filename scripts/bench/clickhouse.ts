@@ -13,12 +13,12 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chdbConnection, chdbUnavailable } from '../../packages/clickhouse/src/chdb-harness.js';
+import { chdbConnection, chdbUnavailable } from '../../packages/clickhouse/src/testing/chdb-harness.js';
 import { createClickHouseStorage, type ClickHouseStorage } from '../../packages/clickhouse/src/clickhouse-storage.js';
-import { createClickHouseSaltStore } from '../../packages/clickhouse/src/salts.js';
+import { createClickHouseSaltStore } from '../../packages/clickhouse/src/sites/salts.js';
 import type { SaltStore } from '../../packages/core/src/salts/salts.js';
 import type { Storage } from '../../packages/core/src/storage/types.js';
-import { clickhouseAvailable, serverBinary, startClickHouse, type TestServer } from '../../packages/clickhouse/src/test-server.js';
+import { clickhouseAvailable, serverBinary, startClickHouse, type TestServer } from '../../packages/clickhouse/src/testing/test-server.js';
 import { importEvents } from '../../packages/core/src/import/import.js';
 import { parseQuery } from '../../packages/core/src/query/parse.js';
 import { REPORTS } from '../../packages/core/src/reports/index.js';

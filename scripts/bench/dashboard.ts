@@ -27,7 +27,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { createClickHouseStorage } from '../../packages/clickhouse/src/clickhouse-storage.js';
-import { startClickHouse, type TestServer } from '../../packages/clickhouse/src/test-server.js';
+import { startClickHouse, type TestServer } from '../../packages/clickhouse/src/testing/test-server.js';
 import { importEvents } from '../../packages/core/src/import/import.js';
 import { benchSites, BIG, chunks, createBenchSite, loadDataset } from './dataset.js';
 import { int, ms, percentile, table } from './measure.js';

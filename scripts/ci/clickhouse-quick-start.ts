@@ -8,7 +8,7 @@ import { execSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startClickHouse } from '../../packages/clickhouse/src/test-server.js';
+import { startClickHouse } from '../../packages/clickhouse/src/testing/test-server.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'siteline-ch-smoke-'));

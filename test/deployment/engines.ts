@@ -10,7 +10,7 @@ import { afterAll } from 'vitest';
 import { openBackend } from '../../packages/http/src/backend.js';
 import { databaseLocation } from '../../packages/http/src/config.js';
 import { ensureDevCertificate } from '../../packages/http/src/dev-cert.js';
-import { clickhouseAvailable, serverBinary, startClickHouse, startClickHouseCluster, type TestCluster, type TestServer } from '../../packages/clickhouse/src/test-server.js';
+import { clickhouseAvailable, serverBinary, startClickHouse, startClickHouseCluster, type TestCluster, type TestServer } from '../../packages/clickhouse/src/testing/test-server.js';
 
 export interface Engine {
   name: string;

@@ -3,8 +3,8 @@ import { BackendError } from '@siteline/core';
 import { testBackend } from '@siteline/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openClickHouseBackend } from './backend.js';
-import { sqlString } from './escape.js';
-import { clickhouseAvailable, startClickHouse, startClickHouseCluster, warnIfUnavailable, type TestCluster, type TestServer } from './test-server.js';
+import { sqlString } from './connection/escape.js';
+import { clickhouseAvailable, startClickHouse, startClickHouseCluster, warnIfUnavailable, type TestCluster, type TestServer } from './testing/test-server.js';
 
 warnIfUnavailable('ClickHouse backend (accounts, keys, salts)');
 

@@ -1,13 +1,13 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { connect } from './client.js';
+import { connect } from './connection/client.js';
 import { type Backend, BackendError, type BackendRole } from '@siteline/core';
-import { createClickHouseAccounts } from './accounts.js';
-import { createClickHousePeople, type EveryNode } from './people.js';
+import { createClickHouseAccounts } from './people/accounts.js';
+import { createClickHousePeople, type EveryNode } from './people/people.js';
 import { createClickHouseStorage, type ClickHouseStorageOptions } from './clickhouse-storage.js';
-import { sqlIdent, sqlString } from './escape.js';
-import { storageTableName } from './schema.js';
-import { createClickHouseSaltStore } from './salts.js';
-import { insertSettings } from './settings.js';
+import { sqlIdent, sqlString } from './connection/escape.js';
+import { storageTableName } from './schema/schema.js';
+import { createClickHouseSaltStore } from './sites/salts.js';
+import { insertSettings } from './write/settings.js';
 
 export interface ClickHouseBackendOptions extends Pick<ClickHouseStorageOptions, 'username' | 'password' | 'database' | 'cluster' | 'nodes' | 'requestTimeoutMs'> {
   /** HTTP(S) address of a server, e.g. `http://127.0.0.1:8123`. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import { adapterCases } from './adapter-cases.js';
-import { goalVisitorCases } from './goal-visitor-cases.js';
-import { chdbConnection, chdbUnavailable } from './chdb-harness.js';
+import { adapterCases } from './testing/adapter-cases.js';
+import { goalVisitorCases } from './testing/goal-visitor-cases.js';
+import { chdbConnection, chdbUnavailable } from './testing/chdb-harness.js';
 import { createClickHouseStorage, type ClickHouseStorage } from './clickhouse-storage.js';
 
 if (chdbUnavailable) console.warn(`SKIPPED ClickHouse adapter on chdb: ${chdbUnavailable}`);

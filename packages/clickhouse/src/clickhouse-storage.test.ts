@@ -1,9 +1,9 @@
 import { createSite, parseQuery, REPORTS, type StoredEvent } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adapterCases } from './adapter-cases.js';
-import { goalVisitorCases } from './goal-visitor-cases.js';
+import { adapterCases } from './testing/adapter-cases.js';
+import { goalVisitorCases } from './testing/goal-visitor-cases.js';
 import { createClickHouseStorage, type ClickHouseStorage } from './clickhouse-storage.js';
-import { clickhouseAvailable, startClickHouse, warnIfUnavailable, type TestServer } from './test-server.js';
+import { clickhouseAvailable, startClickHouse, warnIfUnavailable, type TestServer } from './testing/test-server.js';
 
 warnIfUnavailable('ClickHouse adapter on one server');
 

@@ -1,23 +1,23 @@
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 import type { BreakdownTotals, DayTotals, PageTotals, Site, Storage } from '@siteline/core';
-import { connect, type ClientConnection } from './client.js';
-import { clientIO } from './client-io.js';
-import { outsideDateType, readDay } from './days.js';
-import { createEventPages } from './export.js';
-import { sqlIdent } from './escape.js';
-import { goalRow, goalsSql, goalVersions, toGoal, type GoalRead } from './goals.js';
-import { migrateSchema } from './migrate.js';
-import * as q from './queries.js';
-import { createGoalVisitors } from './goal-visitors.js';
-import { createRollups } from './rollups.js';
-import { createPropertyReads } from './properties.js';
-import { createSelectionReads } from './selection.js';
-import type { SchemaTarget } from './schema.js';
-import { bySiteOrder, siteRow, sitesSql, toSite, type SiteRead } from './sites.js';
-import { createVisitorReads } from './visitors.js';
-import { createWriter, type TouchedDays } from './writer.js';
+import { connect, type ClientConnection } from './connection/client.js';
+import { clientIO } from './connection/client-io.js';
+import { outsideDateType, readDay } from './schema/days.js';
+import { createEventPages } from './reads/export.js';
+import { sqlIdent } from './connection/escape.js';
+import { goalRow, goalsSql, goalVersions, toGoal, type GoalRead } from './sites/goals.js';
+import { migrateSchema } from './schema/migrate.js';
+import * as q from './reads/queries.js';
+import { createGoalVisitors } from './rollups/goal-visitors.js';
+import { createRollups } from './rollups/rollups.js';
+import { createPropertyReads } from './reads/properties.js';
+import { createSelectionReads } from './reads/selection.js';
+import type { SchemaTarget } from './schema/schema.js';
+import { bySiteOrder, siteRow, sitesSql, toSite, type SiteRead } from './sites/sites.js';
+import { createVisitorReads } from './rollups/visitors.js';
+import { createWriter, type TouchedDays } from './write/writer.js';
 
-export type { ClientConnection } from './client.js';
+export type { ClientConnection } from './connection/client.js';
 
 export interface ClickHouseStorageOptions {
   /** HTTP(S) address of a server, e.g. `http://127.0.0.1:8123`. Needed unless `client` is given. */

@@ -1,8 +1,8 @@
 import { createSite, getStats, importEvents, parseQuery } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouseStorage, type ClickHouseStorage } from './clickhouse-storage.js';
-import { startClosingProxy, type ClosingProxy } from './closing-proxy.js';
-import { clickhouseAvailable, startClickHouse, warnIfUnavailable, type TestServer } from './test-server.js';
+import { startClosingProxy, type ClosingProxy } from './testing/closing-proxy.js';
+import { clickhouseAvailable, startClickHouse, warnIfUnavailable, type TestServer } from './testing/test-server.js';
 
 warnIfUnavailable('ClickHouse connections closed by the server');
 

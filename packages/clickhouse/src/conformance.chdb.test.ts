@@ -1,6 +1,6 @@
 import { testExportRoundTrip, testStorage } from '@siteline/core/testing';
 import { describe } from 'vitest';
-import { chdbConnection, chdbUnavailable } from './chdb-harness.js';
+import { chdbConnection, chdbUnavailable } from './testing/chdb-harness.js';
 import { createClickHouseStorage } from './clickhouse-storage.js';
 
 if (chdbUnavailable) console.warn(`SKIPPED storage conformance and export round trip on chdb: ${chdbUnavailable}`);

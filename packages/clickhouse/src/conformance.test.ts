@@ -1,7 +1,7 @@
 import { testExportRoundTrip, testStorage } from '@siteline/core/testing';
 import { afterAll, describe } from 'vitest';
 import { createClickHouseStorage } from './clickhouse-storage.js';
-import { clickhouseAvailable, startClickHouse, startClickHouseCluster, warnIfUnavailable, type TestCluster, type TestServer } from './test-server.js';
+import { clickhouseAvailable, startClickHouse, startClickHouseCluster, warnIfUnavailable, type TestCluster, type TestServer } from './testing/test-server.js';
 
 warnIfUnavailable('storage conformance and export round trip on ClickHouse');
 

@@ -1,8 +1,8 @@
 import type { Storage } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chdbConnection, chdbUnavailable } from './chdb-harness.js';
+import { chdbConnection, chdbUnavailable } from './testing/chdb-harness.js';
 import { createClickHouseStorage, type ClickHouseStorage } from './clickhouse-storage.js';
-import { differentialCases, differentialMismatches, loadDifferential, propertyCoverageGaps, totalPageviews } from './differential-run.js';
+import { differentialCases, differentialMismatches, loadDifferential, propertyCoverageGaps, totalPageviews } from './testing/differential-run.js';
 
 /** The differential test of differential.test.ts against ClickHouse 26.x in-process (chdb). */
 if (chdbUnavailable) console.warn(`SKIPPED differential test SQLite vs chdb: ${chdbUnavailable}`);

@@ -1,8 +1,8 @@
 import type { Storage } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouseStorage, type ClickHouseStorage } from './clickhouse-storage.js';
-import { differentialCases, differentialMismatches, loadDifferential, propertyCoverageGaps, totalPageviews } from './differential-run.js';
-import { clickhouseAvailable, startClickHouse, startClickHouseCluster, warnIfUnavailable, type TestCluster, type TestServer } from './test-server.js';
+import { differentialCases, differentialMismatches, loadDifferential, propertyCoverageGaps, totalPageviews } from './testing/differential-run.js';
+import { clickhouseAvailable, startClickHouse, startClickHouseCluster, warnIfUnavailable, type TestCluster, type TestServer } from './testing/test-server.js';
 
 /**
  * Differential test: the generated dataset of differential-run.ts in the

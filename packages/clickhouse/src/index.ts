@@ -13,6 +13,6 @@
  */
 export { createClickHouseStorage, type ClickHouseStorage, type ClickHouseStorageOptions, type ClientConnection } from './clickhouse-storage.js';
 export { openClickHouseBackend, type ClickHouseBackendOptions } from './backend.js';
-export { sqlDate, sqlIdent, sqlInt, sqlString } from './escape.js';
-export { type SchemaTarget } from './schema.js';
-export { MIGRATIONS, SCHEMA_VERSION, type MigrationContext, type MigrationStep } from './migrations/index.js';
+export { sqlDate, sqlIdent, sqlInt, sqlString } from './connection/escape.js';
+export { type SchemaTarget } from './schema/schema.js';
+export { MIGRATIONS, SCHEMA_VERSION, type MigrationContext, type MigrationStep } from './schema/migrations/index.js';

@@ -1,9 +1,9 @@
 import { createClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adapterCases, EVENTS } from './adapter-cases.js';
-import { goalVisitorCases } from './goal-visitor-cases.js';
+import { adapterCases, EVENTS } from './testing/adapter-cases.js';
+import { goalVisitorCases } from './testing/goal-visitor-cases.js';
 import { createClickHouseStorage, type ClickHouseStorage } from './clickhouse-storage.js';
-import { clickhouseAvailable, startClickHouseCluster, warnIfUnavailable, type TestCluster } from './test-server.js';
+import { clickhouseAvailable, startClickHouseCluster, warnIfUnavailable, type TestCluster } from './testing/test-server.js';
 
 warnIfUnavailable('ClickHouse adapter on two shards');
 

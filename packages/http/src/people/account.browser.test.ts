@@ -15,7 +15,7 @@ import { type Backend, LINK_TTL_MS, openSqliteBackend } from '@siteline/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openClickHouseBackend } from '../../../clickhouse/src/backend.js';
-import { clickhouseAvailable, startClickHouse, type TestServer, warnIfUnavailable } from '../../../clickhouse/src/test-server.js';
+import { clickhouseAvailable, startClickHouse, type TestServer, warnIfUnavailable } from '../../../clickhouse/src/testing/test-server.js';
 import { runCli } from '../cli/main.js';
 import { COMMUNITY_KEY, startDashboard, type TestDashboard } from '../dashboard/test-helpers.js';
 import {

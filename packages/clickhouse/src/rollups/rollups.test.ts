@@ -1,0 +1,78 @@
+import type { StoredEvent } from '@siteline/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { range } from '../testing/adapter-cases.js';
+import { createClickHouseStorage, type ClickHouseStorage } from '../clickhouse-storage.js';
+import { clickhouseAvailable, startClickHouse, warnIfUnavailable, type TestServer } from '../testing/test-server.js';
+
+warnIfUnavailable('ClickHouse visitor builds');
+
+let seq = 0;
+const ev = (sessionId: string, visitorId: string, at: string, path: string): StoredEvent => ({
+  siteId: 'ST-r', sessionId, visitorId, ts: Date.parse(at), day: at.slice(0, 10), type: 'pageview', name: '', path, seq: ++seq,
+  entryPath: path, referrerSource: 'Direct / None', channel: 'Direct', utmSource: '', utmMedium: '', utmCampaign: '',
+  countryCode: 'GB', deviceType: 'Desktop', browser: 'Chrome', os: 'Windows',
+});
+
+/**
+ * ST-r, UTC, "now" 2026-11-10 12:00Z (only 11-10 is hot).
+ * Import: s1 v1 11-02 10:00 /a, 10:05 /b (300 s); s2 v2 11-02 11:00 /a (bounce); s3 v3 11-03 00:10 /c (bounce).
+ * Then a small write: s4 v1 11-02 15:00 /a (bounce, v1 again), and s3 gets an older 11-02 23:50 /x:
+ * s3 now starts on 11-02 (1200 s, no bounce) and 11-03 has no session left.
+ */
+const IMPORT = [ev('s1', 'v1', '2026-11-02T10:00:00Z', '/a'), ev('s1', 'v1', '2026-11-02T10:05:00Z', '/b'), ev('s2', 'v2', '2026-11-02T11:00:00Z', '/a'), ev('s3', 'v3', '2026-11-03T00:10:00Z', '/c')];
+const LATER = [ev('s4', 'v1', '2026-11-02T15:00:00Z', '/a'), ev('s3', 'v3', '2026-11-02T23:50:00Z', '/x')];
+
+describe.skipIf(!clickhouseAvailable)('visitor counts of settled days', () => {
+  let server: TestServer;
+  let storage: ClickHouseStorage;
+  const builds = async () => {
+    const result = await storage.client.query({ query: 'SELECT toString(day) AS d, ver FROM builds.day_marks WHERE builds > 0 ORDER BY d, ver', format: 'JSONEachRow' });
+    // ver = writes counted before the build x 10^6 + a random part
+    return (await result.json<{ d: string; ver: string }>()).map((r) => [r.d, Math.floor(Number(r.ver) / 1e6)]);
+  };
+
+  beforeAll(async () => {
+    server = await startClickHouse();
+    storage = createClickHouseStorage({ url: server.url, database: 'builds', now: () => Date.parse('2026-11-10T12:00:00Z') });
+    await storage.migrate();
+    await storage.insertSite({ id: 'ST-r', name: 'R', timezone: 'UTC', domain: null, accountId: null, createdAt: '2026-01-01T00:00:00Z' });
+  });
+  afterAll(async () => {
+    await storage?.close();
+    await server?.stop();
+  });
+
+  it('are built for the days an import touched', async () => {
+    await storage.writeEvents(IMPORT, { hash: 'h1', events: IMPORT.length, importedAt: '2026-11-10T00:00:00Z' });
+    expect(await builds()).toEqual([['2026-11-02', 1], ['2026-11-03', 1]]);
+    // 11-02: s1, s2 of v1, v2; bounce s2; 300 s; three pageviews. 11-03: s3 of v3, a bounce.
+    expect(await storage.summary(range('ST-r', '2026-11-02', '2026-11-02'))).toEqual({ visitors: 2, sessions: 2, bounces: 1, durationMs: 300_000, pageviews: 3 });
+    expect(await storage.summary(range('ST-r', '2026-11-03', '2026-11-03'))).toEqual({ visitors: 1, sessions: 1, bounces: 1, durationMs: 0, pageviews: 1 });
+  });
+
+  it('are rebuilt at the next read after a write touches the day, including the day a session moved away from', async () => {
+    await storage.writeEvents(LATER);
+    // 11-02: s1 s2 s4 s3, visitors {v1, v2, v3}, bounces s2 s4, 300 + 1200 s, pageviews 3 + /a + /x.
+    expect(await storage.summary(range('ST-r', '2026-11-02', '2026-11-02'))).toEqual({ visitors: 3, sessions: 4, bounces: 2, durationMs: 1_500_000, pageviews: 5 });
+    // 11-03: no session starts there any more; its /c pageview stays.
+    expect(await storage.summary(range('ST-r', '2026-11-03', '2026-11-03'))).toEqual({ visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 1 });
+    expect(await builds()).toEqual([['2026-11-02', 1], ['2026-11-02', 2], ['2026-11-03', 1], ['2026-11-03', 2]]);
+    // Daily visitors per value come from the same builds: Direct had v1, v2, v3 on 11-02.
+    expect(await storage.sessionBreakdown(range('ST-r', '2026-11-02', '2026-11-03'), 'channel')).toEqual([{ key: ['Direct'], visitors: 3, sessions: 4 }]);
+    const pages = await storage.pages(range('ST-r', '2026-11-02', '2026-11-03'));
+    expect(pages.sort((a, b) => (a.path < b.path ? -1 : 1))).toEqual([
+      // /a: s1, s2, s4 (v1 twice on 11-02), entered by all three, s2 and s4 bounced; timed by s1 (300 s).
+      { path: '/a', pageviews: 3, visitors: 2, entrySessions: 3, entryBounces: 2, timedViews: 1, timeOnPageMs: 300_000 },
+      { path: '/b', pageviews: 1, visitors: 1, entrySessions: 0, entryBounces: 0, timedViews: 0, timeOnPageMs: 0 },
+      { path: '/c', pageviews: 1, visitors: 1, entrySessions: 0, entryBounces: 0, timedViews: 0, timeOnPageMs: 0 },
+      // /x (23:50) is followed by /c (00:10): 1200 s; s3 now enters on /x.
+      { path: '/x', pageviews: 1, visitors: 1, entrySessions: 1, entryBounces: 0, timedViews: 1, timeOnPageMs: 1_200_000 },
+    ]);
+  });
+
+  it('are never built for a hot day, which is read raw', async () => {
+    await storage.writeEvents([ev('s5', 'v5', '2026-11-10T09:00:00Z', '/a'), ev('s6', 'v5', '2026-11-10T11:00:00Z', '/b')]);
+    expect(await storage.summary(range('ST-r', '2026-11-10', '2026-11-10'))).toEqual({ visitors: 1, sessions: 2, bounces: 2, durationMs: 0, pageviews: 2 });
+    expect((await builds()).filter(([day]) => day === '2026-11-10')).toEqual([]);
+  });
+});
