@@ -90,7 +90,7 @@ export async function startDashboard(options: StartOptions = {}): Promise<TestDa
     cloud = { keyA: keyA.key, keyAId: keyA.info.id, accountA: a.id, keyB: keyB.key, accountB: b.id };
     authenticate = cloudAuthenticator(backend.accounts);
   } else {
-    await addDemoSite(backend.storage, { now: DEMO_NOW, days: 60 }); // 60 days: the previous 30 have data too
+    await addDemoSite(backend.storage, { now: DEMO_NOW }); // DEMO_DAYS (90): the previous 30 days have data too
     authenticate = communityAuthenticator(COMMUNITY_KEY);
   }
   const logs: LogEntry[] = [];
