@@ -13,7 +13,7 @@ import { TOTP, URI } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postForm } from '../people/people-test-helpers.js';
-import { apiFor, cutLabels, expectPanelsMatchApi, launch, type Session, settled, shownRows, signInWithForm, texts } from './browser-helpers.js';
+import { apiFor, axe, cutLabels, expectPanelsMatchApi, launch, type Session, settled, shownRows, signInWithForm, texts } from './browser-helpers.js';
 import { DEMO_NOW, startDashboard, type TestDashboard } from './test-helpers.js';
 
 /** jsQR is CommonJS with an ES default export: take the function whichever way the loader hands it over. */
@@ -188,6 +188,7 @@ describe('a newcomer\'s first hour in Chromium (Community, demo data, noon in Be
     expect(order[order.indexOf('download') + 1]).toBe('detail');
     expect(await s.page.getAttribute('[data-panel=events] tr[data-key="download"] button.open-properties', 'aria-expanded')).toBe('true');
     expect((await shownRows(s.page, 'properties')).length).toBeGreaterThan(0);
+    expect(await axe(s.page)).toEqual([]); // a panel inside a table row reads right to a screen reader too
     // The same button closes it.
     await s.page.click('[data-panel=events] tr[data-key="download"] button.open-properties');
     expect(await s.page.locator('section[data-panel=properties]').count()).toBe(0);
@@ -209,6 +210,7 @@ describe('a newcomer\'s first hour in Chromium (Community, demo data, noon in Be
     const asked = () => s.requests.filter((r) => r.url().includes('/dashboard/data/stats?site_id=ST-new')).length;
     await expect.poll(asked, { timeout: 12_000 }).toBeGreaterThanOrEqual(2);
     expect(await s.page.locator('section[data-panel]').count()).toBe(0);
+    expect(await axe(s.page)).toEqual([]);
     const beacon = await t.request('/collect', {
       method: 'POST',
       headers: { 'Content-Type': 'text/plain;charset=UTF-8', 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36' },
@@ -242,6 +244,8 @@ describe('a newcomer\'s first hour in Chromium (Community, demo data, noon in Be
     await s.page.goto(`${t.origin}/dashboard/account/password`);
     await s.page.click('button:has-text("Set up two-factor")');
     await s.page.waitForSelector('svg.qr');
+    expect(await axe(s.page)).toEqual([]);
+    expect(await s.page.getAttribute('svg.qr', 'aria-label')).toBe('QR code for your authenticator app (the otpauth address below)');
     const shownUri = (await s.page.textContent('.two-factor-setup .hint code'))!;
     const decoded = await decodeQr(chromium.browser, s.page, 'svg.qr');
     expect(decoded).toBe(shownUri);
