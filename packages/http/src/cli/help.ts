@@ -13,7 +13,7 @@ Commands:
   import <file>         Import NDJSON events (- reads standard input)
   export --site <id> --from <day> --to <day>
                         Write a site's events of the days as NDJSON (import format)
-  demo                  Add the demo site with a month of generated traffic
+  demo                  Add the demo site with 90 days of generated traffic
   accounts add|list     Cloud accounts (EDITION=cloud)
   keys create|list|revoke --account <id>
                         A Cloud account's API keys
@@ -30,7 +30,7 @@ Like "serve", but first creates what a fresh checkout lacks:
     (Community edition)
   - a self-signed certificate for localhost in .siteline/ (needs openssl),
     if TLS_CERT_FILE/TLS_KEY_FILE are not set and TRUST_PROXY is not true
-  - the demo site ST-demo with a month of traffic, if the database has no sites;
+  - the demo site ST-demo with 90 days of traffic, if the database has no sites;
     with EDITION=cloud also an account "Demo" owning it and a key (shown once)
 and prints a curl command to try the API. Works on every DATABASE_URL.`,
 
@@ -117,7 +117,7 @@ order, read from the database of DATABASE_URL directly. "siteline import" of the
 output into an empty database with the same site (and the same goals: add them with
 "siteline goals add") gives the same reports.`,
 
-  demo: `Usage: siteline demo [--id ST-demo] [--days 30] [--pageviews-per-day 400] [--seed 1]
+  demo: `Usage: siteline demo [--id ST-demo] [--days 90] [--pageviews-per-day 400] [--seed 1]
 
 Adds a demo site (time zone Europe/Berlin) with generated, realistic traffic
 ending now, into the database of DATABASE_URL.`,

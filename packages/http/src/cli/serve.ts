@@ -1,6 +1,6 @@
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { addDemoSite, type Backend, DEMO_SITE } from '@siteline/core';
+import { addDemoSite, type Backend, DEMO_DAYS, DEMO_SITE } from '@siteline/core';
 import { openBackend } from '../backend.js';
 import { isTrue, parseConfig, readEnvironment, type ServerConfig } from '../config.js';
 import { DEV_CERT_DIR, ensureDevCertificate } from '../dev-cert.js';
@@ -53,7 +53,7 @@ export async function serveCommand(args: string[], io: CliIo, firstRun: boolean)
 async function demoIfEmpty({ storage, accounts }: Backend, config: ServerConfig, io: CliIo): Promise<{ siteId?: string; key?: string }> {
   const sites = await storage.listSites();
   if (sites.length > 0) return { siteId: sites.find((s) => s.id === DEMO_SITE.id)?.id ?? sites[0]!.id };
-  io.stderr.write(`The database has no sites yet: adding ${DEMO_SITE.id} with a month of generated traffic...\n`);
+  io.stderr.write(`The database has no sites yet: adding ${DEMO_SITE.id} with ${DEMO_DAYS} days of generated traffic...\n`);
   const account = config.edition === 'cloud' ? await accounts.createAccount('Demo') : undefined;
   const { site, summary } = await addDemoSite(storage, { accountId: account?.id });
   io.stderr.write(`Added ${site.id} ("${site.name}"): ${formatCount(summary.pageviews)} pageviews in ${formatCount(summary.sessions)} sessions.\n`);
