@@ -354,7 +354,7 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
     const empty = s.page.locator('[data-empty=no-data]');
     expect(await empty.locator('h2').textContent()).toBe('No data yet for this period');
     expect(await empty.locator('pre code').textContent()).toBe(
-      `<script>window.tracker=window.tracker||function(){(window.tracker.q=window.tracker.q||[]).push(arguments)}</script>\n<script defer src="${t.origin}/tracker.js" data-site="ST-empty"></script>`,
+      `<script>window.siteline=window.siteline||function(){(window.siteline.q=window.siteline.q||[]).push(arguments)}</script>\n<script defer src="${t.origin}/tracker.js" data-site="ST-empty"></script>`,
     );
     expect(await texts(s.page, '[data-panel=pages] .empty')).toEqual(['No pageviews in this period.']);
     expect(await texts(s.page, '[data-panel=campaigns] .empty')).toEqual(['No sessions with utm_source, utm_medium and utm_campaign all set in this period.']);

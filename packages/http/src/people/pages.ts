@@ -80,9 +80,6 @@ ${formFor(frame, 'keys')}<label for="key-name">Descriptive name</label> <input i
 ${rows}</tbody></table>`}</section>`;
 }
 
-/** The snippet that loads the tracker for a site, as the collector's README gives it. */
-export const trackerSnippet = (origin: string, trackerPath: string, siteId: string) =>
-  `<script>window.tracker=window.tracker||function(){(window.tracker.q=window.tracker.q||[]).push(arguments)}</script>\n<script defer src="${origin}${trackerPath}" data-site="${siteId}"></script>`;
 
 /** Sites: add, list with the tracker snippet to copy. */
 export function sitesBody(frame: AccountFrame, sites: Site[], snippet: (site: Site) => string, form: { name?: string; domain?: string; timezone?: string } = {}, editing?: SiteEditForm): string {

@@ -1,4 +1,5 @@
 /** Why there is nothing to show: no sites yet, or no pageviews (with the snippet to install). */
+import { trackerSnippet } from '../../../collect/snippet.js';
 import type { SiteInfo } from '../api.js';
 
 export function NoSites() {
@@ -12,10 +13,9 @@ export function NoSites() {
   );
 }
 
-/** The embed snippet of the collector's README, for this server and site. */
+/** The embed snippet (collect/snippet.ts), for this server and site. */
 export function snippet(site: SiteInfo, tracker: string): string {
-  const src = new URL(tracker, location.origin).href;
-  return `<script>window.tracker=window.tracker||function(){(window.tracker.q=window.tracker.q||[]).push(arguments)}</script>\n<script defer src="${src}" data-site="${site.id}"></script>`;
+  return trackerSnippet(new URL(tracker, location.origin).href, site.id);
 }
 
 export function NoData({ site, tracker, filtered }: { site: SiteInfo; tracker: string; filtered: boolean }) {
