@@ -26,13 +26,16 @@ Exit codes: 0 ok, 1 failure, 2 usage error.`,
   start: `Usage: siteline start
 
 Like "serve", but first creates what a fresh checkout lacks:
-  - .env with a random SERVICE_API_KEY (shown once), if no key is configured
+  - a random SERVICE_API_KEY (shown once), if no key is configured
     (Community edition)
   - a self-signed certificate for localhost in .siteline/ (needs openssl),
     if TLS_CERT_FILE/TLS_KEY_FILE are not set and TRUST_PROXY is not true
   - the demo site ST-demo with a month of traffic, if the database has no sites;
     with EDITION=cloud also an account "Demo" owning it and a key (shown once)
-and prints a curl command to try the API. Works on every DATABASE_URL.`,
+Once the server listens it writes into .env what it used and .env lacks: the
+key, PORT, PUBLIC_URL (https://localhost:<PORT>) and the certificate files, so
+"siteline serve" and every other command in this directory agree with it. Then
+it prints a curl command to try the API. Works on every DATABASE_URL.`,
 
   serve: `Usage: siteline serve
 
