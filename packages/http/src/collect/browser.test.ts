@@ -142,4 +142,20 @@ describe('tracker in headless Chromium', () => {
       { name: 'legacy-queued', count: 1 },
     ]);
   });
+
+  it('sends nothing from a browser whose localStorage says siteline_ignore=true, and siteline() still does not throw', async () => {
+    const before = c.handler.stats.totals().accepted;
+    const context = await browser.newContext({ userAgent: CHROME_UA });
+    await context.addInitScript(() => localStorage.setItem('siteline_ignore', 'true'));
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`http://localhost:${sitePort}/`); // its inline script calls siteline() before tracker.js loads
+    await page.waitForFunction(() => typeof (window as unknown as { siteline: { q?: unknown } }).siteline.q === 'undefined'); // the script ran
+    await page.evaluate(() => (window as unknown as { siteline: (...a: unknown[]) => void }).siteline('event', 'ignored'));
+    await new Promise((r) => setTimeout(r, 300));
+    await context.close();
+    expect(errors).toEqual([]);
+    expect(c.handler.stats.totals().accepted).toBe(before);
+  });
 });

@@ -16,11 +16,19 @@
  *   URL (or `data-api`), with `sendBeacon` and a `text/plain` body (a CORS "simple" request: no
  *   preflight), falling back to `fetch(..., {keepalive: true})`; a body that could pass the 64 KB
  *   browsers allow either of them (16,000 characters or more: large props) goes by a plain `fetch`;
- * - no cookies, no storage, nothing kept on the device.
+ * - no cookies, no storage, nothing kept on the device; it only reads `siteline_ignore` from
+ *   localStorage, which a site's owner sets in their own browser to leave their visits out.
  */
 export const TRACKER_SCRIPT = `(function () {
   'use strict';
   var w = window, d = document, n = navigator, l = location, h = w.history;
+  // The browser's owner asked not to be counted (docs/tracker.md): nothing is sent from it.
+  try {
+    if (w.localStorage.getItem('siteline_ignore') === 'true') {
+      w.siteline = function () {};
+      return;
+    }
+  } catch (e) {}
   var s = d.currentScript || d.querySelector('script[data-site]');
   if (!s) return;
   var site = s.getAttribute('data-site');
