@@ -4,25 +4,15 @@
  * opened in Chromium) agrees with it without a flag or a variable more.
  */
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { readEnvironment } from '../../packages/http/src/config.js';
 import { signUpAndIn } from '../../packages/http/src/people/account-browser-steps.js';
 import { deploymentSetup } from './engines.js';
-import { command, siteline } from './processes.js';
+import { command, freePort, siteline } from './processes.js';
 
 const { dir, stops, engines } = deploymentSetup('first-run', ['SQLite']);
-
-/** A port nothing listens on right now (the server is told it, as a person would set PORT). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe.each(engines)('siteline start, then the commands after it, on %s', (_name, make) => {
   it('start writes the key, port, PUBLIC_URL and certificate into .env; serve then starts with the same environment; the link users add prints opens the set-password page of that server', async () => {
