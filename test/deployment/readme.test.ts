@@ -119,7 +119,7 @@ describe('the README, pasted into a shell in a fresh clone', () => {
     // npm start, in the background as in another terminal, on a free port.
     const serving = blocks.find((b) => b.mode === 'server')!;
     let output = '';
-    server = spawn('bash', ['-c', serving.code], { cwd: clone, env: { ...env, PORT: String(await freePort()) }, detached: true });
+    server = spawn('bash', ['-c', serving.code], { cwd: clone, env: { ...env, PORT: String(await freePort()) }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     server.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     server.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     for (const deadline = Date.now() + 120_000; !/^ {2}curl /m.test(output); await new Promise((r) => setTimeout(r, 100))) {
@@ -128,12 +128,15 @@ describe('the README, pasted into a shell in a fresh clone', () => {
     const port = /^PORT=(\d+)$/m.exec(readFileSync(join(clone, '.env'), 'utf8'))?.[1];
 
     const script = ['set -euo pipefail', ...blocks.filter((b) => b.mode === 'run').map((b) => `echo "::README line ${b.line}::" >&2\n${b.code}`)].join('\n');
-    const run = spawn('bash', ['--noprofile', '--norc', '-c', script], { cwd: clone, env });
+    const run = spawn('bash', ['--noprofile', '--norc', '-c', script], { cwd: clone, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    run.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    run.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-    const code = await new Promise<number | null>((resolve) => run.on('exit', resolve));
+    run.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    run.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    // A command that hangs fails here, naming its block, rather than at the test's timeout.
+    const stuck = setTimeout(() => run.kill('SIGKILL'), 120_000);
+    const code = await new Promise<number | null>((resolve) => run.on('exit', (c) => resolve(c)));
+    clearTimeout(stuck);
     const failedAt = [...err.matchAll(/::README line (\d+)::/g)].pop()?.[1];
     expect({ code, failedAt: code === 0 ? undefined : failedAt, err: code === 0 ? '' : err, out: code === 0 ? '' : out }).toEqual({ code: 0, failedAt: undefined, err: '', out: '' });
 
