@@ -77,15 +77,25 @@ function linkDependencies(clone: string): void {
   }
 }
 
+/** Ends a process started with `detached` and everything it started (its process group). */
+async function stopGroup(child: ChildProcess | undefined, signal: NodeJS.Signals): Promise<void> {
+  if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    return; // already gone
+  }
+  await exited;
+}
+
 describe('the README, pasted into a shell in a fresh clone', () => {
   const dir = mkdtempSync(join(tmpdir(), 'siteline-readme-'));
   let server: ChildProcess | undefined;
+  let commands: ChildProcess | undefined;
   afterAll(async () => {
-    if (server?.pid !== undefined && server.exitCode === null) {
-      const exited = new Promise((resolve) => server!.once('exit', resolve));
-      process.kill(-server.pid, 'SIGTERM'); // npm and the server it started
-      await exited;
-    }
+    await stopGroup(commands, 'SIGKILL');
+    await stopGroup(server, 'SIGTERM'); // npm and the server it started
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -94,6 +104,8 @@ describe('the README, pasted into a shell in a fresh clone', () => {
     // The install and the server come first: every other block runs after them.
     expect(blocks.slice(0, 2).map((b) => [b.mode, b.code])).toEqual([['skip', 'npm install'], ['server', 'npm start']]);
     expect(blocks.filter((b) => b.mode === 'skip')).toHaveLength(1); // the set not run stays small
+    // Nothing that starts the whole suite, a benchmark or another server from within this test.
+    expect(blocks.filter((b) => b.mode === 'run' && /\bnpm (test|run (bench|accuracy|build))\b|\bnpm start\b/.test(b.code))).toEqual([]);
     expect(blocks.filter((b) => b.mode === 'run').length).toBeGreaterThan(5);
   });
 
@@ -128,14 +140,17 @@ describe('the README, pasted into a shell in a fresh clone', () => {
     const port = /^PORT=(\d+)$/m.exec(readFileSync(join(clone, '.env'), 'utf8'))?.[1];
 
     const script = ['set -euo pipefail', ...blocks.filter((b) => b.mode === 'run').map((b) => `echo "::README line ${b.line}::" >&2\n${b.code}`)].join('\n');
-    const run = spawn('bash', ['--noprofile', '--norc', '-c', script], { cwd: clone, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group, so that a command that hangs is stopped with all it started.
+    const run = spawn('bash', ['--noprofile', '--norc', '-c', script], { cwd: clone, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    commands = run;
     let out = '';
     let err = '';
     run.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     run.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    const exited = new Promise<number | null>((resolve) => run.on('exit', (c) => resolve(c)));
     // A command that hangs fails here, naming its block, rather than at the test's timeout.
-    const stuck = setTimeout(() => run.kill('SIGKILL'), 120_000);
-    const code = await new Promise<number | null>((resolve) => run.on('exit', (c) => resolve(c)));
+    const stuck = setTimeout(() => void stopGroup(run, 'SIGKILL'), 120_000);
+    const code = await exited;
     clearTimeout(stuck);
     const failedAt = [...err.matchAll(/::README line (\d+)::/g)].pop()?.[1];
     expect({ code, failedAt: code === 0 ? undefined : failedAt, err: code === 0 ? '' : err, out: code === 0 ? '' : out }).toEqual({ code: 0, failedAt: undefined, err: '', out: '' });
