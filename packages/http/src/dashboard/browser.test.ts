@@ -271,7 +271,7 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
     await waiting.waitFor();
     expect(await waiting.locator('h2').textContent()).toBe('Waiting for the first pageview');
     expect(await waiting.locator('pre code').textContent()).toBe(
-      `<script>window.tracker=window.tracker||function(){(window.tracker.q=window.tracker.q||[]).push(arguments)}</script>\n<script defer src="${t.origin}/tracker.js" data-site="ST-empty"></script>`,
+      `<script>window.siteline=window.siteline||function(){(window.siteline.q=window.siteline.q||[]).push(arguments)}</script>\n<script defer src="${t.origin}/tracker.js" data-site="ST-empty"></script>`,
     );
     expect(await s.page.locator('section[data-panel]').count()).toBe(0); // no empty charts and lists around it
     // A past week of the same site: no waiting (no pageview can arrive there), the panels with their empty states.

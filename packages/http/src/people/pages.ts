@@ -91,7 +91,6 @@ function revokeConfirm(frame: AccountFrame, key: ApiKeyInfo): string {
   return `<details class="confirm"><summary>Revoke…</summary><p>Requests with “${e(key.name)}” get 401 at once, and it cannot be turned back on.</p>${button(frame, 'keys/revoke', `Revoke ${key.name}`, { key_id: key.id, confirm: 'yes' }, 'danger')}</details>`;
 }
 
-export { trackerSnippet } from '../collect/snippet.js';
 
 /** Sites: add, list with the tracker snippet to copy. */
 export function sitesBody(frame: AccountFrame, sites: Site[], snippet: (site: Site) => string, form: { name?: string; domain?: string; timezone?: string } = {}, editing?: SiteEditForm): string {

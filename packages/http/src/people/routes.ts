@@ -5,11 +5,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { accountName, addGoal, type AccountStore, GoalError, COMMUNITY_ACCOUNT, createSite, deleteGoal, editSite, listGoals, People, PeopleError, type Role, type Storage, type UserRow, type WebSessionRow } from '@siteline/core';
+import { trackerSnippet } from '../collect/snippet.js';
 import type { DashboardAssets } from '../dashboard/assets.js';
 import { redirect, send, sendHtml } from '../dashboard/http-io.js';
 import { readForm, refusedPost } from './form.js';
 import { publicOrigin, setPasswordUrl } from './links.js';
-import { type AccountFrame, type AccountSection, accountPage, COPY_SCRIPT, type Flash, goalsBody, keysBody, passwordBody, type SiteEditForm, sitesBody, trackerSnippet, twoFactorBody, usersBody } from './pages.js';
+import { type AccountFrame, type AccountSection, accountPage, COPY_SCRIPT, type Flash, goalsBody, keysBody, passwordBody, type SiteEditForm, sitesBody, twoFactorBody, usersBody } from './pages.js';
 import { newRecoveryCodes, newTotpSecret, useTotpCode } from './totp.js';
 
 export interface AccountRoutesOptions {
@@ -73,7 +74,7 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
           return page(status, 'API keys', keysBody(frame, await accounts!.listKeys(accountId), extra.created as { key: string; name: string } | undefined), flash);
         case 'sites': {
           const origin = originOf(req, options.publicOrigin);
-          return page(status, 'Sites', sitesBody(frame, await sitesOf(), (s) => trackerSnippet(origin, options.trackerPath, s.id), extra.form as Record<string, string> | undefined, extra.editing as SiteEditForm | undefined), flash);
+          return page(status, 'Sites', sitesBody(frame, await sitesOf(), (s) => trackerSnippet(`${origin}${options.trackerPath}`, s.id), extra.form as Record<string, string> | undefined, extra.editing as SiteEditForm | undefined), flash);
         }
         case 'goals': {
           const sites = await sitesOf();

@@ -34,7 +34,7 @@ export function NoSites({ you, account }: { you: SignedInAs; account: string | u
  * the dashboard replaces by itself once the first pageview arrives (the caller polls).
  */
 export function Waiting({ site, tracker }: { site: SiteInfo; tracker: string }) {
-  const code = trackerSnippet(location.origin, tracker, site.id);
+  const code = trackerSnippet(new URL(tracker, location.origin).href, site.id);
   const [copied, setCopied] = useState<string | undefined>(undefined);
   const copy = async () => {
     try {
