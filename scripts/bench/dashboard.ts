@@ -19,12 +19,10 @@
  * with DATABASE_URL=clickhouse://…; its restart empties Siteline's caches, not ClickHouse's.
  */
 import { benchArgs } from './args.js';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { createClickHouseStorage } from '../../packages/clickhouse/src/clickhouse-storage.js';
 import { startClickHouse, type TestServer } from '../../packages/clickhouse/src/testing/test-server.js';
@@ -32,6 +30,7 @@ import { importEvents } from '../../packages/core/src/import/import.js';
 import { benchSites, BIG, chunks, createBenchSite, loadDataset } from './dataset.js';
 import { int, ms, percentile, table } from './measure.js';
 import { certificate } from './server.js';
+import { type ServeProcess, startServe } from './serve.js';
 
 const args = benchArgs('npm run bench:dashboard --', {
   pageviews: { type: 'string', default: '1000000' },
@@ -100,39 +99,10 @@ async function clickhouseDatabase(): Promise<{ server: TestServer; url: string }
   return { server, url: `clickhouse://default:@127.0.0.1:${server.httpPort}/bench` };
 }
 
-interface Server {
-  port: number;
-  stop(): Promise<void>;
-}
+type Server = ServeProcess;
 
-/**
- * `siteline serve` on the bench database, in a process of its own: a filtered read on a cold
- * store blocks its event loop for seconds, which must not stall this process (Playwright's
- * driver runs here).
- */
-async function start(databaseUrl: string): Promise<Server> {
-  const root = resolve(import.meta.dirname, '../..');
-  const tls = resolve(dir, 'tls');
-  certificate(tls);
-  const child: ChildProcess = spawn(process.execPath, ['--import', pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href, join(root, 'packages/http/src/cli.ts'), 'serve'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '', TSX_TSCONFIG_PATH: join(root, 'tsconfig.json'),
-      SERVICE_API_KEY: KEY, DATABASE_URL: databaseUrl, HOST: '127.0.0.1', PORT: '0', RATE_LIMIT_PER_MINUTE: '0',
-      TLS_CERT_FILE: join(tls, 'cert.pem'), TLS_KEY_FILE: join(tls, 'key.pem'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output = (output + chunk).slice(-100_000)));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output = (output + chunk).slice(-100_000)));
-  const exited = new Promise<void>((done) => child.on('exit', () => done()));
-  for (const deadline = Date.now() + 120_000; ; await new Promise((r) => setTimeout(r, 50))) {
-    const started = /"server started".*"url":"https:\/\/localhost:(\d+)\//.exec(output);
-    if (started) return { port: Number(started[1]), stop: () => (child.kill('SIGTERM'), exited) };
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`siteline serve did not start:\n${output}`);
-  }
-}
+/** `siteline serve` on the bench database (serve.ts). */
+const start = (databaseUrl: string): Promise<Server> => startServe(databaseUrl, { key: KEY, dir });
 
 /** Panels of a loaded view: the nine reports and Goals (both stores keep goals; the panel shows once the site list says so). */
 const PANELS = 10;

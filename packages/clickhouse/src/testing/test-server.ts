@@ -4,7 +4,7 @@
  * stops them again. Not exported from the package.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -110,9 +110,10 @@ process.once('exit', () => {
   for (const child of live) child.kill('SIGKILL');
 });
 
-async function launch(ports: { http: number; tcp: number; interserver: number }, remoteServers = ''): Promise<TestServer> {
+async function launch(ports: { http: number; tcp: number; interserver: number }, remoteServers = '', kept?: string): Promise<TestServer> {
   if (!serverBinary.path) throw new Error(serverBinary.reason);
-  const dir = mkdtempSync(join(tmpdir(), 'siteline-ch-'));
+  if (kept) mkdirSync(kept, { recursive: true });
+  const dir = kept ?? mkdtempSync(join(tmpdir(), 'siteline-ch-'));
   writeFileSync(join(dir, 'users.xml'), USERS_XML);
   writeFileSync(join(dir, 'config.xml'), configXml(dir, ports, remoteServers));
   const child = spawn(serverBinary.path, [`--config-file=${join(dir, 'config.xml')}`], { cwd: dir, stdio: 'ignore' });
@@ -130,7 +131,7 @@ async function launch(ports: { http: number; tcp: number; interserver: number },
       clearTimeout(timer);
     }
     live.delete(child);
-    rmSync(dir, { recursive: true, force: true });
+    if (!kept) rmSync(dir, { recursive: true, force: true });
   };
 
   const deadline = Date.now() + 30_000;
@@ -156,15 +157,17 @@ async function launch(ports: { http: number; tcp: number; interserver: number },
 const threePorts = async () => ({ http: await freePort(), tcp: await freePort(), interserver: await freePort() });
 
 /**
- * One server on free loopback ports; `stop()` terminates it and deletes its data.
+ * One server on free loopback ports; `stop()` terminates it and deletes its data, unless
+ * `dir` names where the data lives: then it stays there for the next start (the bench's
+ * year of data, imported once).
  *
  * @example
  * const server = await startClickHouse();
  * const storage = createClickHouseStorage({ url: server.url });
  * await server.stop();
  */
-export async function startClickHouse(): Promise<TestServer> {
-  return withRetries(async () => launch(await threePorts()));
+export async function startClickHouse(options: { dir?: string } = {}): Promise<TestServer> {
+  return withRetries(async () => launch(await threePorts(), '', options.dir));
 }
 
 /** Starts again on fresh ports when a port was taken after all (at most three tries). */

@@ -1,0 +1,48 @@
+/**
+ * The floors of the year's reads on ClickHouse: for each case, range and endpoint, the
+ * endpoint's plain aggregate over the raw rows of the range with each condition a `WHERE`
+ * on the row's own columns (clickhouse-floors.ts), the least that reads the columns the
+ * answer needs. Measured on the same server in the same run.
+ */
+import { extensionFloorSql, propertyFloorSql } from './clickhouse-floors.js';
+import { time, type Timing } from './measure.js';
+import { YEAR_CASES, YEAR_ENDPOINTS, YEAR_RANGES, type YearCase, yearParams, yearRange, type YearRange } from './year-reads.js';
+import type { EndpointName } from '../../packages/core/src/types.js';
+
+export interface YearFloor {
+  case: YearCase;
+  range: YearRange;
+  endpoint: EndpointName;
+  timing: Timing;
+}
+
+export async function yearFloors(
+  query: (sql: string) => Promise<unknown>, o: { siteId: string; lastDay: string; runs: number; cases?: readonly YearCase[]; log: (text: string) => void },
+): Promise<YearFloor[]> {
+  const out: YearFloor[] = [];
+  for (const name of o.cases ?? (Object.keys(YEAR_CASES) as YearCase[])) {
+    for (const range of YEAR_RANGES) {
+      for (const endpoint of YEAR_ENDPOINTS) {
+        const { from, to } = yearRange(range, o.lastDay);
+        const params = yearParams(o.siteId, name, range, endpoint, o.lastDay);
+        const goal = name.startsWith('goal');
+        const sql = goal || endpoint === 'properties' ? propertyFloorSqlOrNull(endpoint, o.siteId, from, to, params) : extensionFloorSql('bench', endpoint, o.siteId, from, to, params);
+        if (!sql) continue;
+        await query(sql);
+        const { timing } = await time(o.runs, () => query(sql));
+        out.push({ case: name, range, endpoint, timing });
+        o.log(`floor ${name}, ${range}, ${endpoint}: ${timing.p50.toFixed(1)} ms`);
+      }
+    }
+  }
+  return out;
+}
+
+/** `propertyFloorSql` where it has a floor (goal conditions and /properties unfiltered); undefined otherwise. */
+function propertyFloorSqlOrNull(endpoint: EndpointName, siteId: string, from: string, to: string, params: Record<string, string>): string | undefined {
+  try {
+    return propertyFloorSql('bench', endpoint, siteId, from, to, params);
+  } catch {
+    return undefined;
+  }
+}
