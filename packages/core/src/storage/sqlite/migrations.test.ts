@@ -44,8 +44,9 @@ async function answers(storage: Storage): Promise<unknown[]> {
   return out;
 }
 
-/** Takes back what migrations 9 and 8 add, to hold an older file. */
-const UNDO_9 = 'DROP TABLE totp_steps; DROP TABLE sign_ins;';
+/** Takes back what the slices' migration (issue 41), 9 and 8 add, to hold an older file. */
+const UNDO_SLICES = ['slice_days', 'slice_totals', 'slice_pages', 'slice_events', 'slice_goals', 'slice_props'].map((t) => `DROP TABLE ${t};`).join(' ');
+const UNDO_9 = `${UNDO_SLICES} DROP TABLE totp_steps; DROP TABLE sign_ins;`;
 const UNDO_8 = `${UNDO_9} DROP TABLE users; DROP TABLE user_links; DROP TABLE web_sessions;`;
 
 describe('SQLite migrations', () => {
@@ -219,6 +220,29 @@ describe('SQLite migration 9: two-factor steps and sign-in attempts', () => {
     expect(upgraded.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     const count = (table: string) => upgraded.db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get();
     expect([count('users'), count('web_sessions'), count('user_links'), count('totp_steps'), count('sign_ins')]).toEqual([1, 1, 1, 0, 0]);
+    await upgraded.close();
+  });
+});
+
+describe('SQLite migration of issue 41: slices', () => {
+  it('a database without them answers one-condition filters as before, then has them for the days a read found without', async () => {
+    const file = join(dir, 'v10.db');
+    const before = createSqliteStore(file, { now: () => NOW, slices: false });
+    await createSite(before, SITES[0]!);
+    await importEvents(before, ndjson(ALPHA));
+    const filter = parseQuery('stats', { site_id: 'ST-alpha', from: '2026-11-02', to: '2026-11-03', filters: JSON.stringify([['is', 'page', ['/pricing']]]) });
+    const expected = await REPORTS.stats(before, filter, { now: NOW });
+    before.db.exec(`${UNDO_SLICES} PRAGMA user_version = ${MIGRATIONS.length - 1}`);
+    await before.close();
+    const upgraded = createSqliteStore(file, { now: () => NOW });
+    expect(upgraded.db.prepare('SELECT COUNT(*) FROM slice_days').pluck().get()).toBe(0);
+    // S1, S3 and S5 (testing/datasets.ts): the /pricing views, from the raw rows this time.
+    expect(await REPORTS.stats(upgraded, filter, { now: NOW })).toEqual({ visitors: 3, pageviews: 3, sessions: 3, bounce_rate: 33.3, avg_duration: 70 });
+    expect(expected).toEqual({ visitors: 3, pageviews: 3, sessions: 3, bounce_rate: 33.3, avg_duration: 70 });
+    await upgraded.slicesComputed();
+    expect(upgraded.db.prepare('SELECT day FROM slice_days ORDER BY day').pluck().all()).toEqual(['2026-11-02', '2026-11-03']);
+    expect(await REPORTS.stats(upgraded, filter, { now: NOW })).toEqual(expected);
+    expect(upgraded.sliceStats()).toEqual({ sliced: 2, rest: 2 });
     await upgraded.close();
   });
 });
