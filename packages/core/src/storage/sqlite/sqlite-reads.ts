@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { dayStart, daysBetween, localDay, shiftDay } from '../../time/zone.js';
+import { dayStart, localDay, shiftDay } from '../../time/zone.js';
 import type { GoalDefinition } from '../../goals/goal.js';
 import { hasConditions } from '../selection.js';
 import type { BreakdownTotals, DayRange, EventTotals, PageTotals, PropertyTotals, Selection, SessionDimension, SummaryTotals } from '../types.js';
@@ -12,7 +12,7 @@ import { resultBytes, type Scanned, sumBuckets, sumBy, sumGoals } from './sqlite
 import { createRawSelectionReads } from './sqlite-selection-raw.js';
 import type { Rollups } from './sqlite-rollups.js';
 import { goalKey, pairPlan, slicePlan } from './slices/kinds.js';
-import type { Runs, SliceRead } from './slices/reads.js';
+import type { Days, SliceRead } from './slices/reads.js';
 import { runsOf, type Slices } from './slices/slices.js';
 
 /**
@@ -223,18 +223,18 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
     }
   };
   /**
-   * A filtered read (or `/goals`, `/properties`) that `plan` answers from slices: the runs of days
-   * whose slices are valid summed in one snapshot, the other days (today, days written since, days
+   * A filtered read (or `/goals`, `/properties`) that `plan` answers from slices: the days whose
+   * slices are valid summed in one snapshot, the other days (today, days written since, days
    * not computed yet) read by `scan` as before, a run at a time, and merged. Those days' slices are
    * computed after the answer (not in a read-only store, never for hot days).
    */
-  const sliced = async <T>(range: DayRange, plan: SliceRead | undefined, fromSlices: (runs: Runs) => T, scan: (r: DayRange) => Promise<T>, merge: (parts: T[]) => T, goals: readonly string[] = []): Promise<T> => {
+  const sliced = async <T>(range: DayRange, plan: SliceRead | undefined, fromSlices: (days: Days) => T, scan: (r: DayRange) => Promise<T>, merge: (parts: T[]) => T, goals: readonly string[] = []): Promise<T> => {
     if (!slices || !plan) return scan(range);
     const { part, rest } = snapshot(() => {
-      const { runs, rest } = slices.split(range.siteId, range.from, range.to, plan, goals);
-      for (const [from, to] of runs) sliceStats.sliced += daysBetween(from, to).length;
+      const { days, rest } = slices.split(range.siteId, range.from, range.to, plan, goals);
+      sliceStats.sliced += days.length;
       sliceStats.rest += rest.length;
-      return { part: fromSlices(runs), rest };
+      return { part: fromSlices(days), rest };
     }) as { part: T; rest: string[] };
     if (rest.length === 0) return part;
     const timezone = zoneOf(range.siteId);
@@ -275,30 +275,30 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
     },
     summary: (range: DayRange, selection?: Selection) =>
       selection
-        ? sliced(range, planOf(selection, true), (runs) => slices!.reads.summary(range.siteId, planOf(selection, true)!, runs),
+        ? sliced(range, planOf(selection, true), (days) => slices!.reads.summary(range.siteId, planOf(selection, true)!, days),
             (r) => scanned(r, selection, { columns: (raw) => columns.summary(r, selection, raw), raw: (x) => rawSelection.summary(x, selection), merge: sumSummary }), sumSummary)
         : read(range, 'summary', (q, r) => q.summary(r), (parts): SummaryTotals =>
             sumBy(parts, () => '')[0] ?? { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 }),
     timeseries: (range: DayRange, selection?: Selection) =>
       selection
-        ? sliced(range, planOf(selection, true), (runs) => slices!.reads.timeseries(range.siteId, planOf(selection, true)!, runs),
+        ? sliced(range, planOf(selection, true), (days) => slices!.reads.timeseries(range.siteId, planOf(selection, true)!, days),
             (r) => scanned(r, selection, { columns: (raw) => columns.timeseries(r, selection, raw), raw: (x) => rawSelection.timeseries(x, selection), merge: (parts) => parts.flat() }),
             (parts) => parts.flat())
         : read(range, 'timeseries', (q, r) => q.timeseries(r), (parts) => parts.flat()),
     sessionBreakdown: (range: DayRange, dimension: SessionDimension, selection?: Selection) =>
       selection
-        ? sliced(range, planOf(selection), (runs) => slices!.reads.sessionBreakdown(range.siteId, planOf(selection)!, runs, dimension), (r) => scanned(r, selection, {
+        ? sliced(range, planOf(selection), (days) => slices!.reads.sessionBreakdown(range.siteId, planOf(selection)!, days, dimension), (r) => scanned(r, selection, {
             columns: (raw) => columns.sessionBreakdown(r, dimension, selection, raw), raw: (x) => rawSelection.sessionBreakdown(x, dimension, selection), merge: sumBreakdown,
           }), sumBreakdown)
         : read(range, dimension, (q, r) => q.sessionBreakdown(r, dimension), sumBreakdown),
     pages: (range: DayRange, selection?: Selection) =>
       selection
-        ? sliced(range, planOf(selection), (runs) => slices!.reads.pages(range.siteId, planOf(selection)!, runs),
+        ? sliced(range, planOf(selection), (days) => slices!.reads.pages(range.siteId, planOf(selection)!, days),
             (r) => scanned(r, selection, { columns: (raw) => columns.pages(r, selection, raw), raw: (x) => rawSelection.pages(x, selection), merge: sumPages }), sumPages)
         : read(range, 'pages', (q, r) => q.pages(r), (parts): PageTotals[] => sumBy(parts.flat(), (row) => row.path).filter((p) => p.pageviews > 0)),
     customEvents: (range: DayRange, name?: string, selection?: Selection) =>
       selection
-        ? sliced(range, planOf(selection), (runs) => slices!.reads.customEvents(range.siteId, planOf(selection)!, runs, name), (r) => scanned(r, selection, {
+        ? sliced(range, planOf(selection), (days) => slices!.reads.customEvents(range.siteId, planOf(selection)!, days, name), (r) => scanned(r, selection, {
             columns: (raw) => columns.customEvents(r, name, selection, raw), raw: (x) => rawSelection.customEvents(x, name, selection), merge: sumEvents,
           }), sumEvents)
         : read(range, `events\u0000${name ?? ''}`, (q, r) => q.customEvents(r, name), (parts): EventTotals[] => sumBy(parts.flat(), (row) => row.name)),
@@ -308,13 +308,13 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
       }),
     // Properties and goals have no rollups: filtered or not, they scan the column cache (which the server keeps warm).
     properties: (range: DayRange, name: string, property: string | undefined, selection?: Selection) =>
-      sliced(range, planOf(selection), (runs) => slices!.reads.properties(range.siteId, planOf(selection)!, runs, name, property), (r) => scanned(r, selection, {
+      sliced(range, planOf(selection), (days) => slices!.reads.properties(range.siteId, planOf(selection)!, days, name, property), (r) => scanned(r, selection, {
         columns: (raw) => columns.properties(r, name, property, selection, raw), raw: (x) => rawSelection.properties(x, name, property, selection), merge: sumProperties,
       }), sumProperties),
     goalTotals: (range: DayRange, goals: readonly GoalDefinition[], selection?: Selection) =>
       goals.length === 0
         ? Promise.resolve([])
-        : sliced(range, planOf(selection), (runs) => slices!.reads.goalTotals(range.siteId, planOf(selection)!, runs, goals.map(goalKey)),
+        : sliced(range, planOf(selection), (days) => slices!.reads.goalTotals(range.siteId, planOf(selection)!, days, goals.map(goalKey)),
             (r) => scanned(r, selection, { columns: (raw) => columns.goalTotals(r, goals, selection, raw), raw: (x) => rawSelection.goalTotals(x, goals, selection), merge: sumGoals }),
             sumGoals, goals.map(goalKey)),
     liveVisitors: raw.liveVisitors,

@@ -113,6 +113,8 @@ export type SqliteStore = Storage & {
   sliceStats(): { sliced: number; rest: number };
   /** Settles once the days reads found without valid slices have them again. */
   slicesComputed(): Promise<void>;
+  /** Computes the slices of a site's days now (not today's), each day in a transaction of its own; a no-op with `slices: false`. */
+  computeSlices(siteId: string, days: readonly string[]): void;
 };
 
 /**
@@ -249,6 +251,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     columnCacheFilled: () => reads.filled(),
     sliceStats: () => reads.sliceStats(),
     slicesComputed: () => reads.slicesComputed(),
+    computeSlices: (siteId, days) => slices?.compute(siteId, days),
     async insertSite(site) {
       insertSite.run(site.id, site.name, site.timezone, site.domain, site.accountId, site.createdAt);
     },

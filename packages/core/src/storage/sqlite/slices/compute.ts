@@ -16,10 +16,12 @@
  *   key and value (count, daily visitors).
  *
  * The `all` slice (every session) has goals and props only: the rollups hold the rest.
+ * Everything is numbered (slices, dimension values) and summed in typed arrays: a day of a
+ * busy site is a hundred thousand sessions in a dozen slices each.
  */
-import { type GoalDefinition } from '../../../goals/goal.js';
+import type { GoalDefinition } from '../../../goals/goal.js';
 import { ATTRIBUTES, type DayChunk, type SiteDictionaries } from '../sqlite-columns.js';
-import { GoalMasks } from '../sqlite-scan-selection.js';
+import { type ChunkEvents, eventsOf, GoalMasks } from '../sqlite-scan-selection.js';
 import { BREAKDOWNS, goalKey, isPatternGoal, type SliceKind } from './kinds.js';
 
 /** Rows of one day, as stored (store.ts). */
@@ -39,32 +41,51 @@ export interface SliceRows {
 /** Groups a day may make at most (a day of unique URLs would make millions): past it the day gets no slices and is read as before. */
 export const MAX_GROUPS = 1_500_000;
 
-/** Each breakdown dimension's attribute indexes in the chunk (`utm`: the triple). */
-const DIMENSION_ATTRIBUTES = BREAKDOWNS.map((d) => (d === 'utm' ? [7, 8, 9] : [ATTRIBUTES.indexOf(d)]));
+/** Each breakdown dimension's attribute index in the chunk (`utm`: -1, the triple). */
+const DIMENSION_ATTRIBUTE = BREAKDOWNS.map((d) => (d === 'utm' ? -1 : ATTRIBUTES.indexOf(d)));
+const UTM = [ATTRIBUTES.indexOf('utmSource'), ATTRIBUTES.indexOf('utmMedium'), ATTRIBUTES.indexOf('utmCampaign')] as const;
+/** Dense indexes up to this many cells (16 MiB); past it a map. */
+const DENSE_CELLS = 1 << 22;
 
-/** Sums by a numeric key, with the last visitor seen per group (rows come grouped by visitor). */
-class Sums {
-  readonly index = new Map<number, number>();
-  readonly keys: number[] = [];
+class Budget {
+  groups = 0;
+  constructor(readonly max: number) {}
+  get over(): boolean {
+    return this.groups > this.max;
+  }
+}
+
+/**
+ * Groups by (slice, code): their numbers in order of first use, found in a dense table or,
+ * for large code spaces, a map; `columns` summed per group, `last` the last visitor counted.
+ */
+class Groups {
+  readonly slice: number[] = [];
+  readonly code: number[] = [];
   readonly last: number[] = [];
   readonly columns: number[][];
-  constructor(width: number, private readonly budget: { groups: number }) {
+  private readonly dense?: Int32Array;
+  private readonly map = new Map<number, number>();
+  constructor(private readonly codes: number, slices: number, width: number, private readonly budget: Budget) {
+    if (slices * codes <= DENSE_CELLS) this.dense = new Int32Array(slices * codes).fill(-1);
     this.columns = Array.from({ length: width }, () => []);
   }
-  /** The group's row, made on first use. */
-  at(key: number): number {
-    let g = this.index.get(key);
-    if (g === undefined) {
-      g = this.keys.length;
-      this.index.set(key, g);
-      this.keys.push(key);
+  at(slice: number, code: number): number {
+    const key = slice * this.codes + code;
+    let g = this.dense ? this.dense[key]! : (this.map.get(key) ?? -1);
+    if (g < 0) {
+      g = this.slice.length;
+      if (this.dense) this.dense[key] = g;
+      else this.map.set(key, g);
+      this.slice.push(slice);
+      this.code.push(code);
       this.last.push(-1);
       for (const c of this.columns) c.push(0);
       this.budget.groups++;
     }
     return g;
   }
-  /** Counts `visitor` once per group. */
+  /** Counts `visitor` once in column `column` of group `g` (its rows come grouped by visitor). */
   visit(g: number, column: number, visitor: number): void {
     if (this.last[g] !== visitor) {
       this.last[g] = visitor;
@@ -73,18 +94,23 @@ class Sums {
   }
 }
 
-/** The same with text keys (goals and properties: few rows, keys of several parts). */
-class TextSums {
-  readonly rows = new Map<string, { key: string[]; last: number; values: number[] }>();
-  constructor(private readonly width: number, private readonly budget: { groups: number }) {}
-  at(key: string[]): { last: number; values: number[] } {
-    const id = key.join('\u0000');
-    let row = this.rows.get(id);
-    if (!row) {
-      this.rows.set(id, (row = { key, last: -1, values: new Array<number>(this.width).fill(0) }));
-      this.budget.groups++;
+/** A growable list of numbers pairs. */
+class Pairs {
+  a = new Int32Array(1024);
+  b = new Int32Array(1024);
+  w = new Int32Array(1024);
+  length = 0;
+  push(a: number, b: number, w: number): void {
+    if (this.length === this.a.length) {
+      for (const k of ['a', 'b', 'w'] as const) {
+        const grown = new Int32Array(this.length * 2);
+        grown.set(this[k]);
+        this[k] = grown;
+      }
     }
-    return row;
+    this.a[this.length] = a;
+    this.b[this.length] = b;
+    this.w[this.length++] = w;
   }
 }
 
@@ -93,137 +119,169 @@ class TextSums {
  * when the day would make more than `maxGroups` groups.
  */
 export function computeSlices(chunk: DayChunk, dicts: SiteDictionaries, goals: readonly GoalDefinition[], maxGroups = MAX_GROUPS): SliceRows | undefined {
-  const budget = { groups: 0 };
+  const budget = new Budget(maxGroups);
   const sessions = chunk.sessions;
-  // Slices by number: attribute slices first (by attribute and code), then page, event and goal slices as found.
-  const sliceIds = new Map<string, number>();
-  const sliceKind: SliceKind[] = [];
-  const sliceValue: string[] = [];
-  /** For page slices, the path code (their pageviews are their path's only); -1 otherwise. */
-  const slicePath: number[] = [];
-  const slice = (kind: SliceKind, value: string, path = -1): number => {
-    const id = `${kind}\u0000${value}`;
-    let s = sliceIds.get(id);
-    if (s === undefined) {
-      s = sliceKind.length;
-      sliceIds.set(id, s);
-      sliceKind.push(kind);
-      sliceValue.push(value);
-      slicePath.push(path);
-      budget.groups++;
-    }
-    return s;
-  };
-  const ALL = slice('all', '');
-  const patternGoals = goals.filter(isPatternGoal);
-  const patternMeets = patternGoals.map((g) => new GoalMasks([g], dicts).meets());
-  const goalMeets = goals.map((g) => new GoalMasks([g], dicts).meets());
-  const keys = goals.map(goalKey);
+  const [day, outside] = eventsOf(chunk);
 
-  // Each session's slices: its attributes' values, and what its events (any day) make it part of.
-  const lists: number[][] = Array.from({ length: sessions }, () => []);
-  for (let s = 0; s < sessions; s++) {
-    const list = lists[s]!;
-    ATTRIBUTES.forEach((attribute, a) => {
-      const code = chunk.attributes[a]![s]!;
-      list.push(slice(attribute, dicts.attributes[a]!.values[code]!));
-    });
-  }
-  /** Goals each session converts on, as bits (a site has at most 100 goals: up to four numbers). */
-  const converts: Uint8Array[] = goals.map(() => new Uint8Array(sessions));
-  const events = [
-    { session: chunk.evSession, pageview: chunk.evPageview, code: chunk.evCode, props: chunk.evProps, propKey: chunk.evPropKey, propValue: chunk.evPropValue },
-    { session: chunk.exSession, pageview: chunk.exPageview, code: chunk.exCode, props: chunk.exProps, propKey: chunk.exPropKey, propValue: chunk.exPropValue },
-  ];
-  for (const list of events) {
-    for (let i = 0; i < list.session.length; i++) {
-      const s = list.session[i]!;
-      const code = list.code[i]!;
-      const own = lists[s]!;
-      const id = list.pageview[i] ? slice('page', dicts.paths.values[code]!, code) : slice('event', dicts.names.values[code]!);
-      if (!own.includes(id)) own.push(id);
-      for (let g = 0; g < goals.length; g++) if (goalMeets[g]!(list, i)) converts[g]![s] = 1;
-      if (list.pageview[i]) {
-        patternGoals.forEach((goal, p) => {
-          if (!patternMeets[p]!(list, i)) return;
-          const gid = slice('goal', goal.value);
-          if (!own.includes(gid)) own.push(gid);
-        });
+  // Slices by number: 0 is `all`; the others numbered as first met.
+  const kinds: SliceKind[] = ['all'];
+  const values: string[] = [''];
+  /** A page slice's path code (its pageviews are its path's only); -1 for any other. */
+  const paths: number[] = [-1];
+  const numbered = (table: Int32Array, code: number, kind: SliceKind, value: () => string, path = -1): number => {
+    let m = table[code]!;
+    if (m < 0) {
+      table[code] = m = kinds.length;
+      kinds.push(kind);
+      values.push(value());
+      paths.push(path);
+    }
+    return m;
+  };
+  const attributeSlices = ATTRIBUTES.map((_, a) => new Int32Array(dicts.attributes[a]!.values.length).fill(-1));
+  const pageSlices = new Int32Array(dicts.paths.values.length).fill(-1);
+  const eventSlices = new Int32Array(dicts.names.values.length).fill(-1);
+  const patterns = goals.filter(isPatternGoal);
+  const patternSlices = new Int32Array(patterns.length).fill(-1);
+  const patternMeets = patterns.map((g) => new GoalMasks([g], dicts).meets());
+  const goalMeets = goals.map((g) => new GoalMasks([g], dicts).meets());
+
+  // Which slices each session is in besides its attributes', from its events on any day, with its pageviews of the day
+  // (a page slice's weight: the day's views of its path), and the goals each session converts on.
+  const found = new Pairs();
+  const converts = goals.map(() => new Uint8Array(sessions));
+  const note = (events: ChunkEvents, onDay: boolean) => {
+    for (let i = 0; i < events.session.length; i++) {
+      const s = events.session[i]!;
+      const code = events.code[i]!;
+      const pageview = events.pageview[i] === 1;
+      const m = pageview
+        ? numbered(pageSlices, code, 'page', () => dicts.paths.values[code]!, code)
+        : numbered(eventSlices, code, 'event', () => dicts.names.values[code]!);
+      found.push(s, m, pageview && onDay ? 1 : 0);
+      for (let g = 0; g < goals.length; g++) if (goalMeets[g]!(events, i)) converts[g]![s] = 1;
+      if (!pageview) continue;
+      for (let p = 0; p < patterns.length; p++) {
+        if (!patternMeets[p]!(events, i)) continue;
+        if (patternSlices[p]! < 0) numbered(patternSlices, p, 'goal', () => patterns[p]!.value);
+        found.push(s, patternSlices[p]!, 0);
       }
     }
-    if (budget.groups > maxGroups) return undefined;
+  };
+  note(day, true);
+  note(outside, false);
+  for (let s = 0; s < sessions; s++) for (let a = 0; a < ATTRIBUTES.length; a++) {
+    const code = chunk.attributes[a]![s]!;
+    numbered(attributeSlices[a]!, code, ATTRIBUTES[a]!, () => dicts.attributes[a]!.values[code]!);
   }
+  budget.groups += kinds.length;
+  if (budget.over) return undefined;
 
-  // The day's pageviews per session, and per session and path (a page slice counts its path's only).
-  const dayViews = new Float64Array(sessions);
-  const pathViews = new Map<number, number>();
-  const pathCount = dicts.paths.values.length;
-  for (let e = 0; e < chunk.evSession.length; e++) {
-    if (!chunk.evPageview[e]) continue;
-    const s = chunk.evSession[e]!;
-    dayViews[s]!++;
-    const key = s * pathCount + chunk.evCode[e]!;
-    pathViews.set(key, (pathViews.get(key) ?? 0) + 1);
+  // Memberships of each session (CSR): `all`, its attributes' slices, then the slices its events put it in, once
+  // each, with the day's views that count for each (a page slice's path only; every pageview of the day for the others).
+  const dayViews = new Int32Array(sessions);
+  for (let e = 0; e < day.session.length; e++) if (day.pageview[e]) dayViews[day.session[e]!]!++;
+  const count = new Int32Array(sessions + 1);
+  for (let i = 0; i < found.length; i++) count[found.a[i]! + 1]!++;
+  const start = new Int32Array(sessions + 1);
+  for (let s = 0; s < sessions; s++) start[s + 1] = start[s]! + 1 + ATTRIBUTES.length + count[s + 1]!;
+  const member = new Int32Array(start[sessions]!);
+  const weight = new Int32Array(start[sessions]!);
+  const fill = new Int32Array(sessions);
+  for (let s = 0; s < sessions; s++) {
+    const at = start[s]!;
+    member[at] = 0;
+    weight[at] = dayViews[s]!;
+    for (let a = 0; a < ATTRIBUTES.length; a++) {
+      member[at + 1 + a] = attributeSlices[a]![chunk.attributes[a]![s]!]!;
+      weight[at + 1 + a] = dayViews[s]!;
+    }
+    fill[s] = 1 + ATTRIBUTES.length;
   }
-  const viewsOf = (s: number, m: number) => (slicePath[m]! < 0 ? dayViews[s]! : (pathViews.get(s * pathCount + slicePath[m]!) ?? 0));
+  // Found pairs, merged per session and slice (a mark per slice of the session last seen at it).
+  const where = new Int32Array(kinds.length).fill(-1);
+  const owner = new Int32Array(kinds.length).fill(-1);
+  const order = new Int32Array(found.length);
+  {
+    const next = new Int32Array(sessions + 1);
+    for (let i = 0; i < found.length; i++) next[found.a[i]! + 1]!++;
+    for (let s = 0; s < sessions; s++) next[s + 1]! += next[s]!;
+    for (let i = 0; i < found.length; i++) order[next[found.a[i]!]!++] = i;
+  }
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    const s = found.a[i]!;
+    const m = found.b[i]!;
+    if (owner[m] !== s) {
+      owner[m] = s;
+      where[m] = start[s]! + fill[s]!++;
+      member[where[m]!] = m;
+      weight[where[m]!] = 0;
+    }
+    weight[where[m]!]! += paths[m]! >= 0 ? found.w[i]! : 0;
+  }
+  for (let s = 0; s < sessions; s++) {
+    // A non-page slice counts all of the day's views of its sessions.
+    for (let j = start[s]! + 1 + ATTRIBUTES.length; j < start[s]! + fill[s]!; j++) if (paths[member[j]!]! < 0) weight[j] = dayViews[s]!;
+  }
+  const end = (s: number) => start[s]! + fill[s]!;
 
-  // Totals: the slice's own sessions (visitor order) and the day's pageviews of all its sessions, whole and by dimension value.
-  const DIMS = BREAKDOWNS.length + 1;
-  const totals = new Sums(5, budget); // visitors, sessions, bounces, duration, pageviews
+  // Totals: whole (dimension 0, one group per slice) and by each breakdown dimension's value code.
   const utmCodes = new Map<string, number>();
   const utmValues: string[] = [];
-  const valueOf = (d: number, s: number): number => {
-    const at = DIMENSION_ATTRIBUTES[d]!;
-    if (at.length === 1) return chunk.attributes[at[0]!]![s]!;
-    const text = at.map((a) => dicts.attributes[a]!.values[chunk.attributes[a]![s]!]!).join('\u0000');
+  const utmOf = new Int32Array(sessions);
+  for (let s = 0; s < sessions; s++) {
+    const text = UTM.map((a) => dicts.attributes[a]!.values[chunk.attributes[a]![s]!]!).join('\u0000');
     let code = utmCodes.get(text);
     if (code === undefined) {
       utmCodes.set(text, (code = utmValues.length));
       utmValues.push(text);
     }
-    return code;
-  };
-  const groupKey = (m: number, d: number, value: number) => (m * DIMS + d) * 67_108_864 + value;
-  const values = new Int32Array(BREAKDOWNS.length);
-  const [vis, ses, bou, dur, pvs] = totals.columns as [number[], number[], number[], number[], number[]];
+    utmOf[s] = code;
+  }
+  const codeSpace = (d: number) => (DIMENSION_ATTRIBUTE[d]! < 0 ? utmValues.length : dicts.attributes[DIMENSION_ATTRIBUTE[d]!]!.values.length);
+  const whole = new Groups(1, kinds.length, 5, budget); // visitors, sessions, bounces, duration, pageviews
+  const byValue = BREAKDOWNS.map((_, d) => new Groups(codeSpace(d), kinds.length, 5, budget));
+  const valueOf = (d: number, s: number) => (DIMENSION_ATTRIBUTE[d]! < 0 ? utmOf[s]! : chunk.attributes[DIMENSION_ATTRIBUTE[d]!]![s]!);
+  const all = [whole, ...byValue];
+  const codes = new Int32Array(all.length);
   for (let s = 0; s < sessions; s++) {
     const mine = s < chunk.own;
-    const views = dayViews[s]!;
-    if (!mine && views === 0) continue;
-    for (let d = 0; d < values.length; d++) values[d] = valueOf(d, s);
+    if (!mine && dayViews[s] === 0) continue;
+    for (let d = 0; d < BREAKDOWNS.length; d++) codes[d + 1] = valueOf(d, s);
     const visitor = mine ? chunk.visitor[s]! : -1;
-    for (const m of lists[s]!) {
-      if (m === ALL) continue;
-      const pv = views === 0 ? 0 : viewsOf(s, m);
-      for (let d = 0; d < DIMS; d++) {
-        const g = totals.at(groupKey(m, d, d === 0 ? 0 : values[d - 1]!));
+    const bounce = mine ? chunk.bounce[s]! : 0;
+    const duration = mine ? chunk.durationMs[s]! : 0;
+    for (let j = start[s]! + 1; j < end(s); j++) {
+      const m = member[j]!;
+      const views = weight[j]!;
+      for (let k = 0; k < all.length; k++) {
+        const groups = all[k]!;
+        const g = groups.at(m, codes[k]!);
+        const c = groups.columns;
         if (mine) {
-          totals.visit(g, 0, visitor);
-          ses[g]!++;
-          bou[g]! += chunk.bounce[s]!;
-          dur[g]! += chunk.durationMs[s]!;
+          groups.visit(g, 0, visitor);
+          c[1]![g]!++;
+          c[2]![g]! += bounce;
+          c[3]![g]! += duration;
         }
-        pvs[g]! += pv;
+        c[4]![g]! += views;
       }
     }
-    if (budget.groups > maxGroups) return undefined;
+    if (budget.over) return undefined;
   }
-  void vis;
 
-  // Pages and events of the day, by the slices of each event's session (events come grouped by visitor).
-  const pages = new Sums(4, budget); // pageviews, visitors, timed views, time on page
-  const named = new Sums(1, budget);
+  // Pages and custom events of the day, by the slices of each event's session (events come grouped by visitor).
+  const pages = new Groups(dicts.paths.values.length, kinds.length, 4, budget); // pageviews, visitors, timed views, time on page
+  const named = new Groups(dicts.names.values.length, kinds.length, 1, budget);
   const [views, , timed, onPage] = pages.columns as [number[], number[], number[], number[]];
-  const [counts] = named.columns as [number[]];
-  const nameCount = dicts.names.values.length;
-  for (let e = 0; e < chunk.evSession.length; e++) {
-    const s = chunk.evSession[e]!;
-    const code = chunk.evCode[e]!;
-    if (chunk.evPageview[e]) {
+  for (let e = 0; e < day.session.length; e++) {
+    const s = day.session[e]!;
+    const code = day.code[e]!;
+    if (day.pageview[e]) {
       const gap = chunk.evGap[e]!;
-      for (const m of lists[s]!) {
-        if (m === ALL) continue;
-        const g = pages.at(m * pathCount + code);
+      for (let j = start[s]! + 1; j < end(s); j++) {
+        const g = pages.at(member[j]!, code);
         views[g]!++;
         pages.visit(g, 1, chunk.evVisitor[e]!);
         if (gap === gap) {
@@ -232,75 +290,77 @@ export function computeSlices(chunk: DayChunk, dicts: SiteDictionaries, goals: r
         }
       }
     } else {
-      for (const m of lists[s]!) if (m !== ALL) counts[named.at(m * nameCount + code)]!++;
+      for (let j = start[s]! + 1; j < end(s); j++) named.columns[0]![named.at(member[j]!, code)]!++;
     }
-    if (budget.groups > maxGroups) return undefined;
+    if (budget.over) return undefined;
   }
 
-  // Goals: converting sessions starting on the day (visitors), the day's events meeting each goal (conversions).
-  const goalSums = new TextSums(2, budget);
-  const withAll = (s: number) => [ALL, ...lists[s]!];
+  // Goals, `all` included: converting sessions starting on the day (visitors), the day's events meeting each goal (conversions).
+  const goalGroups = new Groups(Math.max(1, goals.length), kinds.length, 2, budget);
   for (let g = 0; g < goals.length; g++) {
     for (let s = 0; s < chunk.own; s++) {
       if (!converts[g]![s]) continue;
-      for (const m of withAll(s)) {
-        const row = goalSums.at([String(m), keys[g]!]);
-        if (row.last !== chunk.visitor[s]) {
-          row.last = chunk.visitor[s]!;
-          row.values[0]!++;
-        }
-      }
+      for (let j = start[s]!; j < end(s); j++) goalGroups.visit(goalGroups.at(member[j]!, g), 0, chunk.visitor[s]!);
     }
-    const day = events[0]!;
     for (let e = 0; e < day.session.length; e++) {
       if (!goalMeets[g]!(day, e)) continue;
-      for (const m of withAll(day.session[e]!)) goalSums.at([String(m), keys[g]!]).values[1]!++;
+      const s = day.session[e]!;
+      for (let j = start[s]!; j < end(s); j++) goalGroups.columns[1]![goalGroups.at(member[j]!, g)]!++;
     }
   }
 
-  // Properties of the day's custom events, by key and by key and value.
-  const propSums = new TextSums(2, budget);
-  for (let e = 0; e < chunk.evSession.length; e++) {
-    if (chunk.evPageview[e] || chunk.evProps[e] === chunk.evProps[e + 1]) continue;
-    const name = dicts.names.values[chunk.evCode[e]!]!;
-    const visitor = chunk.evVisitor[e]!;
-    for (let j = chunk.evProps[e]!; j < chunk.evProps[e + 1]!; j++) {
-      const key = dicts.propKeys.values[chunk.evPropKey[j]!]!;
-      const value = dicts.propValues.values[chunk.evPropValue[j]!]!;
-      for (const m of withAll(chunk.evSession[e]!)) {
-        for (const row of [propSums.at([String(m), name, key, '0', '']), propSums.at([String(m), name, key, '1', value])]) {
-          row.values[0]!++;
-          if (row.last !== visitor) {
-            row.last = visitor;
-            row.values[1]!++;
-          }
-        }
+  // Properties of the day's custom events, `all` included: by (name, key) and by (name, key, value), numbered as met.
+  const propIds = new Map<string, number>();
+  const propKeys: [number, number, number, number][] = []; // name code, key code, level, value code
+  const propId = (name: number, key: number, level: number, value: number) => {
+    const text = `${name} ${key} ${level} ${value}`;
+    let id = propIds.get(text);
+    if (id === undefined) {
+      propIds.set(text, (id = propKeys.length));
+      propKeys.push([name, key, level, value]);
+    }
+    return id;
+  };
+  const propEvents: [number, number, number][] = []; // event, key id, value id
+  for (let e = 0; e < day.session.length; e++) {
+    if (day.pageview[e]) continue;
+    for (let j = day.props[e]!; j < day.props[e + 1]!; j++) {
+      propEvents.push([e, propId(day.code[e]!, day.propKey[j]!, 0, 0), propId(day.code[e]!, day.propKey[j]!, 1, day.propValue[j]!)]);
+    }
+  }
+  const props = new Groups(Math.max(1, propKeys.length), kinds.length, 2, budget); // count, visitors
+  for (const [e, keyId, valueId] of propEvents) {
+    const s = day.session[e]!;
+    for (let j = start[s]!; j < end(s); j++) {
+      for (const id of [keyId, valueId]) {
+        const g = props.at(member[j]!, id);
+        props.columns[0]![g]!++;
+        props.visit(g, 1, chunk.evVisitor[e]!);
       }
     }
-    if (budget.groups > maxGroups) return undefined;
+    if (budget.over) return undefined;
   }
 
-  const id = (m: number) => [sliceKind[m]!, sliceValue[m]!] as const;
-  const dimensionValue = (d: number, value: number) => (BREAKDOWNS[d] === 'utm' ? utmValues[value]! : dicts.attributes[DIMENSION_ATTRIBUTES[d]![0]!]!.values[value]!);
   const out: SliceRows = { totals: [], pages: [], events: [], goals: [], props: [] };
-  totals.keys.forEach((key, g) => {
-    const value = key % 67_108_864;
-    const md = (key - value) / 67_108_864;
-    const d = md % DIMS;
-    const m = (md - d) / DIMS;
-    out.totals.push([...id(m), d === 0 ? '' : BREAKDOWNS[d - 1]!, d === 0 ? '' : dimensionValue(d - 1, value), vis[g]!, ses[g]!, bou[g]!, dur[g]!, pvs[g]!]);
+  const columns = (groups: Groups, g: number) => groups.columns.map((c) => c[g]!);
+  whole.slice.forEach((m, g) => {
+    const [v, ses, bou, dur, pvs] = columns(whole, g);
+    out.totals.push([kinds[m]!, values[m]!, '', '', v!, ses!, bou!, dur!, pvs!]);
   });
-  pages.keys.forEach((key, g) => {
-    const path = key % pathCount;
-    out.pages.push([...id((key - path) / pathCount), dicts.paths.values[path]!, views[g]!, pages.columns[1]![g]!, timed[g]!, onPage[g]!]);
+  byValue.forEach((groups, d) => {
+    const a = DIMENSION_ATTRIBUTE[d]!;
+    groups.slice.forEach((m, g) => {
+      const code = groups.code[g]!;
+      const [v, ses, bou, dur, pvs] = columns(groups, g);
+      out.totals.push([kinds[m]!, values[m]!, BREAKDOWNS[d]!, a < 0 ? utmValues[code]! : dicts.attributes[a]!.values[code]!, v!, ses!, bou!, dur!, pvs!]);
+    });
   });
-  named.keys.forEach((key, g) => {
-    const name = key % nameCount;
-    out.events.push([...id((key - name) / nameCount), dicts.names.values[name]!, counts[g]!]);
+  pages.slice.forEach((m, g) => out.pages.push([kinds[m]!, values[m]!, dicts.paths.values[pages.code[g]!]!, ...(columns(pages, g) as [number, number, number, number])]));
+  named.slice.forEach((m, g) => out.events.push([kinds[m]!, values[m]!, dicts.names.values[named.code[g]!]!, named.columns[0]![g]!]));
+  goalGroups.slice.forEach((m, g) => out.goals.push([kinds[m]!, values[m]!, goalKey(goals[goalGroups.code[g]!]!), ...(columns(goalGroups, g) as [number, number])]));
+  props.slice.forEach((m, g) => {
+    const [name, key, level, value] = propKeys[props.code[g]!]!;
+    out.props.push([kinds[m]!, values[m]!, dicts.names.values[name]!, dicts.propKeys.values[key]!, level, level === 0 ? '' : dicts.propValues.values[value]!, ...(columns(props, g) as [number, number])]);
   });
-  for (const { key: [m, goal], values: [visitors, conversions] } of goalSums.rows.values()) out.goals.push([...id(Number(m)), goal!, visitors!, conversions!]);
-  for (const { key: [m, name, key, level, value], values: [count, visitors] } of propSums.rows.values()) {
-    out.props.push([...id(Number(m)), name!, key!, Number(level), value!, count!, visitors!]);
-  }
   return out;
 }

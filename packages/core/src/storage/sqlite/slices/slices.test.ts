@@ -120,7 +120,7 @@ describe('SQLite slices: one condition over past days is a sum of rows', () => {
     await s.slicesComputed();
     const { sliced } = s.sliceStats();
     expect(await de()).toEqual({ visitors: 2, pageviews: 3, sessions: 2, bounce_rate: 50, avg_duration: 15 });
-    expect(s.sliceStats().sliced).toBe(sliced + 4);
+    expect(s.sliceStats().sliced).toBe(sliced + 3); // 11-02, 11-03 and 11-05 (11-04 has no data)
   });
 
   it('read a goal added after a day was computed as before on that day, until the day is computed with it', async () => {

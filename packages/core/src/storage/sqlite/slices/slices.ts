@@ -1,7 +1,7 @@
 /**
  * Slices for the SQLite store: computing a day's (its chunk read at once on the store's
  * connection, sqlite-chunk-reader.ts and -builder.ts, then compute.ts, written with the
- * versions it was read at), and cutting a read's range into runs of days whose slices are
+ * versions it was read at), and cutting a read's range into the days whose slices are
  * valid (summed by reads.ts) and the days that must be read as before (no slices yet, a
  * write since, too many groups, a goal not computed), skipping days without any data.
  */
@@ -14,7 +14,7 @@ import { ATTRIBUTES, Dictionary, runSteps, type SiteDictionaries } from '../sqli
 import type { DayVersions } from '../sqlite-day-versions.js';
 import { computeSlices, MAX_GROUPS } from './compute.js';
 import { goalKey, type SlicePlan } from './kinds.js';
-import { createSliceReads, type Runs } from './reads.js';
+import { createSliceReads, type Days } from './reads.js';
 import { createSliceStore } from './store.js';
 
 /** Hours after midnight during which the day before still takes writes (sessions run on), as the rollups' hot days. */
@@ -101,22 +101,22 @@ export function createSlices(db: Database.Database, versions: DayVersions, optio
     },
 
     /**
-     * The range cut for a read of `plan` (call inside the read's transaction): runs of days whose
+     * The range cut for a read of `plan` (call inside the read's transaction): the days whose
      * slices are valid (and hold the goals the read needs), and the days with data that are not.
+     * Days without data are in neither.
      */
-    split(siteId: string, from: string, to: string, plan: SlicePlan, goals: readonly string[] = []): { runs: Runs; rest: string[] } {
+    split(siteId: string, from: string, to: string, plan: SlicePlan, goals: readonly string[] = []): { days: Days; rest: string[] } {
       const valid = store.valid(siteId, from, to);
       const needs = plan.goal ? [plan.goal, ...goals] : goals;
       const data = new Set(withData.all(siteId, from, to, siteId, from, to, siteId, from, to, siteId, from, to, siteId, from, to));
-      // Days without data join the runs (their rows are none): only the days read as before cut them.
-      const sliced: string[] = [];
+      const days: string[] = [];
       const rest: string[] = [];
       for (const day of daysBetween(from, to)) {
         const computed = valid.get(day);
-        if ((computed && needs.every((g) => computed.has(g))) || !data.has(day)) sliced.push(day);
-        else rest.push(day);
+        if (computed && needs.every((g) => computed.has(g))) days.push(day);
+        else if (data.has(day)) rest.push(day);
       }
-      return { runs: runsOf(sliced), rest };
+      return { days, rest };
     },
 
     /** Whether a day may be computed now (not hot). */
