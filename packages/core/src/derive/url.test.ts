@@ -27,7 +27,7 @@ describe('parsePageUrl', () => {
     expect(parsePageUrl(url)).toEqual(expected);
   });
 
-  it('reads all seven campaign parameters', () => {
+  it('reads the UTM tags and the click ids together', () => {
     const url = '/p?utm_source=news&utm_medium=email&utm_campaign=spring&gclid=G1&msclkid=M1&fbclid=F1&gad_source=1&other=1';
     expect(parsePageUrl(url).params).toEqual({
       utm_source: 'news',
@@ -38,6 +38,11 @@ describe('parsePageUrl', () => {
       fbclid: 'F1',
       gad_source: '1',
     });
+  });
+
+  it('reads every platform\'s click id, as the platform spells it', () => {
+    const url = '/p?dclid=D&gbraid=GB&wbraid=WB&yclid=Y&ttclid=T&li_fat_id=L&twclid=W&ScCid=S&epik=E&rdt_cid=R&sccid=lower';
+    expect(parsePageUrl(url).params).toEqual({ dclid: 'D', gbraid: 'GB', wbraid: 'WB', yclid: 'Y', ttclid: 'T', li_fat_id: 'L', twclid: 'W', ScCid: 'S', epik: 'E', rdt_cid: 'R' });
   });
 
   it('reads a Bing ad click whose only parameter is msclkid (the pre-check once skipped it)', () => {

@@ -2,18 +2,14 @@
  * Page URL of an event (decisions.md sections 4 and 8): its path as recorded, its host, and
  * the campaign parameters the import reads from the query when the line has no UTM fields.
  */
+import { CLICK_ID_PARAMS, type ClickIds } from './click-ids.js';
 import { splitAbsoluteUrl } from './host.js';
 
-/** Query parameters that say where a visit came from. Absent when missing or empty. */
-export interface CampaignParams {
+/** Query parameters that say where a visit came from: UTM tags and click ids (click-ids.ts). Absent when missing or empty. */
+export interface CampaignParams extends ClickIds {
   utm_source?: string;
   utm_medium?: string;
   utm_campaign?: string;
-  gclid?: string;
-  msclkid?: string;
-  fbclid?: string;
-  /** Google Ads sets it beside `gclid`; browsers that strip `gclid` (Safari, Firefox) keep it. */
-  gad_source?: string;
 }
 
 /** A page URL taken apart. */
@@ -30,10 +26,7 @@ export const CAMPAIGN_PARAM_NAMES = [
   'utm_source',
   'utm_medium',
   'utm_campaign',
-  'gclid',
-  'msclkid',
-  'fbclid',
-  'gad_source',
+  ...CLICK_ID_PARAMS,
 ] as const satisfies readonly (keyof CampaignParams)[];
 
 /**
