@@ -105,10 +105,12 @@ export const SUPPLEMENTARY_SOURCE_NAMES: Readonly<Record<string, SourceCategory>
   deepseek: 'ai',
   grok: 'ai',
   mistral: 'ai',
-  // Short forms common in UTM tags. `meta` also overrides Ghost's defunct "Meta" search
-  // engine: today `utm_source=meta` means Facebook and Instagram.
+  // Short forms common in UTM tags, as Google's list has `fb` and `ig`. `meta` also
+  // overrides Ghost's defunct "Meta" search engine: today `utm_source=meta` means Facebook
+  // and Instagram.
   meta: 'social',
   x: 'social',
+  yt: 'video', // YouTube
   threads: 'social',
   telegram: 'social',
   discord: 'social',

@@ -28,6 +28,7 @@ describe('sourceCategory', () => {
     ['hackernews', 'social'],
     ['fb', 'social'],
     ['meta', 'social'],
+    ['yt', 'video'],
     ['chatgpt', 'ai'],
     // listed by the package only as www.<host>: the keys lose www. like the lookups do
     ['qwant.com', 'search'],
