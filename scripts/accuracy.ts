@@ -5,9 +5,11 @@
  * `../shared/fixtures/` beside the repository (or `--fixtures`, or $SITELINE_FIXTURES), never
  * copied in; device type and bot recall against matomo-org/device-detector's
  * `Tests/fixtures/*.yml`, read from `--device-fixtures` (or $SITELINE_DEVICE_FIXTURES) and
- * from the shared fixtures if they appear there. Prints agreement per category, every
- * disagreement, and every case left out as not comparable with the reason. Exits 1 when a
- * target of issue 14 or 27 is missed, 2 when the fixtures cannot be read.
+ * from the shared fixtures if they appear there; channels against peers' tests transcribed
+ * into `--peer-fixtures <dir>` (or $SITELINE_PEER_FIXTURES) when given (peer-channels.ts).
+ * Prints agreement per category, every disagreement, and every case left out as not
+ * comparable with the reason. Exits 1 when a target of issue 14 or 27 is missed, 2 when the
+ * fixtures cannot be read.
  * Not part of `npm test`. The figures and the naming mapping are in docs/derivations.md.
  */
 import { parseArgs } from 'node:util';
@@ -15,6 +17,7 @@ import { dbtGa4Channels, ga4SourceCategories, postHogChannels, postHogDomainType
 import { DEVICE_FIXTURES_ENV, deviceFixtureDirs, readDeviceFixtures } from './accuracy/device-detector.js';
 import { botTallies, deviceTypeTallies } from './accuracy/device-types.js';
 import { fixturesDir } from './accuracy/fixtures.js';
+import { PEER_FIXTURES_ENV, peerChannelTallies, peerFixturesDir } from './accuracy/peer-channels.js';
 import { detailLines, meetsTarget, summaryLine, type Tally } from './accuracy/tally.js';
 import { userAgentTallies } from './accuracy/user-agents.js';
 
@@ -22,6 +25,7 @@ const { values: args } = parseArgs({
   options: {
     fixtures: { type: 'string' },
     'device-fixtures': { type: 'string' },
+    'peer-fixtures': { type: 'string' },
     limit: { type: 'string', default: '40' },
   },
 });
@@ -36,6 +40,8 @@ const dir = fixturesDir(args.fixtures);
 let tallies: Tally[];
 let deviceSources: string[] = [];
 let deviceTallies: Tally[] = [];
+let peerTallies: Tally[] = [];
+const peerDir = peerFixturesDir(args['peer-fixtures']);
 try {
   tallies = [dbtGa4Channels(dir), postHogChannels(dir), ga4SourceCategories(dir), postHogDomainTypes(dir), ...userAgentTallies(dir)];
   const deviceDirs = deviceFixtureDirs(args['device-fixtures'], dir);
@@ -44,6 +50,7 @@ try {
     deviceSources = fixtures.sources;
     deviceTallies = [...deviceTypeTallies(fixtures), ...botTallies(fixtures)];
   }
+  if (peerDir !== undefined) peerTallies = peerChannelTallies(peerDir);
 } catch (error) {
   console.error(`accuracy: ${(error as Error).message}`);
   process.exit(2);
@@ -61,16 +68,18 @@ function combined(name: string, parts: Tally[]): Tally {
   return all;
 }
 const channels = combined('channel (both sets, comparable)', tallies.slice(0, 2));
+const peers = peerTallies.length === 0 ? [] : [combined('channel (peers, all files)', peerTallies), ...peerTallies];
 
 console.log(`# Derivation accuracy against public fixtures in ${dir}`);
 console.log(`device-detector fixtures: ${deviceSources.length > 0 ? deviceSources.join(', ') : 'none'}\n`);
-for (const tally of [...tallies, ...deviceTallies]) console.log(`${detailLines(tally, limit).join('\n')}\n`);
+for (const tally of [...tallies, ...deviceTallies, ...peerTallies]) console.log(`${detailLines(tally, limit).join('\n')}\n`);
 console.log('## Summary');
-for (const tally of [channels, ...tallies, ...deviceTallies]) console.log(summaryLine(tally));
+for (const tally of [channels, ...tallies, ...deviceTallies, ...peers]) console.log(summaryLine(tally));
 if (deviceTallies.length === 0) {
   const why = `no device-detector fixtures (its Tests/fixtures/*.yml) in ${dir} or ${dir}/device-detector; pass --device-fixtures <dir> or set ${DEVICE_FIXTURES_ENV}`;
   console.log(`device type: not measured: ${why}\nbot recall:  not measured: ${why}`);
 }
+if (peerDir === undefined) console.log(`channel (peers): not measured: pass --peer-fixtures <dir> or set ${PEER_FIXTURES_ENV}`);
 console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
 const missed = [channels, ...tallies, ...deviceTallies].filter((t) => !meetsTarget(t));
 if (missed.length > 0) {

@@ -20,6 +20,7 @@ export const CHANNEL_NAMES: Readonly<Record<string, Channel | null>> = {
   Display: 'Display',
   Affiliates: 'Affiliates',
   Affiliate: 'Affiliates', // PostHog's spelling
+  'AI Assistants': 'AI Assistants', // Plausible's channel, as ours
   // GA4 "Paid Other" (paid medium, source neither search, social, video nor shopping) is
   // folded into Display by our rules; PostHog calls the same thing "Paid Unknown".
   'Paid Other': 'Display',
