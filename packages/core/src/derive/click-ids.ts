@@ -13,6 +13,7 @@
  * `fbclid` is not an ad click id: Facebook adds it to every outbound link. It only says the
  * link was clicked on Facebook when nothing else does.
  */
+import { siteName } from './host.js';
 import type { SourceCategory } from './source-lists.js';
 import type { HostMatch } from './sources.js';
 
@@ -77,14 +78,18 @@ const KIND_CATEGORY: Readonly<Record<AdKind, SourceCategory>> = { search: 'searc
  * The kind of ad click the click ids prove, given where the visitor came from (`null` for
  * no referrer): the first ad click id, in table order, that holds by the rules at the top.
  * @example adClick({ gclid: 'x' }, null) // 'search'
- * @example adClick({ gclid: 'x' }, { category: 'search', site: 'bing' }) // null: Bing's organic result
- * @example adClick({ gclid: 'x' }, { category: 'video', site: 'youtube' }) // 'search' (channel-rules.ts makes a YouTube ad Paid Social)
+ * @example adClick({ gclid: 'x' }, { category: 'search', host: 'bing.com' }) // null: Bing's organic result
+ * @example adClick({ gclid: 'x' }, { category: 'video', host: 'm.youtube.com' }) // 'search' (channel-rules.ts makes a YouTube ad Paid Social)
  */
 export function adClick(clickIds: ClickIds | undefined, referrer: HostMatch | null): AdKind | null {
-  for (const platform of presentPlatforms(clickIds)) {
-    if (!platform.adsOnly) continue;
-    if (referrer === null) return platform.kind;
-    if (referrer.category === null || (referrer.site !== null && platform.sites.includes(referrer.site))) return platform.kind;
+  if (!hasClickId(clickIds)) return null;
+  let site: string | null | undefined; // whose site the referrer is, looked up once if asked
+  for (const param of CLICK_ID_PARAMS) {
+    const platform: ClickPlatform = CLICK_IDS[param];
+    if (!clickIds[param] || !platform.adsOnly) continue;
+    if (referrer === null || referrer.category === null) return platform.kind;
+    if (site === undefined) site = siteName(referrer.host);
+    if (site !== null && platform.sites.includes(site)) return platform.kind;
   }
   return null;
 }
@@ -95,11 +100,16 @@ export function adClick(clickIds: ClickIds | undefined, referrer: HostMatch | nu
  * @example clickedOnCategory({ fbclid: 'x' }) // 'social'
  */
 export function clickedOnCategory(clickIds: ClickIds | undefined): SourceCategory | null {
-  for (const platform of presentPlatforms(clickIds)) return KIND_CATEGORY[platform.kind];
+  if (!hasClickId(clickIds)) return null;
+  for (const param of CLICK_ID_PARAMS) if (clickIds[param]) return KIND_CATEGORY[CLICK_IDS[param].kind];
   return null;
 }
 
-function* presentPlatforms(clickIds: ClickIds | undefined): Generator<ClickPlatform> {
-  if (clickIds === undefined) return;
-  for (const param of CLICK_ID_PARAMS) if (clickIds[param]) yield CLICK_IDS[param];
+const IS_CLICK_ID: ReadonlySet<string> = new Set(CLICK_ID_PARAMS);
+
+/** Whether any key is a click id: most visits carry none, and their few keys are cheaper to read than 14 absent ones. */
+function hasClickId(clickIds: ClickIds | undefined): clickIds is ClickIds {
+  if (clickIds === undefined) return false;
+  for (const key in clickIds) if (IS_CLICK_ID.has(key)) return true;
+  return false;
 }

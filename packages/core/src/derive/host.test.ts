@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appPublisherDomain, registrableDomain } from './host.js';
+import { appPublisherDomain, registrableDomain, siteName } from './host.js';
 
 describe('registrableDomain', () => {
   it.each([
@@ -49,5 +49,18 @@ describe('appPublisherDomain', () => {
     'zz.example', // zz is no top-level domain
   ])('%s -> null', (id) => {
     expect(appPublisherDomain(id)).toBeNull();
+  });
+});
+
+describe('siteName', () => {
+  it.each([
+    ['news.google.co.uk', 'google'],
+    ['lm.facebook.com', 'facebook'],
+    ['com.google.android.googlequicksearchbox', 'google'], // a package: its publisher's
+    ['com.slack', 'slack'],
+    ['facebook.com.evil.test', null],
+    ['localhost', null],
+  ])('%s -> %s', (host, name) => {
+    expect(siteName(host)).toBe(name);
   });
 });

@@ -107,8 +107,23 @@ const PACKAGE_ROOT = /^[a-z]{2,3}$/;
  * @example appPublisherDomain('example.com') // null (`example` is no top-level domain)
  */
 export function appPublisherDomain(id: string): string | null {
-  const [root, name] = id.split('.', 2);
-  if (root === undefined || !name || !PACKAGE_ROOT.test(root)) return null;
+  const dot = id.indexOf('.');
+  if (dot < 2 || dot > 3) return null; // most hosts end here, without a cut string
+  const root = id.slice(0, dot);
+  const next = id.indexOf('.', dot + 1);
+  const name = next < 0 ? id.slice(dot + 1) : id.slice(dot + 1, next);
+  if (name === '' || !PACKAGE_ROOT.test(root)) return null;
   const domain = `${name}.${root}`;
   return registrableDomain(domain)?.domain === domain ? domain : null;
+}
+
+/**
+ * The name of the site a host or an Android package belongs to: its registrable domain's
+ * name, else, for a package, its publisher's (`google` for `news.google.co.uk` and for
+ * `com.google.android.googlequicksearchbox`). `null` when it has neither.
+ * @example siteName('lm.facebook.com') // 'facebook'
+ */
+export function siteName(host: string): string | null {
+  const publisher = appPublisherDomain(host);
+  return registrableDomain(host)?.name ?? (publisher === null ? null : (registrableDomain(publisher)?.name ?? null));
 }

@@ -8,7 +8,8 @@
  *    `com.google.android.youtube` is youtube.com, `m.me` is messenger.com);
  * 2. the host itself is listed (`l.facebook.com`), or names webmail (`mail.ionos.de`);
  * 3. a parent domain is listed, down to the registrable domain and never past it
- *    (`mbasic.facebook.com` is facebook.com; `facebook.com.evil.test` is not);
+ *    (`mbasic.facebook.com` is facebook.com; `facebook.com.evil.test` is not: its
+ *    registrable domain is evil.test);
  * 4. the registrable domain is wholly a social or video source on the lists (Google's list
  *    names Skype and lists web.skype.com, so join.skype.com is Skype; source-lists.ts
  *    `SITE_DOMAINS`);
@@ -19,8 +20,7 @@
  * other domains.
  */
 import { APP_SOURCES } from './app-sources.js';
-import { appPublisherDomain, registrableDomain, stripWww } from './host.js';
-import { memoizeRecent } from './memoize.js';
+import { appPublisherDomain, stripWww } from './host.js';
 import { HOSTS, NAMES, NOT_ALPHANUMERIC, SITE_DOMAINS, type SourceCategory } from './source-lists.js';
 
 export { NOT_ALPHANUMERIC, type SourceCategory } from './source-lists.js';
@@ -30,11 +30,12 @@ export interface HostMatch {
   /** The source's category; `null` when nothing is listed or the entry has no category. */
   category: SourceCategory | null;
   /**
-   * The name of the registrable domain the host was read as (`google` for `news.google.co.uk`,
-   * `youtube` for the YouTube app, `facebook` for `com.facebook.katana`): which company's
-   * site the visitor came from. `null` when the host has no registrable domain.
+   * The host the lists were asked about: the host itself, the source an app or short link
+   * belongs to (`youtube.com` for `com.google.android.youtube`), or an Android package's
+   * publisher (`facebook.com` for `com.facebook.katana`). host.ts `siteName` tells whose
+   * site it is, which click ids ask.
    */
-  site: string | null;
+  host: string;
 }
 
 /**
@@ -45,56 +46,43 @@ export interface HostMatch {
  */
 const WEBMAIL_SUBDOMAIN = /^(?:webmail|email|mail|messagerie)\.[^.]+\.[^.]/;
 
-/** Referrer hosts repeat on every session of an import; matching one costs a suffix-list parse. */
-const MATCH_CACHE_SIZE = 5_000;
+/** app-sources.ts as a map: a look-up of a missing key in a large object literal is slower. */
+const APP_SOURCE_MAP: ReadonlyMap<string, string> = new Map(Object.entries(APP_SOURCES));
 
 /**
  * The source a lower-cased referring host without `www.` belongs to, by the rules above.
- * @example matchHost('com.google.android.youtube') // { category: 'video', site: 'youtube' }
- * @example matchHost('notfacebook.com') // { category: null, site: 'notfacebook' }
+ * Plain map look-ups and string cuts: the import runs it on every event, and the public
+ * suffix list is needed only where a package is read (rule 5).
+ * @example matchHost('com.google.android.youtube') // { category: 'video', host: 'youtube.com' }
+ * @example matchHost('notfacebook.com') // { category: null, host: 'notfacebook.com' }
  */
-export const matchHost: (host: string) => HostMatch = memoizeRecent(matchUncached, MATCH_CACHE_SIZE);
-
-function matchUncached(host: string): HostMatch {
-  const mapped = APP_SOURCES[host];
-  if (mapped !== undefined) return matchAsHost(mapped).match;
-  const asHost = matchAsHost(host);
+export function matchHost(host: string): HostMatch {
+  const mapped = APP_SOURCE_MAP.get(host);
+  if (mapped !== undefined) return { category: lookUp(mapped) ?? null, host: mapped };
+  const own = lookUp(host);
+  if (own !== undefined) return { category: own, host };
   const publisher = appPublisherDomain(host);
-  if (publisher === null) return asHost.match;
-  if (!asHost.listed) return matchAsHost(publisher).match;
-  // A package the lists know as it is (`com.google.android.googlequicksearchbox`): its site is its publisher's.
-  return asHost.match.site === null ? { ...asHost.match, site: registrableDomain(publisher)?.name ?? null } : asHost.match;
-}
-
-/** Steps 2-4; `listed` tells whether an entry decided (a `null` entry decides too: `docs.google.com`). */
-function matchAsHost(host: string): { match: HostMatch; listed: boolean } {
-  const registrable = registrableDomain(host);
-  const site = registrable?.name ?? null;
-  const decided = (category: SourceCategory | null) => ({ match: { category, site }, listed: true });
-  const own = HOSTS.get(host);
-  if (own !== undefined) return decided(own);
-  if (WEBMAIL_SUBDOMAIN.test(host)) return decided('email');
-  for (const parent of parentDomains(host, registrable?.domain)) {
-    const category = HOSTS.get(parent);
-    if (category !== undefined) return decided(category);
-  }
-  const whole = registrable === null ? undefined : SITE_DOMAINS.get(registrable.domain);
-  return whole === undefined ? { match: { category: null, site }, listed: false } : decided(whole);
+  return publisher === null ? { category: null, host } : { category: lookUp(publisher) ?? null, host: publisher };
 }
 
 /**
- * The parents of a host, nearest first, down to its registrable domain when it has one;
- * otherwise down to the last two labels (an Android package, `localhost.localdomain`).
+ * Rules 2-4: the host itself, webmail by name, then each parent domain nearest first, each
+ * as a listed host and as a registrable domain that is wholly a source. `undefined` when
+ * nothing decides (a `null` entry decides: `docs.google.com`). The walk needs no public
+ * suffix list: it stops before a single label, and no listed host is a public suffix
+ * (sources.test.ts checks), so nothing past a registrable domain can match.
  */
-function* parentDomains(host: string, registrable: string | undefined): Generator<string> {
-  let candidate = host;
-  while (candidate !== registrable) {
-    const dot = candidate.indexOf('.');
-    if (dot < 0) return;
-    candidate = candidate.slice(dot + 1);
-    if (!candidate.includes('.')) return;
-    yield candidate;
+function lookUp(host: string): SourceCategory | null | undefined {
+  const own = HOSTS.get(host);
+  if (own !== undefined) return own;
+  if (WEBMAIL_SUBDOMAIN.test(host)) return 'email';
+  for (let candidate = host; candidate.includes('.'); candidate = candidate.slice(candidate.indexOf('.') + 1)) {
+    const listed = candidate === host ? undefined : HOSTS.get(candidate);
+    if (listed !== undefined) return listed;
+    const whole = SITE_DOMAINS.get(candidate);
+    if (whole !== undefined) return whole;
   }
+  return undefined;
 }
 
 /**

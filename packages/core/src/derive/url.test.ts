@@ -57,6 +57,10 @@ describe('parsePageUrl', () => {
     expect(parsePageUrl(`/p?${name}=v`).params).toEqual({ [name]: 'v' });
   });
 
+  it('keeps a name whose first value is empty absent, as URLSearchParams.get reads it', () => {
+    expect(parsePageUrl('/p?gclid=&gclid=second&utm_source=a').params).toEqual({ utm_source: 'a' });
+  });
+
   it('decodes values as URLSearchParams does, keeps the first, drops empty ones', () => {
     expect(parsePageUrl('/p?utm_source=a+b%26c&utm_source=second&utm_medium=&utm%5Fcampaign=x').params).toEqual({
       utm_source: 'a b&c',
