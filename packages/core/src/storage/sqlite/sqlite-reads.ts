@@ -205,7 +205,11 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
     }
     return parts.length === 1 ? parts[0]! : read.merge(parts);
   };
-  /** Days whose slices a read found stale, computed after the answer, a day per turn of the event loop. */
+  /**
+   * Days whose slices a read found stale, computed after the answer: the day's chunk loaded into the
+   * column cache as its loads go (a step per turn of the event loop), the slices computed from it the
+   * same way, then written. A day the cache will not hold (too large) stays read as before.
+   */
   const slices = options.slices;
   /** Days read from slices and as before by reads that had a slice plan (tests, the bench). */
   const sliceStats = { sliced: 0, rest: 0 };
@@ -219,7 +223,15 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
       if (days.size === 0) staleSlices.delete(siteId);
       await nextTurn();
       if (!db.open) return;
-      slices!.compute(siteId, [day!]);
+      const timezone = zoneOf(siteId);
+      try {
+        await columnCache.prepare({ siteId, from: day!, to: day! }, timezone, { background: true });
+      } catch {
+        return; // the store closed meanwhile
+      }
+      if (!db.open) return;
+      const held = snapshot(() => columnCache.held(siteId, day!, timezone)) as ReturnType<ColumnCache['held']>;
+      if (held) await slices!.computeHeld(siteId, day!, held, () => !db.open);
     }
   };
   /**

@@ -20,7 +20,7 @@
  * busy site is a hundred thousand sessions in a dozen slices each.
  */
 import type { GoalDefinition } from '../../../goals/goal.js';
-import { ATTRIBUTES, type DayChunk, type SiteDictionaries } from '../sqlite-columns.js';
+import { ATTRIBUTES, type DayChunk, pacer, runSteps, type SiteDictionaries } from '../sqlite-columns.js';
 import { type ChunkEvents, eventsOf, GoalMasks } from '../sqlite-scan-selection.js';
 import { BREAKDOWNS, goalKey, isPatternGoal, type SliceKind } from './kinds.js';
 
@@ -119,6 +119,16 @@ class Pairs {
  * when the day would make more than `maxGroups` groups.
  */
 export function computeSlices(chunk: DayChunk, dicts: SiteDictionaries, goals: readonly GoalDefinition[], maxGroups = MAX_GROUPS): SliceRows | undefined {
+  return runSteps(computeSteps(chunk, dicts, goals, maxGroups));
+}
+
+/**
+ * `computeSlices` a few milliseconds at a time: a generator that pauses (`yield`) between steps,
+ * so a server computing a day of a busy site lets its event loop run meanwhile. The chunk and
+ * the dictionaries' values it reads do not change between steps (dictionaries only grow).
+ */
+export function* computeSteps(chunk: DayChunk, dicts: SiteDictionaries, goals: readonly GoalDefinition[], maxGroups = MAX_GROUPS): Generator<void, SliceRows | undefined> {
+  const due = pacer(256);
   const budget = new Budget(maxGroups);
   const sessions = chunk.sessions;
   const [day, outside] = eventsOf(chunk);
@@ -169,7 +179,9 @@ export function computeSlices(chunk: DayChunk, dicts: SiteDictionaries, goals: r
     }
   };
   note(day, true);
+  yield;
   note(outside, false);
+  yield;
   for (let s = 0; s < sessions; s++) for (let a = 0; a < ATTRIBUTES.length; a++) {
     const code = chunk.attributes[a]![s]!;
     numbered(attributeSlices[a]!, code, ATTRIBUTES[a]!, () => dicts.attributes[a]!.values[code]!);
@@ -269,6 +281,7 @@ export function computeSlices(chunk: DayChunk, dicts: SiteDictionaries, goals: r
       }
     }
     if (budget.over) return undefined;
+    if (due(s)) yield;
   }
 
   // Pages and custom events of the day, by the slices of each event's session (events come grouped by visitor).
@@ -293,8 +306,10 @@ export function computeSlices(chunk: DayChunk, dicts: SiteDictionaries, goals: r
       for (let j = start[s]! + 1; j < end(s); j++) named.columns[0]![named.at(member[j]!, code)]!++;
     }
     if (budget.over) return undefined;
+    if (due(e)) yield;
   }
 
+  yield;
   // Goals, `all` included: converting sessions starting on the day (visitors), the day's events meeting each goal (conversions).
   const goalGroups = new Groups(Math.max(1, goals.length), kinds.length, 2, budget);
   for (let g = 0; g < goals.length; g++) {
@@ -341,6 +356,7 @@ export function computeSlices(chunk: DayChunk, dicts: SiteDictionaries, goals: r
     if (budget.over) return undefined;
   }
 
+  yield;
   const out: SliceRows = { totals: [], pages: [], events: [], goals: [], props: [] };
   const columns = (groups: Groups, g: number) => groups.columns.map((c) => c[g]!);
   whole.slice.forEach((m, g) => {

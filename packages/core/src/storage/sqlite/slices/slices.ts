@@ -6,13 +6,14 @@
  * write since, too many groups, a goal not computed), skipping days without any data.
  */
 import type Database from 'better-sqlite3';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { GoalDefinition } from '../../../goals/goal.js';
 import { daysBetween, localDay, shiftDay } from '../../../time/zone.js';
 import { createChunkBuilder } from '../sqlite-chunk-builder.js';
 import { createChunkReader } from '../sqlite-chunk-reader.js';
-import { ATTRIBUTES, Dictionary, runSteps, type SiteDictionaries } from '../sqlite-columns.js';
+import { ATTRIBUTES, type DayChunk, Dictionary, runSteps, type SiteDictionaries } from '../sqlite-columns.js';
 import type { DayVersions } from '../sqlite-day-versions.js';
-import { computeSlices, MAX_GROUPS } from './compute.js';
+import { computeSlices, computeSteps, MAX_GROUPS, type SliceRows } from './compute.js';
 import { goalKey, type SlicePlan } from './kinds.js';
 import { createSliceReads, type Days } from './reads.js';
 import { createSliceStore } from './store.js';
@@ -76,9 +77,35 @@ export function createSlices(db: Database.Database, versions: DayVersions, optio
     store.write(siteId, day, rows, depends.map((d) => [d, now.get(d) ?? 0]), goals.map(goalKey));
   });
 
+  /** Writes a day's rows computed from a chunk of `dayVersions` if those versions still hold (else a later read computes it again). */
+  const writeIfCurrent = db.transaction((siteId: string, day: string, rows: SliceRows | undefined, dayVersions: [string, number][], goals: string[]) => {
+    const days = dayVersions.map(([d]) => d).sort();
+    const now = versions.between(siteId, days[0]!, days[days.length - 1]!);
+    if (dayVersions.every(([d, v]) => (now.get(d) ?? 0) === v)) store.write(siteId, day, rows, dayVersions, goals);
+  });
+
   return {
     reads,
     store,
+
+    /**
+     * Computes a day's slices from a chunk the column cache holds (`ColumnCache.held`) a few
+     * milliseconds per turn of the event loop, then writes them in one transaction if the chunk's
+     * versions still hold: how a server computes the days its reads found without slices.
+     */
+    async computeHeld(siteId: string, day: string, held: { chunk: DayChunk; dicts: SiteDictionaries; versions: [string, number][] }, stopped: () => boolean): Promise<void> {
+      if (hot(siteId, day)) return;
+      const goals = options.goalsOf(siteId);
+      const steps = computeSteps(held.chunk, held.dicts, goals, options.maxGroups ?? MAX_GROUPS);
+      for (let step = steps.next(); ; step = steps.next()) {
+        if (step.done) {
+          if (!stopped()) writeIfCurrent.immediate(siteId, day, step.value, held.versions, goals.map(goalKey));
+          return;
+        }
+        await nextTurn();
+        if (stopped()) return;
+      }
+    },
 
     /**
      * Computes the slices of the listed days of a site that are not hot, each in a transaction of
