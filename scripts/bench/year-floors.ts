@@ -46,3 +46,29 @@ function propertyFloorSqlOrNull(endpoint: EndpointName, siteId: string, from: st
     return undefined;
   }
 }
+
+/**
+ * The floor of a case on SQLite where a target is missed: the least a read from the raw rows
+ * does for the case's conditions, with the indexes there are (events by time, sessions by day):
+ * an attribute's sessions of the range counted (a scan of the range's sessions), a page's or an
+ * event's rows counted (a scan of the range's events); two conditions, the cheaper of theirs.
+ * A design that reads fewer rows than these has the answer summed ahead (slices).
+ */
+export function sqliteFloorSql(name: YearCase, siteId: string, from: string, to: string, startMs: number, endMs: number): { sql: string; args: unknown[] }[] {
+  const sessions = (column: string, value: string) => ({
+    sql: `SELECT COUNT(*), COUNT(DISTINCT day || char(0) || visitor_id) FROM sessions WHERE site_id = ? AND day BETWEEN ? AND ? AND ${column} = ?`,
+    args: [siteId, from, to, value],
+  });
+  const events = (type: 0 | 1, column: string, value: string) => ({
+    sql: `SELECT COUNT(*) FROM events WHERE site_id = ? AND ts >= ? AND ts < ? AND type = ${type} AND ${column} = ?`,
+    args: [siteId, startMs, endMs, value],
+  });
+  switch (name) {
+    case 'unfiltered': return [{ sql: 'SELECT SUM(visitors), SUM(pageviews) FROM rollup_days WHERE site_id = ? AND day BETWEEN ? AND ?', args: [siteId, from, to] }];
+    case 'country is DE': return [sessions('country_code', 'DE')];
+    case 'channel is Organic Search': return [sessions('channel', 'Organic Search')];
+    case 'page is /pricing': return [events(0, 'path', '/pricing')];
+    case 'goal is signup': return [events(1, 'name', 'signup')];
+    case 'country is DE, page is /pricing': return [sessions('country_code', 'DE'), events(0, 'path', '/pricing')];
+  }
+}
