@@ -13,6 +13,8 @@ import { certificate } from './server.js';
 export interface ServeProcess {
   port: number;
   pid: number;
+  /** Resolves once the process has used under 5% of a core for a second (its start-up work, such as warming caches, done), or after two minutes. */
+  settled(): Promise<void>;
   /** The process's resident memory now and its peak (`VmRSS`, `VmHWM`), MB. */
   rss(): { nowMb: number; peakMb: number };
   stop(): Promise<void>;
@@ -36,6 +38,19 @@ export async function startServe(databaseUrl: string, options: { key: string; di
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output = (output + chunk).slice(-100_000)));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output = (output + chunk).slice(-100_000)));
   const exited = new Promise<void>((done) => child.on('exit', () => done()));
+  /** CPU ticks (user + system, 100 per second) the process has used. */
+  const ticks = () => {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  };
+  const settled = async () => {
+    for (let last = ticks(), deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const now = ticks();
+      if (now - last < 5) return;
+      last = now;
+    }
+  };
   const status = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
   for (const deadline = Date.now() + 120_000; ; await new Promise((r) => setTimeout(r, 50))) {
     const started = /"server started".*"url":"https:\/\/localhost:(\d+)\//.exec(output);
@@ -43,6 +58,7 @@ export async function startServe(databaseUrl: string, options: { key: string; di
       return {
         port: Number(started[1]),
         pid: child.pid!,
+        settled,
         rss: () => ({ nowMb: status('VmRSS'), peakMb: status('VmHWM') }),
         stop: () => (child.kill('SIGTERM'), exited),
       };
