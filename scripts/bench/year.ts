@@ -115,7 +115,7 @@ async function runEngine(engine: Engine): Promise<EngineResult> {
   } else {
     progress = parts.has('import') ? await withClickHouse((server) => importInto(server.url)) : (JSON.parse(readFileSync(progressFile, 'utf8')) as YearProgress);
   }
-  const result: EngineResult = { engine, version: 'SQLite', progress, bytes: 0, reads: [], floors: [], load: { before, after: before } };
+  const result: EngineResult = { engine, version: engine === 'sqlite' ? 'SQLite' : 'clickhouse-server', progress, bytes: 0, reads: [], floors: [], load: { before, after: before } };
   if (engine === 'sqlite') result.bytes = statSync(sqliteFile).size;
   const read = async (databaseUrl: string) => {
     const serve = await startServe(databaseUrl, { key: KEY, dir: folder });

@@ -234,7 +234,7 @@ describe('SQLite migration of issue 41: slices', () => {
     const expected = await REPORTS.stats(before, filter, { now: NOW });
     before.db.exec(`${UNDO_SLICES} PRAGMA user_version = ${MIGRATIONS.length - 1}`);
     await before.close();
-    const upgraded = createSqliteStore(file, { now: () => NOW });
+    const upgraded = createSqliteStore(file, { now: () => NOW, sliceMinSessions: 0 });
     expect(upgraded.db.prepare('SELECT COUNT(*) FROM slice_days').pluck().get()).toBe(0);
     // S1, S3 and S5 (testing/datasets.ts): the /pricing views, from the raw rows this time.
     expect(await REPORTS.stats(upgraded, filter, { now: NOW })).toEqual({ visitors: 3, pageviews: 3, sessions: 3, bounce_rate: 33.3, avg_duration: 70 });

@@ -242,12 +242,12 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
    */
   const sliced = async <T>(range: DayRange, plan: SliceRead | undefined, fromSlices: (days: Days) => T, scan: (r: DayRange) => Promise<T>, merge: (parts: T[]) => T, goals: readonly string[] = []): Promise<T> => {
     if (!slices || !plan) return scan(range);
-    const { part, rest } = snapshot(() => {
-      const { days, rest } = slices.split(range.siteId, range.from, range.to, plan, goals);
+    const { part, rest, stale } = snapshot(() => {
+      const { days, rest, stale } = slices.split(range.siteId, range.from, range.to, plan, goals);
       sliceStats.sliced += days.length;
       sliceStats.rest += rest.length;
-      return { part: fromSlices(days), rest };
-    }) as { part: T; rest: string[] };
+      return { part: fromSlices(days), rest, stale };
+    }) as { part: T; rest: string[]; stale: string[] };
     if (rest.length === 0) return part;
     const timezone = zoneOf(range.siteId);
     const parts = [part];
@@ -255,7 +255,7 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
       parts.push(await scan({ siteId: range.siteId, from, to, startMs: startOf(from, timezone), endMs: startOf(shiftDay(to, 1), timezone) }));
     }
     if (!options.readonly) {
-      const days = rest.filter((day) => slices.computable(range.siteId, day));
+      const days = stale.filter((day) => slices.computable(range.siteId, day));
       if (days.length > 0) {
         let known = staleSlices.get(range.siteId);
         if (!known) staleSlices.set(range.siteId, (known = new Set()));

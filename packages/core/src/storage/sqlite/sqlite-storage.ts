@@ -65,6 +65,8 @@ export interface SqliteStorageOptions {
    * leaves every filtered read to the column cache and the raw tables (tests of those).
    */
   slices?: boolean;
+  /** Sessions a day needs for slices (default 4,000, slices/slices.ts `MIN_SESSIONS`). For tests. */
+  sliceMinSessions?: number;
 }
 
 interface SiteRow {
@@ -189,7 +191,10 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   const write = createWriter(db, createLiveDeltas(db));
   const rollups = createRollups(db, options.rebuildMemoryBytes);
   const versions = createDayVersions(db);
-  const slices = options.slices === false ? undefined : createSlices(db, versions, { now: options.now ?? Date.now, timezoneOf, goalsOf: (siteId) => siteGoals.all(siteId).map(toGoal) });
+  const slices = options.slices === false ? undefined : createSlices(db, versions, {
+    now: options.now ?? Date.now, timezoneOf, goalsOf: (siteId) => siteGoals.all(siteId).map(toGoal),
+    ...(options.sliceMinSessions !== undefined ? { minSessions: options.sliceMinSessions } : {}),
+  });
   const reads = createReads(db, rollups, { now: options.now ?? Date.now, readonly, timezoneOf, columnCacheBytes: cacheBytes, versions, ...(slices ? { slices } : {}) });
   /** Writes in one transaction; returns the days whose rollups it made stale. */
   const writeEvents = db.transaction((events: readonly StoredEvent[], record?: ImportRecord) => {

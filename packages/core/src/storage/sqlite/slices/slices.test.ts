@@ -28,7 +28,7 @@ const NOW = Date.parse('2026-11-05T15:00:00Z');
  * (`/docs`, download; 10 s).
  */
 async function alpha(file = ':memory:', clock = { now: NOW }, options: Parameters<typeof createSqliteStore>[1] = {}): Promise<SqliteStore> {
-  const s = createSqliteStore(file === ':memory:' ? file : join(dir, file), { now: () => clock.now, ...options });
+  const s = createSqliteStore(file === ':memory:' ? file : join(dir, file), { now: () => clock.now, sliceMinSessions: 0, ...options });
   open.push(s);
   await createSite(s, { id: 'ST-alpha', name: 'Alpha', timezone: 'UTC', domain: 'alpha.example' });
   for (const goal of [{ type: 'event', value: 'signup' }, { type: 'page', value: '/pricing' }, { type: 'page', value: '/d*' }] as const) await addGoal(s, 'ST-alpha', goal);
@@ -156,5 +156,17 @@ describe('SQLite slices: one condition over past days is a sum of rows', () => {
     await reader.slicesComputed();
     expect(reader.sliceStats()).toEqual({ sliced: 1, rest: 1 });
     expect(s.db.prepare("SELECT day FROM slice_days WHERE day = '2026-11-02'").pluck().all()).toEqual([]);
+  });
+
+  it('leave days of few sessions to the column cache, and do not compute them again while they hold', async () => {
+    // At least three sessions a day: 11-02 has four, 11-03 two (S5, S6).
+    const s = await alpha('small.db', { now: NOW }, { sliceMinSessions: 3 });
+    expect(s.db.prepare("SELECT day, goals FROM slice_days WHERE site_id = 'ST-alpha' ORDER BY day").raw().all()).toEqual([
+      ['2026-11-02', expect.stringContaining('signup')], ['2026-11-03', 'null'],
+    ]);
+    expect(await read(s, 'stats', [['is', 'page', ['/pricing']]])).toEqual({ visitors: 3, pageviews: 3, sessions: 3, bounce_rate: 33.3, avg_duration: 70 });
+    await s.slicesComputed();
+    expect(s.sliceStats()).toEqual({ sliced: 1, rest: 1 });
+    expect(s.db.prepare("SELECT goals FROM slice_days WHERE day = '2026-11-03'").pluck().get()).toBe('null');
   });
 });

@@ -27,7 +27,16 @@ export interface SlicesOptions {
   goalsOf: (siteId: string) => GoalDefinition[];
   /** Groups a day may make (compute.ts `MAX_GROUPS`; tests make it small). */
   maxGroups?: number;
+  /** Sessions a day needs for slices (default `MIN_SESSIONS`; tests: 0). */
+  minSessions?: number;
 }
+
+/**
+ * Days of fewer sessions get no slices: the column cache holds a year of such days within its
+ * default bound (about 0.6 MB a day) and scans one in about a millisecond, while their slices
+ * would hold more rows than their raw rows (a slice row per value of every breakdown).
+ */
+export const MIN_SESSIONS = 4_000;
 
 /** Fresh dictionaries for one day's computation (the rows store text, not codes). */
 function dictionaries(): SiteDictionaries {
@@ -48,6 +57,7 @@ export function runsOf(days: readonly string[]): [string, string][] {
 
 export function createSlices(db: Database.Database, versions: DayVersions, options: SlicesOptions) {
   const store = createSliceStore(db, versions);
+  const minSessions = options.minSessions ?? MIN_SESSIONS;
   const reads = createSliceReads(db);
   const readDay = createChunkReader(db);
   // Days that hold any data: written since versions were kept, or rolled up, or waiting for it.
@@ -73,7 +83,7 @@ export function createSlices(db: Database.Database, versions: DayVersions, optio
     const chunk = runSteps(builder.finish());
     const depends = [day, ...chunk.dependsOn];
     const now = versions.between(siteId, depends.reduce((a, b) => (a < b ? a : b)), depends.reduce((a, b) => (a > b ? a : b)));
-    const rows = computeSlices(chunk, dicts, goals, options.maxGroups ?? MAX_GROUPS);
+    const rows = chunk.own < minSessions ? undefined : computeSlices(chunk, dicts, goals, options.maxGroups ?? MAX_GROUPS);
     store.write(siteId, day, rows, depends.map((d) => [d, now.get(d) ?? 0]), goals.map(goalKey));
   });
 
@@ -96,6 +106,10 @@ export function createSlices(db: Database.Database, versions: DayVersions, optio
     async computeHeld(siteId: string, day: string, held: { chunk: DayChunk; dicts: SiteDictionaries; versions: [string, number][] }, stopped: () => boolean): Promise<void> {
       if (hot(siteId, day)) return;
       const goals = options.goalsOf(siteId);
+      if (held.chunk.own < minSessions) {
+        writeIfCurrent.immediate(siteId, day, undefined, held.versions, goals.map(goalKey));
+        return;
+      }
       const steps = computeSteps(held.chunk, held.dicts, goals, options.maxGroups ?? MAX_GROUPS);
       for (let step = steps.next(); ; step = steps.next()) {
         if (step.done) {
@@ -129,21 +143,26 @@ export function createSlices(db: Database.Database, versions: DayVersions, optio
 
     /**
      * The range cut for a read of `plan` (call inside the read's transaction): the days whose
-     * slices are valid (and hold the goals the read needs), and the days with data that are not.
+     * slices are valid (and hold the goals the read needs), and the days with data that are not
+     * (`rest`), of which `stale` are those to compute (not known to get none at their versions).
      * Days without data are in neither.
      */
-    split(siteId: string, from: string, to: string, plan: SlicePlan, goals: readonly string[] = []): { days: Days; rest: string[] } {
+    split(siteId: string, from: string, to: string, plan: SlicePlan, goals: readonly string[] = []): { days: Days; rest: string[]; stale: string[] } {
       const valid = store.valid(siteId, from, to);
       const needs = plan.goal ? [plan.goal, ...goals] : goals;
       const data = new Set(withData.all(siteId, from, to, siteId, from, to, siteId, from, to, siteId, from, to, siteId, from, to));
       const days: string[] = [];
       const rest: string[] = [];
+      const stale: string[] = [];
       for (const day of daysBetween(from, to)) {
         const computed = valid.get(day);
         if (computed && needs.every((g) => computed.has(g))) days.push(day);
-        else if (data.has(day)) rest.push(day);
+        else if (data.has(day)) {
+          rest.push(day);
+          if (computed !== null) stale.push(day);
+        }
       }
-      return { days, rest };
+      return { days, rest, stale };
     },
 
     /** Whether a day may be computed now (not hot). */

@@ -25,10 +25,17 @@ export function createSliceStore(db: Database.Database, versions: DayVersions) {
   };
 
   return {
-    /** Replaces a day's rows (none: the day has no slices, e.g. too many groups) and records its state; call in a write transaction. */
+    /**
+     * Replaces a day's rows and records its state; call in a write transaction. Without rows (a
+     * day too small or too large for slices) the state says so (goals `null`): the day is read as
+     * before, and not computed again, while its versions hold.
+     */
     write(siteId: string, day: string, rows: SliceRows | undefined, dayVersions: [string, number][], goals: readonly string[]): void {
       for (const statement of drop) statement.run(siteId, day);
-      if (!rows) return;
+      if (!rows) {
+        setState.run(siteId, day, JSON.stringify(dayVersions), 'null');
+        return;
+      }
       for (const r of rows.totals) insert.totals.run(siteId, day, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]);
       for (const r of rows.pages) insert.pages.run(siteId, day, r[0], r[1], r[2], r[3], r[4], r[5], r[6]);
       for (const r of rows.events) insert.events.run(siteId, day, r[0], r[1], r[2], r[3]);
@@ -38,19 +45,22 @@ export function createSliceStore(db: Database.Database, versions: DayVersions) {
     },
 
     /**
-     * The days of `[from, to]` whose slices are valid in the caller's snapshot, with the goals
-     * computed on each (call inside a read transaction, with the reads of those days).
+     * The days of `[from, to]` whose state is valid in the caller's snapshot, with the goals
+     * computed on each, or null for a day that has no slices (call inside a read transaction,
+     * with the reads of those days).
      */
-    valid(siteId: string, from: string, to: string): Map<string, ReadonlySet<string>> {
+    valid(siteId: string, from: string, to: string): Map<string, ReadonlySet<string> | null> {
       const rows = states.all(siteId, from, to);
-      const out = new Map<string, ReadonlySet<string>>();
+      const out = new Map<string, ReadonlySet<string> | null>();
       if (rows.length === 0) return out;
       const parsed = rows.map(([day, v, goals]) => ({ day, versions: JSON.parse(v) as [string, number][], goals }));
       let low = from;
       for (const r of parsed) for (const [d] of r.versions) if (d < low) low = d;
       const now = versions.between(siteId, low, to);
       for (const r of parsed) {
-        if (r.versions.every(([d, v]) => (now.get(d) ?? 0) === v)) out.set(r.day, new Set(JSON.parse(r.goals) as string[]));
+        if (!r.versions.every(([d, v]) => (now.get(d) ?? 0) === v)) continue;
+        const goals = JSON.parse(r.goals) as string[] | null;
+        out.set(r.day, goals && new Set(goals));
       }
       return out;
     },
