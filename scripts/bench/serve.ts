@@ -10,6 +10,26 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { certificate } from './server.js';
 
+/** CPU ticks (user + system, 100 per second) process `pid` has used. */
+function ticks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/**
+ * Resolves once the processes together have used under 5% of a core for a second (the work a
+ * request left behind, such as loads and counts in the background, done), or after two minutes.
+ */
+export async function settled(pids: readonly number[]): Promise<void> {
+  const all = () => pids.reduce((sum, pid) => sum + ticks(pid), 0);
+  for (let last = all(), deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = all();
+    if (now - last < 5) return;
+    last = now;
+  }
+}
+
 export interface ServeProcess {
   port: number;
   pid: number;
@@ -38,19 +58,6 @@ export async function startServe(databaseUrl: string, options: { key: string; di
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output = (output + chunk).slice(-100_000)));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output = (output + chunk).slice(-100_000)));
   const exited = new Promise<void>((done) => child.on('exit', () => done()));
-  /** CPU ticks (user + system, 100 per second) the process has used. */
-  const ticks = () => {
-    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  };
-  const settled = async () => {
-    for (let last = ticks(), deadline = Date.now() + 120_000; Date.now() < deadline; ) {
-      await new Promise((r) => setTimeout(r, 1000));
-      const now = ticks();
-      if (now - last < 5) return;
-      last = now;
-    }
-  };
   const status = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
   for (const deadline = Date.now() + 120_000; ; await new Promise((r) => setTimeout(r, 50))) {
     const started = /"server started".*"url":"https:\/\/localhost:(\d+)\//.exec(output);
@@ -58,7 +65,7 @@ export async function startServe(databaseUrl: string, options: { key: string; di
       return {
         port: Number(started[1]),
         pid: child.pid!,
-        settled,
+        settled: () => settled([child.pid!]),
         rss: () => ({ nowMb: status('VmRSS'), peakMb: status('VmHWM') }),
         stop: () => (child.kill('SIGTERM'), exited),
       };

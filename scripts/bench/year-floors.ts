@@ -17,12 +17,12 @@ export interface YearFloor {
 }
 
 export async function yearFloors(
-  query: (sql: string) => Promise<unknown>, o: { siteId: string; lastDay: string; runs: number; cases?: readonly YearCase[]; log: (text: string) => void },
+  query: (sql: string) => Promise<unknown>, o: { siteId: string; lastDay: string; runs: number; cases?: readonly YearCase[]; endpoints?: readonly EndpointName[]; log: (text: string) => void },
 ): Promise<YearFloor[]> {
   const out: YearFloor[] = [];
   for (const name of o.cases ?? (Object.keys(YEAR_CASES) as YearCase[])) {
     for (const range of YEAR_RANGES) {
-      for (const endpoint of YEAR_ENDPOINTS) {
+      for (const endpoint of o.endpoints ?? YEAR_ENDPOINTS) {
         const { from, to } = yearRange(range, o.lastDay);
         const params = yearParams(o.siteId, name, range, endpoint, o.lastDay);
         const goal = name.startsWith('goal');

@@ -80,21 +80,24 @@ export function client(port: number, key: string, ca: Buffer) {
 }
 
 /**
- * Every case, range and endpoint: the first call, then `runs` warm calls (2 when the first took
+ * Every case, range and endpoint: the first call, then, once the servers are idle again, `runs` warm calls (2 when the first took
  * over `slowMs`, none past 15 times that: a read of seconds is not made faster by timing it
  * often, one of minutes is reported by its first call, `warm.runs` 0).
  */
 export async function yearReads(
-  get: (path: string) => Promise<string>, o: { siteId: string; lastDay: string; runs: number; slowMs: number; cases?: readonly YearCase[]; log: (text: string) => void },
+  get: (path: string) => Promise<string>,
+  o: { siteId: string; lastDay: string; runs: number; slowMs: number; cases?: readonly YearCase[]; endpoints?: readonly EndpointName[]; settled: () => Promise<void>; log: (text: string) => void },
 ): Promise<YearRead[]> {
   const out: YearRead[] = [];
   for (const name of o.cases ?? (Object.keys(YEAR_CASES) as YearCase[])) {
     for (const range of YEAR_RANGES) {
-      for (const endpoint of YEAR_ENDPOINTS) {
+      for (const endpoint of o.endpoints ?? YEAR_ENDPOINTS) {
         const path = `/api/v1${ENDPOINT_PATHS[endpoint]}?${new URLSearchParams(yearParams(o.siteId, name, range, endpoint, o.lastDay))}`;
         let t = performance.now();
         const json = await get(path);
         const first = performance.now() - t;
+        // Warm: what the first call left to do in the background (slices computed, loads, ClickHouse's goal counts) done.
+        await o.settled();
         const times: number[] = [];
         const repeat = first > o.slowMs * 15 ? 0 : first > o.slowMs ? 2 : o.runs;
         for (let i = 0; i < repeat; i++) {

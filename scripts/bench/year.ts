@@ -19,12 +19,13 @@ import { join, resolve } from 'node:path';
 import { createClickHouseStorage } from '../../packages/clickhouse/src/clickhouse-storage.js';
 import { startClickHouse, type TestServer } from '../../packages/clickhouse/src/testing/test-server.js';
 import { dayStart, localDay, shiftDay } from '../../packages/core/src/time/zone.js';
+import type { EndpointName } from '../../packages/core/src/types.js';
 import Database from 'better-sqlite3';
 import { benchArgs } from './args.js';
 import { benchSites, BIG } from './dataset.js';
 import { int, ms, table } from './measure.js';
 import { certificate } from './server.js';
-import { startServe } from './serve.js';
+import { settled, startServe } from './serve.js';
 import { importYear } from './year-import.js';
 import type { YearProgress } from './year-import-child.js';
 import { sqliteFloorSql, yearFloors, type YearFloor } from './year-floors.js';
@@ -48,6 +49,8 @@ const args = benchArgs('npm run bench -- --year', {
   parts: { type: 'string', default: 'import,reads' },
   /** Cases to read (names of year-reads.ts YEAR_CASES, comma-separated); default all. */
   cases: { type: 'string' },
+  /** Endpoints to read (comma-separated); default all but /live. */
+  endpoints: { type: 'string' },
   runs: { type: 'string', default: '5' },
   'floor-runs': { type: 'string', default: '3' },
   /** A first call slower than this is timed twice more instead of `--runs` times. */
@@ -59,6 +62,7 @@ const engines = String(args.engines).split(',').filter(Boolean) as Engine[];
 for (const e of engines) if (e !== 'sqlite' && e !== 'server') throw new Error(`--engines takes sqlite and server, got ${e}`);
 const parts = new Set(String(args.parts).split(','));
 const cases = args.cases ? (String(args.cases).split(',') as YearCase[]) : undefined;
+const endpoints = args.endpoints ? (String(args.endpoints).split(',') as EndpointName[]) : undefined;
 for (const c of cases ?? []) if (!(c in YEAR_CASES)) throw new Error(`unknown case ${c}; cases: ${Object.keys(YEAR_CASES).join(', ')}`);
 const num = (name: keyof typeof args) => Number(args[name]);
 const pageviews = num('pageviews');
@@ -117,14 +121,17 @@ async function runEngine(engine: Engine): Promise<EngineResult> {
   }
   const result: EngineResult = { engine, version: engine === 'sqlite' ? 'SQLite' : 'clickhouse-server', progress, bytes: 0, reads: [], floors: [], load: { before, after: before } };
   if (engine === 'sqlite') result.bytes = statSync(sqliteFile).size;
-  const read = async (databaseUrl: string) => {
+  /** `others`: the processes besides siteline serve that a request may leave busy (a clickhouse-server). */
+  const read = async (databaseUrl: string, others: number[] = []) => {
     const serve = await startServe(databaseUrl, { key: KEY, dir: folder });
     const http = client(serve.port, KEY, certificate(join(folder, 'tls')).cert);
     try {
       // Warm: the server's start-up work (SQLite's warming of the last 30 days into the column cache) done first.
       await serve.settled();
       log(`${engine}: reads over HTTPS from siteline serve (pid ${serve.pid})`);
-      result.reads = await yearReads(http.get, { siteId: BIG.id, lastDay, runs: num('runs'), slowMs: num('slow-ms'), ...(cases ? { cases } : {}), log });
+      result.reads = await yearReads(http.get, {
+        siteId: BIG.id, lastDay, runs: num('runs'), slowMs: num('slow-ms'), ...(cases ? { cases } : {}), ...(endpoints ? { endpoints } : {}), settled: () => settled([serve.pid, ...others]), log,
+      });
       result.rss = serve.rss();
     } finally {
       http.close();
@@ -142,9 +149,9 @@ async function runEngine(engine: Engine): Promise<EngineResult> {
         result.version = `clickhouse-server ${v}`;
         const [{ b }] = await clickhouseQuery<{ b: string }>(server.url, "SELECT sum(bytes_on_disk) AS b FROM system.parts WHERE database = 'bench' AND active") as [{ b: string }];
         result.bytes = Number(b);
-        await read(`clickhouse://default:@127.0.0.1:${server.httpPort}/bench`);
+        await read(`clickhouse://default:@127.0.0.1:${server.httpPort}/bench`, [server.pid]);
         log('clickhouse-server: floors');
-        result.floors = await yearFloors((sql) => clickhouseQuery(server.url, sql), { siteId: BIG.id, lastDay, runs: num('floor-runs'), ...(cases ? { cases } : {}), log });
+        result.floors = await yearFloors((sql) => clickhouseQuery(server.url, sql), { siteId: BIG.id, lastDay, runs: num('floor-runs'), ...(cases ? { cases } : {}), ...(endpoints ? { endpoints } : {}), log });
       });
     }
   }

@@ -41,6 +41,8 @@ export interface TestServer {
   url: string;
   httpPort: number;
   tcpPort: number;
+  /** The server's process id (the bench waits for it to go idle). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -138,7 +140,7 @@ async function launch(ports: { http: number; tcp: number; interserver: number },
   while (Date.now() < deadline && !dead) {
     try {
       const response = await fetch(`${url}/ping`);
-      if (response.ok) return { url, httpPort: ports.http, tcpPort: ports.tcp, stop };
+      if (response.ok) return { url, httpPort: ports.http, tcpPort: ports.tcp, pid: child.pid!, stop };
     } catch {
       // not listening yet
     }
