@@ -39,7 +39,7 @@ const args = benchArgs('npm run bench -- --year', {
   seed: { type: 'string', default: '1' },
   now: { type: 'string', default: '2026-11-20T12:00:00Z' },
   /** Lines per `importEvents` call (a day's rollups are rebuilt after each call that touched it). */
-  chunk: { type: 'string', default: '1000000' },
+  chunk: { type: 'string', default: '4000000' },
   dir: { type: 'string', default: '.bench/year' },
   /** `sqlite`, `server` (clickhouse-server from apt), or both. */
   engines: { type: 'string', default: 'sqlite,server' },
