@@ -34,7 +34,7 @@ export interface YearProgress {
   /** Milliseconds spent in `importEvents` over every run, and the largest RSS any run reached. */
   importMs: number;
   peakRssKb: number;
-  /** RSS after every tenth chunk: [events so far, MB]. */
+  /** RSS after every chunk: [events so far, MB]. */
   rss: [number, number][];
   done: boolean;
 }
@@ -112,7 +112,7 @@ async function run(setup: YearImportSetup): Promise<YearProgress> {
       progress.chunks[site.id] = (progress.chunks[site.id] ?? 0) + 1;
       const rssKb = process.memoryUsage.rss() / 1024;
       progress.peakRssKb = Math.max(progress.peakRssKb, process.resourceUsage().maxRSS, rssKb);
-      if (progress.chunks[site.id]! % 10 === 0) progress.rss.push([progress.events, Math.round(rssKb / 1024)]);
+      progress.rss.push([progress.events, Math.round(rssKb / 1024)]);
       writeProgress(setup.progress, progress);
       if (performance.now() - lastNote > 10_000 || state.ended) {
         lastNote = performance.now();

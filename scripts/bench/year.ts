@@ -27,6 +27,7 @@ import { int, ms, table } from './measure.js';
 import { certificate } from './server.js';
 import { settled, startServe } from './serve.js';
 import { importYear } from './year-import.js';
+import { growthTable } from './year-growth.js';
 import type { YearProgress } from './year-import-child.js';
 import { sqliteFloorSql, yearFloors, type YearFloor } from './year-floors.js';
 import { client, sqliteTarget, YEAR_CASES, YEAR_ENDPOINTS, YEAR_RANGES, type YearCase, type YearRead, yearRange, yearReads } from './year-reads.js';
@@ -246,6 +247,10 @@ async function main() {
     console.log(`\n### ${r.version}: HTTPS p50 of warm calls, ms (load ${r.load.before} before, ${r.load.after} after; server RSS ${int(r.rss?.nowMb ?? NaN)} MB, peak ${int(r.rss?.peakMb ?? NaN)} MB)\n`);
     console.log(readsTable(r, other));
     if (r.reads.some((x) => x.warm.runs === 0)) console.log(`\n\\* one call only: the first took over ${int(num('slow-ms') * 15)} ms.`);
+  }
+  for (const engine of engines) {
+    const growth = growthTable(resolve(String(args.dir)), engine);
+    if (growth) console.log(`\n### Growth, ${engine === 'sqlite' ? 'SQLite' : 'clickhouse-server'}: the slowest endpoint's warm p50 (ms) at each size, and its factor per tenfold of data\n\n${growth}`);
   }
 }
 
