@@ -205,7 +205,8 @@ export function twoFactorBody(frame: AccountFrame, on: boolean, step?: { secret:
 <div class="qr-box">${qrSvg(step.uri, 'QR code for your authenticator app (the otpauth address below)')}
 <div><p>Secret: <code id="totp-secret">${e(step.secret.replace(/(.{4})/g, '$1 ').trim())}</code></p><p class="hint">Address: <code class="wrap">${e(step.uri)}</code></p></div></div>
 ${formFor(frame, 'password/totp-confirm', ' class="stack"')}<input type="hidden" name="secret" value="${e(step.secret)}">
-<label for="totp-code">Code from the app</label><input id="totp-code" name="code" inputmode="numeric" required maxlength="6" autocomplete="one-time-code"><button type="submit">Turn on</button></form></section>`;
+<label for="totp-code">Code from the app</label><input id="totp-code" name="code" inputmode="numeric" required maxlength="6" autocomplete="one-time-code">
+<label for="totp-current">Current password</label><input id="totp-current" name="current" type="password" required maxlength="200" autocomplete="current-password"><button type="submit">Turn on</button></form></section>`;
   }
   return on
     ? `<section class="panel"><h2>Two-factor sign-in is on</h2>${formFor(frame, 'password/totp-off', ' class="stack"')}<label for="off-password">Current password</label><input id="off-password" name="current" type="password" required maxlength="200" autocomplete="current-password"><button type="submit" class="danger">Turn off two-factor</button></form></section>`
