@@ -111,7 +111,7 @@ export async function startServer(config: ServerConfig, backend: Backend, option
     const { port } = server.address() as AddressInfo;
     const url = `${config.tls ? 'https' : 'http'}://${displayHost(config.host)}:${port}/api/v1`;
     const collector = onWorker ? 'worker thread' : 'request thread';
-    for (const warning of config.warnings) logger({ level: 'warn', msg: warning });
+    for (const warning of [...config.warnings, ...(backend.notices ?? [])]) logger({ level: 'warn', msg: warning });
     logger({ level: 'info', msg: 'server started', url, edition: config.edition, storage: backend.kind, database: backend.description, collector, tls: config.tls ? 'direct' : 'proxy' });
 
     let closing: Promise<void> | undefined;
