@@ -18,6 +18,18 @@ const NEXT = 'canyon-orbit-43-tulip';
 const from = (n: number) => `127.0.0.${n + 1}`;
 const statusesOf = (replies: { status: number }[]) => replies.map((r) => r.status).sort();
 const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
+/**
+ * Round `round` of a race: odd rounds send `second` first; the later of the two leaves 0 to
+ * 135 ms after the earlier (a scrypt is ~50-150 ms here), so across the rounds one request's
+ * read, hash and write fall before, across and after the other's.
+ */
+async function race(round: number, first: () => Promise<Reply>, second: () => Promise<Reply>): Promise<[Reply, Reply]> {
+  const gap = (Math.floor(round / 2) % 10) * 15;
+  const later = (send: () => Promise<Reply>) => new Promise<Reply>((resolve, reject) => setTimeout(() => send().then(resolve, reject), gap));
+  if (round % 2 === 0) return Promise.all([first(), later(second)]);
+  const [b, a] = await Promise.all([second(), later(first)]);
+  return [a, b];
+}
 
 let t: TestDashboard;
 let users = 0;
@@ -99,23 +111,23 @@ describe('recovery codes and changes to a user under concurrency', () => {
     expect((await signInFrom(64, email, PASSWORD, codes[3])).status).toBe(303);
   });
 
-  it('a password change racing a recovery-code sign-in with the old password, 50 times in both orders: the new password holds, the old one and its session do not', async () => {
+  it('a password change racing a recovery-code sign-in with the old password, 50 times in both orders, 0-135 ms apart: the new password holds, the old one and its session do not', async () => {
     for (let round = 0; round < 50; round++) {
       const { email, cookie, id } = await newUser();
       const { codes } = await turnOnTwoFactor(t, cookie, PASSWORD, Date.now);
       const csrf = csrfIn((await t.request('/dashboard/account/password', { headers: { Cookie: cookie } })).text);
       const change = () => postForm(t, '/dashboard/account/password', { csrf, current: PASSWORD, next: NEXT }, { cookie, from: from(249) });
       const attack = () => signInFrom(70 + (round % 100), email, PASSWORD, codes[0]);
-      const [changed, attacked] = round % 2 === 0 ? await Promise.all([change(), attack()]) : ((await Promise.all([attack(), change()])).reverse() as [Reply, Reply]);
+      const [changed, attacked] = await race(round, change, attack);
       expect([round, changed.status]).toEqual([round, 303]);
       expect([round, [303, 401].includes(attacked.status)]).toEqual([round, true]);
       const user = (await t.backend.people.userById(id))!;
       expect([round, await verifyPassword(NEXT, user.password_hash), await verifyPassword(PASSWORD, user.password_hash)]).toEqual([round, true, false]);
       expect([round, await stillSignedIn(cookieOf(attacked))]).toEqual([round, false]);
     }
-  });
+  }, 180_000);
 
-  it('removing a user racing their recovery-code sign-in, 50 times in both orders: removed, unlisted, signed out', async () => {
+  it('removing a user racing their recovery-code sign-in, 50 times in both orders, 0-135 ms apart: removed, unlisted, signed out', async () => {
     const owner = await newUser('owner');
     const csrf = csrfIn((await t.request('/dashboard/account/users', { headers: { Cookie: owner.cookie } })).text);
     for (let round = 0; round < 50; round++) {
@@ -123,19 +135,21 @@ describe('recovery codes and changes to a user under concurrency', () => {
       const { codes } = await turnOnTwoFactor(t, cookie, PASSWORD, Date.now);
       const remove = () => postForm(t, '/dashboard/account/users/remove', { csrf, user_id: id }, { cookie: owner.cookie, from: from(248) });
       const attack = () => signInFrom(170 + (round % 70), email, PASSWORD, codes[0]);
-      const [removed, attacked] = round % 2 === 0 ? await Promise.all([remove(), attack()]) : ((await Promise.all([attack(), remove()])).reverse() as [Reply, Reply]);
+      const [removed, attacked] = await race(round, remove, attack);
       expect([round, removed.status]).toEqual([round, 200]);
       expect([round, (await t.backend.people.userById(id))?.removed]).toEqual([round, true]);
       expect([round, (await t.people.usersOf(t.cloud!.accountA)).some((u) => u.id === id)]).toEqual([round, false]);
       expect([round, await stillSignedIn(cookieOf(attacked)), await stillSignedIn(cookie)]).toEqual([round, false, false]);
     }
-  });
+  }, 180_000);
 });
 
 describe('sign-in limits count an IPv6 client by its /64, as the API does', () => {
   let proxied: TestDashboard;
   beforeAll(async () => {
-    proxied = await startDashboard({ cloud: true, dashboard: { now: Date.now, trustProxy: true, signInRateLimit: { limit: 10, windowMs: 60_000 } } });
+    // A clock that stands still: no throttle wait or rate-limit window runs out between the sequential attempts, however slow the machine.
+    const now = Date.now();
+    proxied = await startDashboard({ cloud: true, dashboard: { now: () => now, trustProxy: true, signInRateLimit: { limit: 10, windowMs: 60_000 } } });
   });
   afterAll(() => proxied?.close());
   const proxy = (client: string) => ({ headers: { 'X-Forwarded-For': client, 'X-Forwarded-Proto': 'https' } });
@@ -157,5 +171,5 @@ describe('sign-in limits count an IPv6 client by its /64, as the API does', () =
       expect([prefix, statuses]).toEqual([prefix, [...Array(10).fill(401), ...Array(50).fill(429)]]);
       expect(proxied.people.hashChecks - before).toBe(10);
     }
-  });
+  }, 120_000);
 });
