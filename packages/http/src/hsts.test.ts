@@ -69,6 +69,7 @@ describe('HSTS', () => {
     ]);
     expect(answers).toEqual(Array(answers.length).fill('max-age=31536000'));
     expect(await rawAnswer(port, 'GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n(.+\r\n)*Strict-Transport-Security: max-age=31536000\r\n/);
+    expect(await rawAnswer(port, 'POST /collect HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nContent-Length: 2\r\n\r\n{}')).toMatch(/^HTTP\/1\.1 417 Expectation Failed\r\n(.+\r\n)*Strict-Transport-Security: max-age=31536000\r\n/i);
   });
 
   it('HSTS_MAX_AGE_SECONDS=0 (a development host) sends max-age=0, which makes browsers drop the policy', async () => {

@@ -76,9 +76,9 @@ export function applyServerLimits(server: http.Server, limits: ServerLimits, opt
     if (socket.writable && !response?.headersSent) socket.write(rawJson(...clientErrorAnswer(error.code), hsts(socket)));
     socket.destroy();
   });
-  server.on('checkExpectation', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+  server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const body = JSON.stringify({ error: HTTP_MESSAGES.expectationFailed });
-    res.writeHead(417, { ...JSON_HEADERS, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }).end(body);
+    res.writeHead(417, { ...JSON_HEADERS, ...hsts(req.socket), 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }).end(body);
   });
   server.on('connect', (_req: http.IncomingMessage, socket: Socket) => {
     socket.end(rawJson(405, HTTP_MESSAGES.methodNotAllowed, { Allow: 'GET, HEAD, POST, OPTIONS', ...hsts(socket) }));
