@@ -58,7 +58,8 @@ export {
   COMMUNITY_ACCOUNT, type ExpiryBounds, type LinkRow, type PeopleStore, type Role, ROLES, type SignInAttempt, type SignInRow, type UserChange, type UserRow, type WebSessionRow,
 } from './people/types.js';
 export { type ReservedAttempt, SignInThrottle, THROTTLE_DEFAULTS, type ThrottleOptions } from './people/throttle.js';
-export { ATTEMPTS_KEPT_MS, CLEANUP_INTERVAL_MS, csrfMatches, LINK_TTL_MS, MAX_EMAIL_LENGTH, normalEmail, People, PeopleError, type PeopleOptions, SESSION_LIMITS, type SessionSubject, TOKEN_PATTERN, TOTP_STEP_MS } from './people/people.js';
+export { People, type PeopleOptions, type SessionSubject } from './people/people.js';
+export { ATTEMPTS_KEPT_MS, CLEANUP_INTERVAL_MS, csrfMatches, LINK_TTL_MS, MAX_EMAIL_LENGTH, normalEmail, PeopleError, SESSION_LIMITS, TOKEN_PATTERN, TOTP_STEP_MS } from './people/rules.js';
 export { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem, SCRYPT_PARAMS, verifyPassword, verifyPasswords } from './people/passwords.js';
 export { CLOUD_KEY_PATTERN, generateCloudKey, hashCloudKey, hashesEqual, maskKey } from './accounts/keys.js';
 export { accountIdFor, newAccountId, newKeyId, newUserId, accountName, keyInfo, byCreation, type StoredKeyRow, LAST_USED_RESOLUTION_MS } from './accounts/rules.js';

@@ -4,39 +4,10 @@
  * 256-bit values given to the caller once; stores keep only their SHA-256.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { hashesEqual } from '../accounts/keys.js';
 import { newUserId } from '../accounts/rules.js';
 import { hashPassword, passwordProblem, verifyPasswords } from './passwords.js';
+import { ATTEMPTS_KEPT_MS, LINK_TTL_MS, normalEmail, PeopleError, SESSION_LIMITS, TOKEN_PATTERN } from './rules.js';
 import { COMMUNITY_ACCOUNT, type PeopleStore, type Role, ROLES, type UserChange, type UserRow, type WebSessionRow } from './types.js';
-
-/** A set-password link is valid this long, once. */
-export const LINK_TTL_MS = 24 * 3_600_000;
-
-/** Session lifetimes: idle expiry, absolute expiry, and how often a use is written (the idle clock's resolution). */
-export const SESSION_LIMITS = { idleMs: 30 * 60_000, maxAgeMs: 12 * 3_600_000, touchMs: 60_000 } as const;
-
-/** A two-factor code's time step (RFC 6238's X, 30 s); stores keep accepted steps as `floor(ms / TOTP_STEP_MS)`. */
-export const TOTP_STEP_MS = 30_000;
-
-/**
- * How long sign-in attempts and accepted two-factor steps are kept: past the throttle's
- * memory (15 minutes) and a code's validity (90 s), so removing them changes no answer.
- */
-export const ATTEMPTS_KEPT_MS = 3_600_000;
-
-/** How often a server removes what can no longer be used (`People.removeExpired`). */
-export const CLEANUP_INTERVAL_MS = 3_600_000;
-
-/** Longest email accepted (RFC 5321's path limit). */
-export const MAX_EMAIL_LENGTH = 254;
-const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
-/** Session ids and link tokens as they travel: base64url of 32 random bytes. */
-export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
-/** A rule of people was broken; the message says what to do. */
-export class PeopleError extends Error {
-  override readonly name = 'PeopleError';
-}
 
 export interface PeopleOptions {
   /** Clock, for tests; default `Date.now`. */
@@ -54,16 +25,6 @@ export type SessionSubject = { user: UserRow } | { keyId: string; accountId: str
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const token = () => randomBytes(32).toString('base64url');
-
-/**
- * The email as stored and compared: trimmed and lower-cased, or an error.
- * @example normalEmail(' Ann@Example.COM ') // 'ann@example.com'
- */
-export function normalEmail(email: string): string {
-  const normal = email.trim().toLowerCase();
-  if (normal.length > MAX_EMAIL_LENGTH || !EMAIL.test(normal)) throw new PeopleError('An email address looks like name@example.com.');
-  return normal;
-}
 
 /**
  * Users, links and sessions of one backend.
@@ -259,13 +220,4 @@ export class People {
     const session = await this.store.session(sha256(id));
     if (session && !session.ended) await this.store.saveSession({ ...session, ended: true });
   }
-}
-
-/**
- * Whether a posted CSRF token is the session's (constant-time).
- * @example csrfMatches(session, form.get('csrf'))
- */
-export function csrfMatches(session: WebSessionRow, posted: string | null | undefined): boolean {
-  // Bytes, not characters, are compared: a token of as many characters with a wider one is refused, not thrown on.
-  return typeof posted === 'string' && hashesEqual(Buffer.from(posted), Buffer.from(session.csrf));
 }

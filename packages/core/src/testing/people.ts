@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { expect, it } from 'vitest';
 import type { Backend } from '../backend.js';
-import { ATTEMPTS_KEPT_MS, LINK_TTL_MS, People, SESSION_LIMITS } from '../people/people.js';
+import { People } from '../people/people.js';
+import { ATTEMPTS_KEPT_MS, LINK_TTL_MS, SESSION_LIMITS } from '../people/rules.js';
 import { SignInThrottle } from '../people/throttle.js';
 import { peopleRaceCases } from './people-races.js';
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { TOTP_STEP_MS } from '../../people/people.js';
+import { TOTP_STEP_MS } from '../../people/rules.js';
 import type { ExpiryBounds, LinkRow, PeopleStore, SignInRow, UserChange, UserRow, WebSessionRow } from '../../people/types.js';
 
 type UserColumns = Omit<UserRow, 'recovery_hashes' | 'removed'> & { recovery_hashes: string; removed: number };
