@@ -76,8 +76,12 @@ describe('Cloud: one email in several accounts', () => {
     expect((await postForm(t, '/dashboard/set-password', { token: link.exec(invited.text)![1]!, password: 'acme-side-pass-12' })).status).toBe(303);
     const { link: globexLink } = await t.people.addUser(t.cloud!.accountB, 'shared@acme.test', 'viewer');
     expect((await postForm(t, '/dashboard/set-password', { token: globexLink, password: 'globex-side-pass-12' })).status).toBe(303);
+    const before = t.people.hashChecks;
     expect(await sitesOf(t, (await signInWithPassword(t, 'shared@acme.test', 'globex-side-pass-12')).cookie)).toEqual(['ST-globex']);
     expect(await sitesOf(t, (await signInWithPassword(t, 'shared@acme.test', 'acme-side-pass-12')).cookie)).toEqual(['ST-demo']);
+    expect(await signInWithPassword(t, 'shared@acme.test', 'neither-side-pass-12')).toMatchObject({ cookie: '', reply: { status: 401 } });
+    // One scrypt per sign-in, as for an email with one user: the two users share a salt, so the time tells nothing about the other account.
+    expect(t.people.hashChecks - before).toBe(3);
   });
 
   it('when one email and password fit users of two accounts, sign-in asks which account (no session until chosen)', async () => {
