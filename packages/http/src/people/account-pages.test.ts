@@ -111,7 +111,7 @@ describe('account pages, Cloud edition', () => {
     expect(added.text).toContain(`data-site=&quot;${siteId}&quot;`);
     const goal = await postForm(t, '/dashboard/account/goals', { csrf, site_id: siteId, type: 'page', value: '/thanks*' }, { cookie: owner });
     expect(goal.status).toBe(201);
-    expect(goal.text).toContain('<td>Visit /thanks*</td>');
+    expect(goal.text).toContain('<td><span class="cut" title="Visit /thanks*">Visit /thanks*</span></td>');
     const goals = await api(t, `/goals?site_id=${siteId}&period=7d`, t.cloud!.keyA);
     expect(JSON.parse(goals.text)).toEqual({ goals: [{ goal: 'Visit /thanks*', visitors: 0, conversions: 0, conversion_rate: 0 }] });
     const theirs = await postForm(t, '/dashboard/account/goals', { csrf, site_id: 'ST-globex', type: 'event', value: 'Signup' }, { cookie: owner });
