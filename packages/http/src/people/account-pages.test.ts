@@ -77,7 +77,7 @@ describe('account pages, Cloud edition', () => {
     const keyId = (await t.backend.accounts.listKeys(t.cloud!.accountA)).find((k) => k.name === 'reporting backend')!.id;
     // Revoking asks first: the list offers "Revoke…", whose form carries confirm=yes; a post without it revokes nothing.
     expect(list.text).toContain('<details class="confirm"><summary>Revoke…</summary><p>Requests with “reporting backend” get 401 at once, and it cannot be turned back on.</p>');
-    expect(list.text).toContain(`<input type="hidden" name="key_id" value="${keyId}"><input type="hidden" name="confirm" value="yes"><button type="submit" class="danger">Revoke reporting backend</button>`);
+    expect(list.text).toContain(`<input type="hidden" name="key_id" value="${keyId}"><input type="hidden" name="confirm" value="yes"><button type="submit" class="danger" title="Revoke reporting backend">Revoke reporting backend</button>`);
     const unconfirmed = await postForm(t, '/dashboard/account/keys/revoke', { csrf, key_id: keyId }, { cookie: owner });
     expect([unconfirmed.status, unconfirmed.text.includes('Revoking a key needs its confirmation')]).toEqual([422, true]);
     expect((await api(t, '/stats?site_id=ST-demo', key)).status).toBe(200);
