@@ -73,12 +73,14 @@ describe.each(engines)('sign-in races through two processes on %s', (name, make)
   });
   afterAll(() => backend?.close());
 
-  it('10 wrong passwords at once from one address, through both processes: 5 × 401 and the rest 429', async () => {
+  it('10 wrong passwords at once from one address, through both processes: at most 5 × 401 (SQLite: 5), the rest 429', async () => {
     const { user } = await userWithCodes();
     const started = Date.now();
     const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => post(i % 2 ? a : b, '/dashboard/sign-in', { email: user.email, password: `wrong-${i}`, view: '' }, { from: '127.0.5.1' })));
     const extra = waitsRunOut(Date.now() - started);
-    expect(count(replies, 401)).toBeGreaterThanOrEqual(name === 'SQLite' ? 5 : 1);
+    // SQLite decides one reservation at a time: exactly 5 go on. ClickHouse counts the racing ones too while they are unsettled,
+    // so it may hold more of them, all 10 at worst (docs/behaviour.md "Throttle"), never let more through.
+    if (name === 'SQLite') expect(count(replies, 401)).toBeGreaterThanOrEqual(5);
     expect(count(replies, 401)).toBeLessThanOrEqual(5 + extra);
     expect(count(replies, 401) + count(replies, 429)).toBe(10);
   });
