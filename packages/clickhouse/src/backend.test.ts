@@ -33,6 +33,7 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse backend', () => {
     name: 'clickhouse, one server',
     open: async () => openClickHouseBackend({ url: (await (server ??= startClickHouse())).url, database: 'backend_one', now: () => now }),
     clock,
+    transactions: false,
     countRows: rowCounter(async () => (await (server ??= startClickHouse())).url, 'backend_one'),
   });
   testBackend({
@@ -45,6 +46,7 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse backend', () => {
       return openClickHouseBackend({ url, database: 'backend_shards', cluster: c.cluster, nodes, now: () => now });
     },
     clock,
+    transactions: false,
     countRows: rowCounter(async () => (await (cluster ??= startClickHouseCluster(2))).servers[0]!.url, 'backend_shards'),
   });
   let opened = 0;

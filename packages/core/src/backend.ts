@@ -59,6 +59,8 @@ export interface Backend {
   /** Daily salts of the collector's visitor ids, shared by every process and kept across restarts. */
   readonly salts: SaltStore;
   readonly capabilities: BackendCapabilities;
+  /** What opening it changed that its owner should log (SQLite: data files others could read, made the owner's alone); none usually. */
+  readonly notices?: readonly string[];
   /** Closes every connection the backend opened. Safe to call twice. */
   close(): Promise<void>;
 }

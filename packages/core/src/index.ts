@@ -54,12 +54,15 @@ export { deriveVisitorId } from './import/visitor.js';
 export { parseImportLine, importLineSchema, MAX_LINE_LENGTH } from './import/line-schema.js';
 export { isValidTimeZone, localDay, dayStart, shiftDay, daysBetween } from './time/zone.js';
 export type { Account, AccountStore, ApiKeyInfo, KeyIdentity } from './accounts/types.js';
-export { COMMUNITY_ACCOUNT, type ExpiryBounds, type LinkRow, type PeopleStore, type Role, ROLES, type SignInRow, type UserRow, type WebSessionRow } from './people/types.js';
-export { SignInThrottle, THROTTLE_DEFAULTS, type ThrottleOptions } from './people/throttle.js';
-export { ATTEMPTS_KEPT_MS, CLEANUP_INTERVAL_MS, csrfMatches, LINK_TTL_MS, MAX_EMAIL_LENGTH, normalEmail, People, PeopleError, type PeopleOptions, SESSION_LIMITS, type SessionSubject, TOKEN_PATTERN, TOTP_STEP_MS } from './people/people.js';
-export { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem, SCRYPT_PARAMS, verifyPassword } from './people/passwords.js';
+export {
+  COMMUNITY_ACCOUNT, type ExpiryBounds, type LinkRow, type PeopleStore, type Role, ROLES, type SignInAttempt, type SignInRow, type UserChange, type UserRow, type WebSessionRow,
+} from './people/types.js';
+export { type ReservedAttempt, SignInThrottle, THROTTLE_DEFAULTS, type ThrottleOptions } from './people/throttle.js';
+export { People, type PeopleOptions, type SessionSubject } from './people/people.js';
+export { ATTEMPTS_KEPT_MS, CLEANUP_INTERVAL_MS, csrfMatches, LINK_TTL_MS, MAX_EMAIL_LENGTH, normalEmail, PeopleError, SESSION_LIMITS, TOKEN_PATTERN, TOTP_STEP_MS } from './people/rules.js';
+export { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem, SCRYPT_PARAMS, verifyPassword, verifyPasswords } from './people/passwords.js';
 export { CLOUD_KEY_PATTERN, generateCloudKey, hashCloudKey, hashesEqual, maskKey } from './accounts/keys.js';
-export { newAccountId, newKeyId, newUserId, accountName, keyInfo, byCreation, type StoredKeyRow, LAST_USED_RESOLUTION_MS } from './accounts/rules.js';
+export { accountIdFor, newAccountId, newKeyId, newUserId, accountName, keyInfo, byCreation, type StoredKeyRow, LAST_USED_RESOLUTION_MS } from './accounts/rules.js';
 export * from './derive/index.js';
 export {
   type SaltStore,

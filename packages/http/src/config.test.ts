@@ -35,6 +35,7 @@ describe('parseConfig', () => {
       port: 8443,
       tls: { certFile: cert, keyFile: key },
       trustProxy: false,
+      hstsMaxAgeSeconds: 31_536_000,
       rateLimitPerMinute: 600,
       collectBatch: { maxEvents: 500, maxDelayMs: 1000 },
       limits: {

@@ -22,6 +22,8 @@ export interface ServerConfig {
   tls: { certFile: string; keyFile: string } | null;
   /** Plain HTTP on loopback, trusting the proxy's `X-Forwarded-Proto`. */
   trustProxy: boolean;
+  /** `Strict-Transport-Security: max-age=` of every HTTPS answer (`HSTS_MAX_AGE_SECONDS`; default a year, 0 for a development host). */
+  hstsMaxAgeSeconds?: number;
   /** Requests per key and minute; 0 turns the limit off. */
   rateLimitPerMinute: number;
   /** The collector writes accepted beacons at least every `maxDelayMs`, or as soon as `maxEvents` wait. */
@@ -71,6 +73,7 @@ export const DEFAULTS = {
   OPEN_SESSIONS_MB: '64',
   DASHBOARD_IDLE_MINUTES: '30',
   COLUMN_CACHE_MB: '256',
+  HSTS_MAX_AGE_SECONDS: '31536000',
 } as const;
 
 /** Below this length `SERVICE_API_KEY` is accepted with a warning (decisions.md section 7). */
@@ -109,6 +112,7 @@ const schema = z.object({
   OPEN_SESSIONS_MB: integer(1, 65_536).default(Number(DEFAULTS.OPEN_SESSIONS_MB)),
   DASHBOARD_IDLE_MINUTES: integer(1, 1440).default(Number(DEFAULTS.DASHBOARD_IDLE_MINUTES)),
   COLUMN_CACHE_MB: integer(1, 1_048_576).default(Number(DEFAULTS.COLUMN_CACHE_MB)),
+  HSTS_MAX_AGE_SECONDS: integer(0, 63_072_000).default(Number(DEFAULTS.HSTS_MAX_AGE_SECONDS)),
   PUBLIC_URL: z.string().max(2048).refine((v) => /^https:\/\/[^/?#\s]+\/?$/.test(v), { error: 'must be the https:// origin people reach the server at, e.g. https://stats.example.com' }).optional(),
   SMTP_URL: z.string().max(2048).refine((v) => /^smtps?:\/\/[^\s]+$/.test(v), { error: 'must be smtp://user:password@host:port or smtps://…' }).optional(),
   MAIL_FROM: z.string().max(320).optional(),
@@ -190,6 +194,7 @@ export function parseConfig(vars: EnvVars, cwd: string): ServerConfig {
     port: data.PORT,
     tls: certFile && keyFile ? { certFile, keyFile } : null,
     trustProxy,
+    hstsMaxAgeSeconds: data.HSTS_MAX_AGE_SECONDS,
     rateLimitPerMinute: data.RATE_LIMIT_PER_MINUTE,
     collectBatch: { maxEvents: data.COLLECT_BATCH_EVENTS, maxDelayMs: data.COLLECT_BATCH_MS },
     limits: {

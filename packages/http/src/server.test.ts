@@ -1,5 +1,5 @@
 import { type ChildProcess, execSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
@@ -214,6 +214,16 @@ describe('startServer in process', () => {
     await inMemory.close();
     const started = logs.filter((l) => l.msg === 'server started').slice(-2).map((l) => [l.collector, l.database]);
     expect(started).toEqual([['worker thread', `sqlite:${join(dir, 'worker.db')}`], ['request thread', 'sqlite::memory:']]);
+  });
+
+  it('makes a database file others could read the owner\'s alone at start, and logs a warning saying so', async () => {
+    const file = join(dir, 'loose.db');
+    await (await openBackend({ engine: 'sqlite', path: file })).close();
+    chmodSync(file, 0o644);
+    const running = await serve(parseConfig({ ...vars, TRUST_PROXY: 'true', DATABASE_PATH: 'loose.db' }, dir));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(logs.filter((l) => l.level === 'warn').map((l) => l.msg)).toContain(`${file} was readable by others (mode 644): changed to 600, as every file holding data.`);
+    await running.close();
   });
 
   it('refuses to start with a clear message on a busy port, and closes the backend it was given', async () => {

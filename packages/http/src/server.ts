@@ -9,6 +9,7 @@ import { type CollectHandler, createCollectHandler } from './collect/index.js';
 import { ConfigError, isLoopback, type ServerConfig } from './config.js';
 import { createDashboardHandler } from './dashboard/index.js';
 import { type ApiHandler, createApiHandler } from './handler.js';
+import { DEFAULT_HSTS_MAX_AGE_SECONDS, withHsts } from './hsts.js';
 import { jsonLogger, type Logger } from './log.js';
 import { applyServerLimits, guardRequests, handlerLimits, type ServerLimits, serverOptions } from './server-limits.js';
 import { scheduleCleanup } from './people/cleanup.js';
@@ -100,15 +101,17 @@ export async function startServer(config: ServerConfig, backend: Backend, option
       await collect.close();
       throw error;
     }
-    const handler = guardRequests((req, res) => collect(req, res, () => void dashboard(req, res, () => void api(req, res))));
+    const hstsMaxAgeSeconds = config.hstsMaxAgeSeconds ?? DEFAULT_HSTS_MAX_AGE_SECONDS;
+    const routes = guardRequests((req, res) => collect(req, res, () => void dashboard(req, res, () => void api(req, res))));
+    const handler = withHsts(routes, { trustProxy: config.trustProxy, maxAgeSeconds: hstsMaxAgeSeconds });
     const server = config.tls ? httpsServer(config.tls, handler, config.limits) : http.createServer(serverOptions(config.limits), handler);
-    applyServerLimits(server, config.limits, { trustProxy: config.trustProxy });
+    applyServerLimits(server, config.limits, { trustProxy: config.trustProxy, hstsMaxAgeSeconds });
     await listen(server, config);
     const stopCleanup = scheduleCleanup(people, logger);
     const { port } = server.address() as AddressInfo;
     const url = `${config.tls ? 'https' : 'http'}://${displayHost(config.host)}:${port}/api/v1`;
     const collector = onWorker ? 'worker thread' : 'request thread';
-    for (const warning of config.warnings) logger({ level: 'warn', msg: warning });
+    for (const warning of [...config.warnings, ...(backend.notices ?? [])]) logger({ level: 'warn', msg: warning });
     logger({ level: 'info', msg: 'server started', url, edition: config.edition, storage: backend.kind, database: backend.description, collector, tls: config.tls ? 'direct' : 'proxy' });
 
     let closing: Promise<void> | undefined;

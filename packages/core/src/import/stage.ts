@@ -5,9 +5,10 @@
  * size (docs/performance.md, "Import"). Deleted when closed.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DATA_FILE_MODE } from '../storage/sqlite/sqlite-file.js';
 import type { PropEntry } from '../storage/types.js';
 import type { EnrichedEvent } from './enrich.js';
 
@@ -48,7 +49,10 @@ const fromRow = (r: Row): EnrichedEvent => {
  */
 export function openStage() {
   const dir = mkdtempSync(join(tmpdir(), 'siteline-import-'));
-  const db = new Database(join(dir, 'stage.db'));
+  const file = join(dir, 'stage.db');
+  // The import's events are data like the database's: created 0600 (in a 0700 directory), whatever the umask.
+  closeSync(openSync(file, 'wx', DATA_FILE_MODE));
+  const db = new Database(file);
   // Nobody else reads it and it is deleted after: no journal, no syncs; a small cache, sorts on disk.
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
@@ -71,6 +75,9 @@ export function openStage() {
   let firstOf: Database.Statement | undefined;
 
   return {
+    /** Where the stage is (deleted by `close`). */
+    file,
+
     /** Adds events (in any order). */
     add: (events: readonly EnrichedEvent[]): void => void add(events),
 

@@ -43,7 +43,7 @@ Serves the read API (/api/v1), /collect and /tracker.js over HTTPS with the
 configuration from .env and the environment: SERVICE_API_KEY, DATABASE_URL
 (a SQLite file, default ./siteline.db, or clickhouse://user:password@host:8123/db
 with CLICKHOUSE_CLUSTER and CLICKHOUSE_NODES for a cluster), HOST, PORT,
-TLS_CERT_FILE, TLS_KEY_FILE, EDITION, TRUST_PROXY, RATE_LIMIT_PER_MINUTE,
+TLS_CERT_FILE, TLS_KEY_FILE, HSTS_MAX_AGE_SECONDS, EDITION, TRUST_PROXY, RATE_LIMIT_PER_MINUTE,
 COLLECT_BATCH_EVENTS, COLLECT_BATCH_MS, and the limits MAX_CONNECTIONS,
 MAX_CONNECTIONS_PER_IP, TLS_HANDSHAKE_TIMEOUT_MS, HEADERS_TIMEOUT_MS,
 REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, BEACONS_PER_MINUTE_PER_IP,
@@ -81,7 +81,9 @@ sites (siteline sites add --account <id>) and API keys (siteline keys ...). A ke
 With --owner-email the account gets its first owner and the command prints a
 one-time link (24 hours, single use) where the owner sets a password; the
 owner then signs in to the dashboard to create keys, sites, goals and users.
-Links point at PUBLIC_URL (default https://localhost:<PORT>).`,
+Links point at PUBLIC_URL (default https://localhost:<PORT>). A name or email
+that is refused leaves nothing behind: no account is ever made without its
+owner. One email may be the owner (or a user) of several accounts.`,
 
   users: `Usage:
   siteline users add  --email <address> [--role owner|viewer] [--account <id>]
@@ -89,7 +91,9 @@ Links point at PUBLIC_URL (default https://localhost:<PORT>).`,
   siteline users link --email <address> [--account <id>]
 
 People who sign in to the dashboard with an email and a password. Community
-edition: the installation's users (no --account); Cloud: an account's. An owner
+edition: the installation's users (no --account); Cloud: an account's, and
+--account is required (an email is unique within an account; one person may
+have users in several accounts, and signing in then asks which). An owner
 manages keys (Cloud), sites, goals and users in the dashboard; a viewer sees
 the dashboard only. "add" and "link" print a one-time link (24 hours, single
 use) to set the password, pointing at PUBLIC_URL (default

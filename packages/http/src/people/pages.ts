@@ -44,8 +44,11 @@ const formFor = (frame: AccountFrame, target: string, attributes = '') => {
   return `<form method="post" action="${section}"${attributes}>${csrfField(frame)}${action ? `<input type="hidden" name="do" value="${action}">` : ''}`;
 };
 /** A one-button form posting `fields` to `target`. */
+/** A one-button form; a long label (a goal's name) is cut on screen and whole in the title. */
 const button = (frame: AccountFrame, target: string, label: string, fields: Record<string, string>, cls = '') =>
-  `${formFor(frame, target, ' class="inline"')}${Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${e(v)}">`).join('')}<button type="submit"${cls ? ` class="${cls}"` : ''}>${e(label)}</button></form>`;
+  `${formFor(frame, target, ' class="inline"')}${Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${e(v)}">`).join('')}<button type="submit"${cls ? ` class="${cls}"` : ''} title="${e(label)}">${e(label)}</button></form>`;
+/** A value that may be long (names and patterns of up to 500 characters): cut to the cell, whole in the title. */
+const cut = (text: string) => `<span class="cut" title="${e(text)}">${e(text)}</span>`;
 const when = (iso: string | null) => (iso ? `<time datetime="${e(iso)}">${e(iso.slice(0, 16).replace('T', ' '))} UTC</time>` : '—');
 
 /** A whole account page around `body`. */
@@ -153,7 +156,7 @@ ${formFor(frame, 'sites/edit', ' class="stack"')}<input type="hidden" name="site
 export function goalsBody(frame: AccountFrame, sites: Site[], site: Site | undefined, goals: Goal[]): string {
   const picker = `<form method="get" action="goals" class="inline"><label for="goal-site">Site</label> <select id="goal-site" name="site_id">${sites.map((s) => `<option value="${e(s.id)}"${s.id === site?.id ? ' selected' : ''}>${e(s.name)} (${e(s.id)})</option>`).join('')}</select> <button type="submit">Show goals</button></form>`;
   if (!site) return sites.length === 0 ? '<p class="empty">Add a site first.</p>' : picker;
-  const rows = goals.map((g) => `<tr><td>${e(g.name)}</td><td>${g.type === 'event' ? 'custom event' : 'page'}</td><td><code>${e(g.value)}</code></td><td>${button(frame, 'goals/delete', `Delete ${g.name}`, { site_id: site.id, goal: g.name }, 'danger')}</td></tr>`).join('\n');
+  const rows = goals.map((g) => `<tr><td>${cut(g.name)}</td><td>${g.type === 'event' ? 'custom event' : 'page'}</td><td><code>${cut(g.value)}</code></td><td>${button(frame, 'goals/delete', `Delete ${g.name}`, { site_id: site.id, goal: g.name }, 'danger')}</td></tr>`).join('\n');
   return `${picker}
 <section class="panel"><h2>Add a goal to ${e(site.name)}</h2>
 ${formFor(frame, 'goals', ' class="stack"')}<input type="hidden" name="site_id" value="${e(site.id)}">
@@ -205,7 +208,8 @@ export function twoFactorBody(frame: AccountFrame, on: boolean, step?: { secret:
 <div class="qr-box">${qrSvg(step.uri, 'QR code for your authenticator app (the otpauth address below)')}
 <div><p>Secret: <code id="totp-secret">${e(step.secret.replace(/(.{4})/g, '$1 ').trim())}</code></p><p class="hint">Address: <code class="wrap">${e(step.uri)}</code></p></div></div>
 ${formFor(frame, 'password/totp-confirm', ' class="stack"')}<input type="hidden" name="secret" value="${e(step.secret)}">
-<label for="totp-code">Code from the app</label><input id="totp-code" name="code" inputmode="numeric" required maxlength="6" autocomplete="one-time-code"><button type="submit">Turn on</button></form></section>`;
+<label for="totp-code">Code from the app</label><input id="totp-code" name="code" inputmode="numeric" required maxlength="6" autocomplete="one-time-code">
+<label for="totp-current">Current password</label><input id="totp-current" name="current" type="password" required maxlength="200" autocomplete="current-password"><button type="submit">Turn on</button></form></section>`;
   }
   return on
     ? `<section class="panel"><h2>Two-factor sign-in is on</h2>${formFor(frame, 'password/totp-off', ' class="stack"')}<label for="off-password">Current password</label><input id="off-password" name="current" type="password" required maxlength="200" autocomplete="current-password"><button type="submit" class="danger">Turn off two-factor</button></form></section>`

@@ -423,4 +423,18 @@ export const MIGRATIONS: readonly string[] = [
   -- repeat this condition word for word for SQLite to use the index). Few sessions qualify.
   CREATE INDEX IF NOT EXISTS sessions_long ON sessions (site_id, end_ts) WHERE end_ts - start_ts >= 43200000;
   `,
+  `
+  -- Issue 35: an email is unique per account (a person may have users in several
+  -- accounts); a sign-in attempt is reserved before its password is checked and settled by
+  -- its id; a web session keeps the user's epoch its sign-in read (sessions_after_ms of
+  -- users, raised by every password change), so a change that lands during a sign-in ends
+  -- that session too. Sessions from before have epoch 0: those of users who ever changed a
+  -- password end once.
+  DROP INDEX users_email;
+  CREATE UNIQUE INDEX users_account_email ON users (account_id, email) WHERE removed = 0;
+  CREATE INDEX users_email ON users (email);
+  ALTER TABLE sign_ins ADD COLUMN id TEXT NOT NULL DEFAULT '';
+  CREATE INDEX sign_ins_id ON sign_ins (id);
+  ALTER TABLE web_sessions ADD COLUMN user_epoch INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { CLOUD_KEY_PATTERN, generateCloudKey, hashCloudKey, hashesEqual } from '../../accounts/keys.js';
-import { accountName, keyInfo, LAST_USED_RESOLUTION_MS, newAccountId, newKeyId, type StoredKeyRow } from '../../accounts/rules.js';
+import { accountIdFor, accountName, keyInfo, LAST_USED_RESOLUTION_MS, newKeyId, type StoredKeyRow } from '../../accounts/rules.js';
 import type { Account, AccountStore } from '../../accounts/types.js';
 
 /**
@@ -25,8 +25,8 @@ export function createSqliteAccounts(db: Database.Database): AccountStore {
   const toAccount = (row: { id: string; name: string; created_at: string }): Account => ({ id: row.id, name: row.name, createdAt: row.created_at });
 
   return {
-    async createAccount(name) {
-      const account = { id: newAccountId(), name: accountName(name, 'An account'), createdAt: new Date().toISOString() };
+    async createAccount(name, id) {
+      const account = { id: accountIdFor(id), name: accountName(name, 'An account'), createdAt: new Date().toISOString() };
       insertAccount.run(account.id, account.name, account.createdAt);
       return account;
     },

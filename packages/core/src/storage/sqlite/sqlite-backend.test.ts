@@ -20,6 +20,7 @@ testBackend({
   name: 'sqlite file',
   open: async () => openSqliteBackend(join(dir, 'backend.db'), { now: () => now }),
   clock: { set: (ms) => (now = ms) },
+  transactions: true,
   async countRows(table, column, value) {
     const db = new Database(join(dir, 'backend.db'), { readonly: true });
     try {

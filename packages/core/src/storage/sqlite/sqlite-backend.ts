@@ -61,6 +61,7 @@ export function openSqliteBackend(path: string, options: SqliteBackendOptions = 
     people: createSqlitePeople(store.db),
     salts: createSqliteSaltStore(store.db, options.now ? { now: options.now } : {}),
     capabilities: { writerThread: file, sharedAcrossHosts: false },
+    notices: store.notices,
     close: () => store.close(),
   };
 }

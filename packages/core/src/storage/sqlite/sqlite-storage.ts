@@ -3,6 +3,7 @@ import type { Goal } from '../../goals/goal.js';
 import type { Site } from '../../types.js';
 import type { ImportRecord, Storage, StoredEvent } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
+import { isSqliteFile, ownerOnlyFiles } from './sqlite-file.js';
 import { type ColumnCacheStats, DEFAULT_COLUMN_CACHE_BYTES } from './sqlite-column-cache.js';
 import { warmColumnCache } from './sqlite-column-warm.js';
 import { createDayVersions } from './sqlite-day-versions.js';
@@ -96,6 +97,8 @@ const toGoal = (row: GoalRow): Goal => ({
 /** The SQLite store with its connection and its column cache's counters and warming: for the adapter's own modules, tests and the bench only. */
 export type SqliteStore = Storage & {
   readonly db: Database.Database;
+  /** What opening changed that its owner should log: files others could read, tightened to 0600 (sqlite-file.ts). */
+  readonly notices: readonly string[];
   columnCacheStats(): ColumnCacheStats;
   /** Settles when the background warming (`columnCacheWarmDays`) has finished or stopped; at once without it. Never rejects. */
   readonly columnCacheWarmed: Promise<void>;
@@ -133,6 +136,8 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   }
   const cacheBytes = options.columnCacheBytes;
   if (cacheBytes !== undefined && (!Number.isSafeInteger(cacheBytes) || cacheBytes < 1)) throw new RangeError(`columnCacheBytes must be a whole number >= 1, got ${cacheBytes}`);
+  // The file holds password hashes, two-factor secrets, session tokens and salts: the owner's alone, created so (sqlite-file.ts).
+  const notices = isSqliteFile(path) ? ownerOnlyFiles(path, !readonly) : [];
   const db = new Database(path, { readonly });
   db.pragma('busy_timeout = 5000');
   // A larger page cache keeps the index pages of a bulk import in memory (the default is 2 MB).
@@ -225,6 +230,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   };
   const eventPage = createEventPages(db);
   return {
+    notices,
     kind: 'sqlite',
     capabilities: { selection: true, properties: true, goals: true },
     db,
