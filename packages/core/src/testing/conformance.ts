@@ -9,6 +9,7 @@ import type { EndpointName } from '../types.js';
 import { ALPHA, BETA, DELTA_FIRST, DELTA_SECOND, GAMMA_FIRST, GAMMA_SECOND, ndjson } from './datasets.js';
 import { testStorageExtensions } from './conformance-extensions.js';
 import { testStorageProperties } from './conformance-properties.js';
+import { testStorageImported } from './conformance-imported.js';
 
 export interface TestStorageOptions {
   /** Shown in the test names. */
@@ -273,4 +274,5 @@ export function testStorage({ name, create }: TestStorageOptions): void {
   });
   testStorageExtensions({ name, create });
   testStorageProperties({ name, create });
+  testStorageImported({ name, create });
 }

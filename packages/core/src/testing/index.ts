@@ -12,3 +12,6 @@ export { testStorageExtensions } from './conformance-extensions.js';
 export { testExportRoundTrip, CLICKS } from './export-roundtrip.js';
 export { PROPS, PROPS_GOALS } from './datasets-properties.js';
 export { testStorageProperties } from './conformance-properties.js';
+export { testStorageImported } from './conformance-imported.js';
+export { PLAUSIBLE_EXPORT, PLAUSIBLE_LEGACY, PLAUSIBLE_NATIVE } from './datasets-plausible.js';
+export { storedZip } from './zip.js';
