@@ -71,17 +71,17 @@ function sourceKeys(fields: Fields, site: Site): string[] {
   const utmSource = text(fields, 'utm_source', 500);
   const utmMedium = text(fields, 'utm_medium', 500);
   const utmCampaign = text(fields, 'utm_campaign', 500);
-  let host: string | null = null;
-  let shown: string = DIRECT_NONE;
   if (referrer !== '') {
-    shown = referrerSource(referrer, [site.domain ?? '']);
-    host = shown === DIRECT_NONE ? null : referrerHost(referrer);
-  } else if (!unset(source) && source !== DIRECT_NONE && source.toLowerCase() !== utmSource.toLowerCase()) {
-    // Exports without `referrer` name the source only (`Google`): kept as Plausible spells it.
-    shown = source;
-    host = source.toLowerCase();
+    const shown = referrerSource(referrer, [site.domain ?? '']);
+    const host = shown === DIRECT_NONE ? null : referrerHost(referrer);
+    return [shown, classifyChannel({ referrerHost: host, utmSource, utmMedium }), utmSource, utmMedium, utmCampaign];
   }
-  return [shown, classifyChannel({ referrerHost: host, utmSource, utmMedium }), utmSource, utmMedium, utmCampaign];
+  if (!unset(source) && source !== DIRECT_NONE && source.toLowerCase() !== utmSource.toLowerCase()) {
+    // Exports without `referrer` name the source only (`Google`): kept as Plausible spells it, and the channel
+    // read from the name as the channel rules read a utm_source (the source list knows `google`, `twitter`, ...).
+    return [source, classifyChannel({ referrerHost: null, utmSource: utmSource || source, utmMedium }), utmSource, utmMedium, utmCampaign];
+  }
+  return [DIRECT_NONE, classifyChannel({ referrerHost: null, utmSource, utmMedium }), utmSource, utmMedium, utmCampaign];
 }
 
 /** Every file of an export by its table name (`imported_` prefix optional, as Plausible's importer reads them). */
