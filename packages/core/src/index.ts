@@ -78,3 +78,8 @@ export { exportLine } from './export/export-line.js';
 export { importPlausible, type PlausibleImportOptions, type PlausibleImportSummary } from './import/plausible/plausible.js';
 export { IMPORTED_TABLES, type ImportedTable, type ImportedRow, type ImportedDataset, type ImportedMetrics, type ImportedTotals, type ImportedTotalsRequest, type KeyCondition, type DayRun, type DayBounds } from './imported/types.js';
 export { IMPORTED_TABLE_KEYS, MAX_IMPORTED_KEYS, SESSION_TABLES } from './imported/tables.js';
+export { importParsed, type RecordResult, type TakeRecord } from './import/import.js';
+export { parseImportObject } from './import/line-schema.js';
+export { importUmami, type UmamiImportOptions } from './import/umami/umami.js';
+export { importGa4, type Ga4ImportOptions } from './import/ga4/ga4.js';
+export { GA4_AUTOMATIC_EVENTS } from './import/ga4/ga4-row.js';
