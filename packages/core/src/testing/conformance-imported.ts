@@ -239,6 +239,8 @@ export function testStorageImported({ name, create }: { name: string; create: ()
       expect(await report('stats', day)).toEqual({ visitors: 2, pageviews: 4, sessions: 2, bounce_rate: 0, avg_duration: 45, imported: one });
       expect(await report('pages', day)).toEqual({ pages: [{ url: '/', pageviews: 4, visitors: 2, bounce_rate: 0, avg_duration: 30 }], imported: one });
       expect(await report('referrers', day)).toEqual({ referrers: [{ source: 'Google', visitors: 2, sessions: 2 }], imported: one });
+      // The channel from the name, as the rules read a utm_source: the source list knows `google` as a search engine.
+      expect(await report('channels', day)).toEqual({ channels: [{ channel: 'Organic Search', visitors: 2, sessions: 2 }], imported: one });
       expect(await report('stats', { ...day, filters: '[["is","browser",["Chrome"]]]' })).toEqual({
         visitors: 0, pageviews: 0, sessions: 0, bounce_rate: 0, avg_duration: 0, imported: { included: false, days: 1, reason: 'An imported export has no pageviews per browser.' },
       });
