@@ -112,9 +112,8 @@ const importedNote = named(
     included: z.boolean().describe('Whether the numbers include the imported days.'),
     days: count.describe('Imported days of the range that count: days without native events.'),
     reason: z.string().optional().describe('Why the imported days are left out, when they are.'),
-  }).strict(),
+  }).strict().describe('Only on sites with imported daily totals (a Plausible import) on days of the range without native events: whether the numbers include them, how many days, and why not.'),
   'ImportedNote',
-  'Imported daily totals (a Plausible import) on days of the range: included or left out, and why.',
 );
 const imported = importedNote.optional();
 
