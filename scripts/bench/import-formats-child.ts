@@ -16,13 +16,16 @@ process.once('message', async ({ format, file, db, site }: { format: 'ndjson' | 
     const backend = openSqliteBackend(db);
     await createSite(backend.storage, site);
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const summary =
       format === 'ndjson'
         ? await importEvents(backend.storage, createReadStream(file), { onProgress: () => {} })
         : await (format === 'umami' ? importUmami : importGa4)(backend.storage, file, { siteId: site.id, onProgress: () => {} });
     const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
     await backend.close();
-    process.send!({ result: { seconds, events: summary.events, peakRssKb: process.resourceUsage().maxRSS } }, () => process.exit(0));
+    const cpuSeconds = (used.user + used.system) / 1e6;
+    process.send!({ result: { seconds, cpuSeconds, events: summary.events, peakRssKb: process.resourceUsage().maxRSS } }, () => process.exit(0));
   } catch (error) {
     process.send!({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) }, () => process.exit(1));
   }
