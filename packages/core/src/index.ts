@@ -83,3 +83,4 @@ export { parseImportObject } from './import/line-schema.js';
 export { importUmami, type UmamiImportOptions } from './import/umami/umami.js';
 export { importGa4, type Ga4ImportOptions } from './import/ga4/ga4.js';
 export { GA4_AUTOMATIC_EVENTS } from './import/ga4/ga4-row.js';
+export { importedDayRuns, runsOf } from './imported/plan.js';

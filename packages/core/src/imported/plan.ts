@@ -152,3 +152,19 @@ export function runsOf(days: readonly string[]): DayRun[] {
   }
   return runs;
 }
+
+/**
+ * The days of a site that count as imported now (in any import's range, without native
+ * events), as runs: what the dashboard shades on its chart.
+ * @example await importedDayRuns(storage, site) // [{ from: '2026-06-01', to: '2026-08-22' }]
+ */
+export async function importedDayRuns(storage: Storage, site: Site): Promise<DayRun[]> {
+  if (!storage.listImports || !storage.nativeDays) return [];
+  const datasets = await storage.listImports(site.id);
+  if (datasets.length === 0) return [];
+  const from = datasets.reduce((min, d) => (d.from < min ? d.from : min), datasets[0]!.from);
+  const to = datasets.reduce((max, d) => (d.to > max ? d.to : max), datasets[0]!.to);
+  const days = importedDaysIn(datasets, { from, to });
+  const native = new Set(await storage.nativeDays(site.id, days.map((day) => ({ day, startMs: dayStart(day, site.timezone), endMs: dayStart(shiftDay(day, 1), site.timezone) }))));
+  return runsOf(days.filter((d) => !native.has(d)));
+}

@@ -13,6 +13,7 @@ import { BREAKDOWNS, reportParams, type View, withFilter, withInterval } from '.
 import { useData } from '../use-data.js';
 import { Chart } from './Chart.js';
 import { NoData, WAITING_POLL_MS, Waiting } from './EmptySite.js';
+import { ImportedNotice } from './ImportedNotice.js';
 import { IntervalSwitch } from './IntervalSwitch.js';
 import { type OpenProperties, Properties } from './Properties.js';
 import { RankedTable } from './RankedTable.js';
@@ -86,9 +87,10 @@ export function Reports({ view, site, today, can, tracker, onChange }: ReportsPr
   return (
     <>
       <Summary loaded={stats} running={running} />
+      <ImportedNotice note={stats.data?.imported} />
       {empty && <NoData filtered={view.filters.length > 0} />}
       <Chart loaded={series} metric={view.metric} onMetric={(metric) => onChange({ ...view, metric })} changes={changes}
-        clock={site && range ? { now: now(), zone: site.timezone, range } : undefined}>
+        clock={site && range ? { now: now(), zone: site.timezone, range } : undefined} imported={site?.imported}>
         <IntervalSwitch interval={interval} days={days} hours={can.hours} onPick={(i) => days !== undefined && onChange(withInterval(view, i, days, can.hours))} />
       </Chart>
       <div class="lists">
