@@ -4,7 +4,7 @@
  * numbers as a table for keyboard and screen-reader users. Nothing is drawn after now: the
  * line stops at the bucket now falls in, which is drawn dashed and marked as running.
  */
-import type { Interval, TimeseriesRow } from '@siteline/core';
+import type { ImportedNote, Interval, TimeseriesRow } from '@siteline/core';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type DayRange, elapsedBuckets } from '../dates.js';
@@ -13,7 +13,7 @@ import { type Metric, METRICS } from '../state.js';
 import type { Loaded } from '../use-data.js';
 import { DownloadCsv } from './DownloadCsv.js';
 
-type Series = { timeseries: TimeseriesRow[]; comparison?: TimeseriesRow[] };
+type Series = { timeseries: TimeseriesRow[]; comparison?: TimeseriesRow[]; imported?: ImportedNote };
 
 const H = 240;
 const PAD = { left: 52, right: 16, top: 12, bottom: 28 };
@@ -96,8 +96,8 @@ export function Chart({ loaded, metric, onMetric, changes, clock, imported, chil
     setHover(i >= 0 && i < rows.length ? i : undefined);
   };
   const hovered = hover === undefined ? undefined : rows[hover];
-  // Imported days are daily totals: shaded on a chart by day only.
-  const shaded = interval === 'day' && imported ? importedRuns(rows.map((r) => r.date), imported) : [];
+  // Imported days are daily totals: shaded on a chart by day only, and only when the answer includes them (a filter may leave them out).
+  const shaded = interval === 'day' && imported && loaded.data?.imported?.included ? importedRuns(rows.map((r) => r.date), imported) : [];
   const half = plotW / (n - 1) / 2;
   const bucketName = (r: TimeseriesRow, i: number) => `${formatBucket(r.date, interval, true)}${i === current ? ' (so far)' : ''}`;
   return (

@@ -4,7 +4,7 @@
  * range that runs until now shows the waiting screen instead, asking again every few
  * seconds until the first pageview turns it into the dashboard.
  */
-import type { FilterCondition, StatsResponse, SummaryComparison, TimeseriesRow } from '@siteline/core';
+import type { FilterCondition, ImportedNote, StatsResponse, SummaryComparison, TimeseriesRow } from '@siteline/core';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Capabilities, SiteInfo } from '../api.js';
 import { daysOf, intervalOf, now, rangeOf } from '../dates.js';
@@ -20,7 +20,7 @@ import { RankedTable } from './RankedTable.js';
 import { comparedEmpty, Summary } from './Summary.js';
 
 type Stats = StatsResponse & { comparison?: SummaryComparison };
-type Series = { timeseries: TimeseriesRow[]; comparison?: TimeseriesRow[] };
+type Series = { timeseries: TimeseriesRow[]; comparison?: TimeseriesRow[]; imported?: ImportedNote };
 
 export interface ReportsProps {
   view: View;
