@@ -43,6 +43,10 @@ export interface PlausibleImportSummary {
 }
 
 const MAX_REPORTED_ERRORS = 100;
+const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `imp_` and 16 random lowercase letters or digits (about 82 bits). */
+const newImportId = (): string => `imp_${Array.from(randomBytes(16), (b) => ID_ALPHABET[b % ID_ALPHABET.length]).join('')}`;
 
 /**
  * Imports a Plausible CSV export (the zip of Site settings > Imports & Exports, a directory
@@ -141,7 +145,7 @@ export async function importPlausible(storage: Storage, path: string, options: P
     if (bad > 0) throw new ImportError(`${bad} invalid row${bad === 1 ? '' : 's'} or file${bad === 1 ? '' : 's'}; nothing was imported.`, errors, bad);
 
     const dataset: ImportedDataset = {
-      id: `imp_${randomBytes(10).toString('base64url').replace(/[^a-z0-9]/gi, '').toLowerCase().padEnd(16, '0').slice(0, 16)}`,
+      id: newImportId(),
       siteId: site.id,
       source: 'plausible',
       hash: hash.digest('hex'),
