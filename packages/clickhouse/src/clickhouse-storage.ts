@@ -4,6 +4,7 @@ import { connect, type ClientConnection } from './connection/client.js';
 import { clientIO } from './connection/client-io.js';
 import { outsideDateType, readDay } from './schema/days.js';
 import { createEventPages } from './reads/export.js';
+import { createImported } from './imported/imported.js';
 import { sqlIdent } from './connection/escape.js';
 import { goalRow, goalsSql, goalVersions, toGoal, type GoalRead } from './sites/goals.js';
 import { migrateSchema } from './schema/migrate.js';
@@ -122,7 +123,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const timezones = new Map<string, string>();
   const storage: ClickHouseStorage = {
     kind: 'clickhouse',
-    capabilities: { selection: true, properties: true, goals: true },
+    capabilities: { selection: true, properties: true, goals: true, imported: true },
     client,
     async migrate() {
       await Promise.all([rollups.idle(), goalVisitors.idle()]); // a step may rebuild the tables a background build writes to
@@ -290,6 +291,12 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
       return true;
     },
 
+    writeImported: (dataset, batches) => imported.writeImported(dataset, batches),
+    listImports: (siteId) => imported.listImports(siteId),
+    deleteImport: (siteId, importId) => imported.deleteImport(siteId, importId),
+    importedTotals: (request) => imported.importedTotals(request),
+    nativeDays: (siteId, days) => imported.nativeDays(siteId, days),
+
     async close() {
       await Promise.all([rollups.idle(), goalVisitors.idle()]);
       await client.close();
@@ -316,6 +323,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const eventPage = createEventPages(rows, target);
   const goalVisitors = createGoalVisitors(io, target, { sources: (range) => rollups.sources(range), command });
   const propertyReads = createPropertyReads(target, selected, goalVisitors);
+  const imported = createImported(io, target, { client, nodes: options.nodes, username: options.username, password: options.password });
 
   return storage;
 }

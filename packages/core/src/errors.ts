@@ -16,11 +16,13 @@ export class SiteNotFoundError extends Error {
   }
 }
 
-/** One bad line of an NDJSON import. */
+/** One bad line of an import (an NDJSON line, a CSV row). */
 export interface ImportLineError {
-  /** 1-based line number in the input. */
+  /** 1-based line number in the input (0: the file as a whole). */
   line: number;
   reason: string;
+  /** The file of an export of several files (a Plausible zip), when the line is one of its. */
+  file?: string;
 }
 
 /** An import was rejected as a whole; nothing was stored. */

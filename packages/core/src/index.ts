@@ -17,7 +17,7 @@ export {
 } from './query/messages.js';
 export {
   SITE_ID_PATTERN, isCalendarDate, siteIdSchema, dateSchema, periodSchema, limitSchema, breakdownSchema, eventNameSchema,
-  filterConditionSchema, filterConditionsSchema, filterValuesSchema, compareSchema, intervalSchema, ENDPOINT_OWN_PARAMETERS,
+  filterConditionSchema, filterConditionsSchema, filterValuesSchema, compareSchema, intervalSchema, importedSchema, ENDPOINT_OWN_PARAMETERS,
   FORMATS, type Format, formatSchema,
   requiredEventNameSchema, propertySchema, filterDimensionSchema, PROP_DIMENSION_PATTERN, type EndpointParameter,
 } from './query/schema.js';
@@ -78,3 +78,12 @@ export { CSV_TABLES, csvTable } from './csv/csv-tables.js';
 export { csvReport, type CsvReport } from './csv/csv-report.js';
 export { openExport, EXPORT_PAGE_SIZE, type EventExport } from './export/export-events.js';
 export { exportLine } from './export/export-line.js';
+export { importPlausible, type PlausibleImportOptions, type PlausibleImportSummary } from './import/plausible/plausible.js';
+export { IMPORTED_TABLES, type ImportedTable, type ImportedRow, type ImportedDataset, type ImportedMetrics, type ImportedTotals, type ImportedTotalsRequest, type KeyCondition, type DayRun, type DayBounds } from './imported/types.js';
+export { IMPORTED_TABLE_KEYS, MAX_IMPORTED_KEYS, SESSION_TABLES } from './imported/tables.js';
+export { importParsed, type RecordResult, type TakeRecord } from './import/import.js';
+export { parseImportObject } from './import/line-schema.js';
+export { importUmami, type UmamiImportOptions } from './import/umami/umami.js';
+export { importGa4, type Ga4ImportOptions } from './import/ga4/ga4.js';
+export { GA4_AUTOMATIC_EVENTS } from './import/ga4/ga4-row.js';
+export { importedDayRuns, runsOf } from './imported/plan.js';

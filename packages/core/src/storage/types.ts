@@ -1,4 +1,5 @@
 import type { Goal, GoalDefinition } from '../goals/goal.js';
+import type { DayBounds, ImportedDataset, ImportedRow, ImportedTotals, ImportedTotalsRequest } from '../imported/types.js';
 import type { FilterOperator, Site } from '../types.js';
 
 /** One property of a custom event as stored: `[key, value]`, both exactly as sent (numbers and booleans as `String()` writes them). */
@@ -268,6 +269,12 @@ export interface StorageCapabilities {
    * `/goals` and `goal` filters with an error.
    */
   readonly goals?: boolean;
+  /**
+   * Imported daily totals (issue 39, docs/behaviour.md "Imported data"): `writeImported`,
+   * `listImports`, `deleteImport`, `importedTotals` and `nativeDays`. Without it the core
+   * refuses a Plausible import and reports read events only.
+   */
+  readonly imported?: boolean;
 }
 
 /** One page of `Storage.eventPage`. */
@@ -386,6 +393,22 @@ export interface Storage {
   listGoals?(siteId: string): Promise<Goal[]>;
   /** `capabilities.goals`: deletes the site's goal with that display name; whether there was one. */
   deleteGoal?(siteId: string, name: string): Promise<boolean>;
+
+  /**
+   * `capabilities.imported`: stores an import of daily totals and its rows, all or nothing where
+   * the engine has transactions; where it has not, the rows count only once the dataset is stored,
+   * which is done last. `DuplicateImportError` (nothing stored) when the site has a dataset with
+   * the same hash. Batches hold at most a few thousand rows each.
+   */
+  writeImported?(dataset: ImportedDataset, batches: Iterable<readonly ImportedRow[]>): Promise<void>;
+  /** `capabilities.imported`: the site's imports, in any order. */
+  listImports?(siteId: string): Promise<ImportedDataset[]>;
+  /** `capabilities.imported`: removes the site's import and exactly its rows; whether there was one. */
+  deleteImport?(siteId: string, importId: string): Promise<boolean>;
+  /** `capabilities.imported`: sums of imported rows (`ImportedTotalsRequest`); groups without rows may be left out. */
+  importedTotals?(request: ImportedTotalsRequest): Promise<ImportedTotals[]>;
+  /** `capabilities.imported`: which of these days of the site have native events (any event whose `ts` is in the day's bounds). */
+  nativeDays?(siteId: string, days: readonly DayBounds[]): Promise<string[]>;
 
   close(): Promise<void>;
 }

@@ -11,6 +11,8 @@ Commands:
   goals add|list|delete --site <id>
                         A site's goals (--event <name> or --page <pattern>)
   import <file>         Import NDJSON events (- reads standard input)
+  import --from plausible|umami|ga4 <file> --site <id>
+                        Import another product's export; import list|delete --site <id>
   export --site <id> [--from <day> --to <day> | --period 7d]
                         Write a site's events of the days as NDJSON (import format)
   demo                  Add the demo site with 90 days of generated traffic
@@ -114,7 +116,22 @@ also for requests in flight and for every server process using the database.`,
 
 Imports events in the NDJSON import format (one JSON object a line) into the
 database of DATABASE_URL. All or nothing: if any line is invalid, nothing is
-stored and every bad line number is printed with its reason.`,
+stored and every bad line number is printed with its reason.
+
+       siteline import --from plausible <export.zip> --site <id>
+       siteline import --from umami <website_event.csv | export.zip> --site <id>
+       siteline import --from ga4 <events_YYYYMMDD.json[.gz] | export.zip> --site <id>
+
+Imports another product's export into an existing site, all or nothing, with the
+file and line of every bad row. Plausible's CSV export becomes imported daily totals,
+counted on the days the site has no events of its own; Umami's website_event rows
+and GA4's BigQuery export become events. The same export is refused a second time.
+docs/import-format.md says what is kept and what is lost.
+
+       siteline import list --site <id>
+       siteline import delete --site <id> --import <id>
+
+Lists a site's imports of daily totals, or deletes one and exactly its rows.`,
 
   export: `Usage: siteline export --site <id> [--from <YYYY-MM-DD> --to <YYYY-MM-DD>]
        siteline export --site <id> --period 30d|7d|1d

@@ -3,7 +3,7 @@
  * script of our own adds the copy button). Every form that changes something carries the
  * session's CSRF token. Pages live under `dashboard/account/`, so links lead back with `../../`.
  */
-import { type ApiKeyInfo, type Goal, isValidTimeZone, type Site, type UserRow } from '@siteline/core';
+import { type ApiKeyInfo, type Goal, type ImportedDataset, isValidTimeZone, type Site, type UserRow } from '@siteline/core';
 import { getTimeZones } from '@vvo/tzdb';
 import type { DashboardAssets } from '../dashboard/assets.js';
 import { escapeHtml as e, head } from '../dashboard/pages.js';
@@ -90,16 +90,24 @@ ${rows}</tbody></table>`}</section>`;
  * follows, with the button that posts. The post also carries `confirm=yes`, which the route
  * requires, so no single stray click or replayed form revokes a key.
  */
+/** A site's imports of daily totals (`siteline import --from plausible`), each with a confirmed Delete. */
+function importsList(frame: AccountFrame, site: Site, imports: ImportedDataset[]): string {
+  if (imports.length === 0) return '';
+  const rows = imports.map((d) => `<li data-import="${e(d.id)}">Plausible, ${e(d.from)} to ${e(d.to)} (${d.rows.toLocaleString('en-US')} rows, imported ${e(d.importedAt.slice(0, 10))})
+<details class="confirm"><summary>Delete…</summary><p>Its daily totals leave every report of ${e(site.name)} at once; import the export again to bring them back.</p>${button(frame, 'sites/delete-import', 'Delete this import', { site_id: site.id, import_id: d.id, confirm: 'yes' }, 'danger')}</details></li>`).join('\n');
+  return `<h4>Imported data</h4><ul class="imports">${rows}</ul>\n`;
+}
+
 function revokeConfirm(frame: AccountFrame, key: ApiKeyInfo): string {
   return `<details class="confirm"><summary>Revoke…</summary><p>Requests with “${e(key.name)}” get 401 at once, and it cannot be turned back on.</p>${button(frame, 'keys/revoke', `Revoke ${key.name}`, { key_id: key.id, confirm: 'yes' }, 'danger')}</details>`;
 }
 
 
 /** Sites: add, list with the tracker snippet to copy. */
-export function sitesBody(frame: AccountFrame, sites: Site[], snippet: (site: Site) => string, form: { name?: string; domain?: string; timezone?: string } = {}, editing?: SiteEditForm): string {
+export function sitesBody(frame: AccountFrame, sites: Site[], snippet: (site: Site) => string, form: { name?: string; domain?: string; timezone?: string } = {}, editing?: SiteEditForm, imports: ReadonlyMap<string, ImportedDataset[]> = new Map()): string {
   const list = sites.map((s) => `<li class="panel site"><h3>${e(s.name)}</h3><p><code>${e(s.id)}</code> · ${e(s.domain ?? 'no domain')} · ${e(s.timezone)} · <a href="goals?site_id=${encodeURIComponent(s.id)}">Goals</a></p>
 <label for="snippet-${e(s.id)}">Tracker snippet</label><textarea id="snippet-${e(s.id)}" readonly rows="3">${e(snippet(s))}</textarea> <button type="button" data-copy="snippet-${e(s.id)}">Copy snippet</button>
-${editSiteForm(frame, s, editing?.siteId === s.id ? editing : undefined)}</li>`).join('\n');
+${importsList(frame, s, imports.get(s.id) ?? [])}${editSiteForm(frame, s, editing?.siteId === s.id ? editing : undefined)}</li>`).join('\n');
   return `<section class="panel"><h2>Add a site</h2>
 ${formFor(frame, 'sites', ' class="stack"')}
 <label for="site-name">Name</label><input id="site-name" name="name" required maxlength="200" value="${e(form.name ?? '')}">

@@ -77,7 +77,9 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
           return page(status, 'API keys', keysBody(frame, await accounts!.listKeys(accountId), extra.created as { key: string; name: string } | undefined), flash);
         case 'sites': {
           const origin = originOf(req, options.publicOrigin);
-          return page(status, 'Sites', sitesBody(frame, await sitesOf(), (s) => trackerSnippet(`${origin}${options.trackerPath}`, s.id), extra.form as Record<string, string> | undefined, extra.editing as SiteEditForm | undefined), flash);
+          const sites = await sitesOf();
+          const imports = new Map(await Promise.all(sites.map(async (s) => [s.id, storage.listImports ? await storage.listImports(s.id) : []] as const)));
+          return page(status, 'Sites', sitesBody(frame, sites, (s) => trackerSnippet(`${origin}${options.trackerPath}`, s.id), extra.form as Record<string, string> | undefined, extra.editing as SiteEditForm | undefined, imports), flash);
         }
         case 'goals': {
           const sites = await sitesOf();
@@ -148,6 +150,13 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
           } catch (error) {
             return render({ error: (error as Error).message }, 422, { editing });
           }
+        }
+        case 'sites/delete-import': {
+          const site = await siteOfAccount(field('site_id'));
+          if (!site || !storage.deleteImport) return render({ error: 'There is no such site in this account.' }, 404);
+          if (field('confirm') !== 'yes') return render({ error: 'Deleting an import needs its confirmation: open “Delete…” beside the import and press its button.' });
+          if (!(await storage.deleteImport(site.id, field('import_id')))) return render({ error: `${site.name} has no such import.` }, 404);
+          return render({ info: `Import deleted from ${site.name}: its daily totals are gone from every report.` });
         }
         case 'goals/':
         case 'goals/delete': {

@@ -437,4 +437,45 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX sign_ins_id ON sign_ins (id);
   ALTER TABLE web_sessions ADD COLUMN user_epoch INTEGER NOT NULL DEFAULT 0;
   `,
+  `
+  -- Issue 39: imported daily totals (a Plausible export). imported_datasets holds one row per
+  -- import (its hash refuses the same export twice while it exists; partial lists the session
+  -- tables it has no pageviews for); imported_rows its rows, per site, table, local day and key
+  -- (k0 to k4 in the order of imported/tables.ts), summed by reads. Deleting an import deletes
+  -- its dataset row and exactly its rows (by import_id).
+  CREATE TABLE imported_datasets (
+    id           TEXT PRIMARY KEY,
+    site_id      TEXT NOT NULL,
+    source       TEXT NOT NULL,
+    hash         TEXT NOT NULL,
+    from_day     TEXT NOT NULL,
+    to_day       TEXT NOT NULL,
+    rows         INTEGER NOT NULL,
+    partial      TEXT NOT NULL,
+    imported_at  TEXT NOT NULL
+  ) STRICT;
+  CREATE UNIQUE INDEX imported_datasets_hash ON imported_datasets (site_id, hash);
+
+  CREATE TABLE imported_rows (
+    site_id         TEXT NOT NULL,
+    tbl             TEXT NOT NULL,
+    day             TEXT NOT NULL,
+    import_id       TEXT NOT NULL,
+    k0              TEXT NOT NULL,
+    k1              TEXT NOT NULL,
+    k2              TEXT NOT NULL,
+    k3              TEXT NOT NULL,
+    k4              TEXT NOT NULL,
+    visitors        INTEGER NOT NULL,
+    sessions        INTEGER NOT NULL,
+    pageviews       INTEGER NOT NULL,
+    bounces         INTEGER NOT NULL,
+    duration_s      INTEGER NOT NULL,
+    events          INTEGER NOT NULL,
+    timed_views     INTEGER NOT NULL,
+    time_on_page_s  INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX imported_rows_read ON imported_rows (site_id, tbl, day);
+  CREATE INDEX imported_rows_import ON imported_rows (import_id);
+  `,
 ];

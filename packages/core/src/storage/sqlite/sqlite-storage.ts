@@ -8,6 +8,7 @@ import { type ColumnCacheStats, DEFAULT_COLUMN_CACHE_BYTES } from './sqlite-colu
 import { warmColumnCache } from './sqlite-column-warm.js';
 import { createDayVersions } from './sqlite-day-versions.js';
 import { createEventPages } from './sqlite-export.js';
+import { createImported } from './sqlite-imported.js';
 import { createReads } from './sqlite-reads.js';
 import { createRollups } from './sqlite-rollups.js';
 import { createLiveDeltas } from './sqlite-live.js';
@@ -229,10 +230,11 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     });
   };
   const eventPage = createEventPages(db);
+  const imported = createImported(db);
   return {
     notices,
     kind: 'sqlite',
-    capabilities: { selection: true, properties: true, goals: true },
+    capabilities: { selection: true, properties: true, goals: true, imported: true },
     db,
     columnCacheStats: () => reads.columnCache.stats(),
     columnCacheWarmed: warm(),
@@ -275,6 +277,11 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     },
     listGoals: async (siteId) => siteGoals.all(siteId).map(toGoal),
     deleteGoal: async (siteId, name) => deleteGoal.run(siteId, name).changes > 0,
+    writeImported: async (dataset, batches) => imported.writeImported(dataset, batches),
+    listImports: async (siteId) => imported.listImports(siteId),
+    deleteImport: async (siteId, importId) => imported.deleteImport(siteId, importId),
+    importedTotals: async (request) => imported.importedTotals(request),
+    nativeDays: async (siteId, days) => imported.nativeDays(siteId, days),
     async close() {
       reads.columnCache.close();
       if (db.open) db.close();
