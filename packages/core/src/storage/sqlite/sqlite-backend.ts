@@ -4,7 +4,7 @@ import { createSqliteAccounts } from './sqlite-accounts.js';
 import { createSqlitePeople } from './sqlite-people.js';
 import { isSqliteFile } from './sqlite-file.js';
 import { createSqliteSaltStore } from './sqlite-salts.js';
-import { createSqliteStore } from './sqlite-storage.js';
+import { createSqliteStore, type SqliteSynchronous } from './sqlite-storage.js';
 
 export interface SqliteBackendOptions {
   /** Which connection this is (see `BackendRole`); default `tool`. */
@@ -15,6 +15,8 @@ export interface SqliteBackendOptions {
   columnCacheWarmDays?: number;
   /** Memory of the column cache of filtered reads, bytes (`SqliteStorageOptions`; the server's `COLUMN_CACHE_MB`). */
   columnCacheBytes?: number;
+  /** When a commit is durable (`SqliteStorageOptions.synchronous`; the server's `SQLITE_SYNCHRONOUS`); default `normal`. */
+  synchronous?: SqliteSynchronous;
 }
 
 
@@ -52,6 +54,7 @@ export function openSqliteBackend(path: string, options: SqliteBackendOptions = 
     ...(file && WAL_PAGES[role] !== undefined ? { walAutocheckpointPages: WAL_PAGES[role] } : {}),
     columnCacheWarmDays: options.columnCacheWarmDays ?? (file ? WARM_DAYS[role] : 0),
     ...(options.columnCacheBytes !== undefined ? { columnCacheBytes: options.columnCacheBytes } : {}),
+    ...(options.synchronous ? { synchronous: options.synchronous } : {}),
   });
   return {
     kind: 'sqlite',
