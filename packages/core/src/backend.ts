@@ -14,9 +14,10 @@ export interface BackendCapabilities {
   /**
    * The collector may derive and write events on a worker thread with a connection of its
    * own (the backend opened again with role `collect`), so writes and their CPU never run
-   * on the thread that answers requests. True for a SQLite file; false for `:memory:` (a
-   * second connection would see another database) and for ClickHouse (its writes are
-   * network calls; the collector buffers them in the request thread).
+   * on the thread that answers requests. True for a SQLite file (the worker commits) and for
+   * ClickHouse (the worker keeps beacons in its spool and inserts from there: see
+   * `Storage.planWrite`); false for `:memory:` (a second connection would see another
+   * database).
    */
   readonly writerThread: boolean;
   /**

@@ -90,9 +90,10 @@ export async function startServer(config: ServerConfig, backend: Backend, option
       backend,
       trustProxy: config.trustProxy,
       logger,
-      batch: config.collectBatch,
+      // COLLECT_BATCH_MS is how long beacons gather in the spool (ClickHouse); a commit never waits for more (SQLite).
+      batch: onWorker ? config.collectBatch : { maxEvents: config.collectBatch.maxEvents },
       ...handlerLimits(config.limits).collect,
-      ...(onWorker ? { worker: config.database } : {}),
+      ...(onWorker ? { worker: config.database, spool: config.collectSpool } : {}),
     });
     try {
       await collect.ready();

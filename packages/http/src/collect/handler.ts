@@ -17,6 +17,7 @@ import { acceptedContentType, PREFLIGHT_HEADERS, readBody, sendJson } from './ht
 import { MAX_BODY_BYTES, parseCollectBody } from './payload.js';
 import { SiteCache } from './site-cache.js';
 import { CollectStats } from './stats.js';
+import type { SpoolConfig } from './thread-protocol.js';
 import { serveTracker } from './tracker-route.js';
 
 export interface CollectHandlerOptions {
@@ -34,8 +35,20 @@ export interface CollectHandlerOptions {
   trustProxy?: boolean;
   /** Errors and a per-minute summary of accepted and dropped beacons; default JSON lines. */
   logger?: Logger;
-  /** Write batching; default 500 events or 1 s, whichever comes first. */
+  /**
+   * Group commits: at most `maxEvents` per write (default 500); each beacon is answered once the
+   * write holding it is durable. Through the spool, `maxDelayMs` is how long beacons gather in
+   * it before one insert (the server's `COLLECT_BATCH_MS`).
+   */
   batch?: BatchOptions;
+  /**
+   * With `worker` on a backend that writes through a spool (ClickHouse, `Storage.planWrite`):
+   * the directory where accepted beacons are appended and fsynced before their 202, and sent on
+   * from (replayed at the next start after a crash), and the bytes it may hold (the server's
+   * `COLLECT_SPOOL_DIR`, `COLLECT_SPOOL_MB`). One process owns a spool directory at a time.
+   * Without it such a backend's beacons are answered once inserted.
+   */
+  spool?: SpoolConfig;
   /** Clock, for tests; default `Date.now`. */
   now?: () => number;
   /** Prefix the two routes are mounted at; default `''` (`/collect`, `/tracker.js`). */
@@ -86,9 +99,9 @@ const ERRORS = {
 
 /**
  * The collector as a Node request listener. `POST /collect` answers 202 once the event is
- * derived and queued (before it is written); 400 for a malformed body, 404 for an unknown
+ * durable (committed, or appended and fsynced to the spool); 400 for a malformed body, 404 for an unknown
  * site, 413 over `MAX_BODY_BYTES` (8 KB and the largest `props`), 415 for other body types, 429 past the client's beacon budget, 503
- * while closing or when storage lags far behind. Bots and pages outside the site's domain get 202 too (a beacon cannot read the
+ * while closing, when storage lags far behind or cannot keep the beacon (a full disk, a full spool). Bots and pages outside the site's domain get 202 too (a beacon cannot read the
  * answer) and are counted in `stats` and the log. Other paths go to `next()` when given.
  *
  * @example
@@ -104,10 +117,10 @@ export function createCollectHandler(options: CollectHandlerOptions): CollectHan
   const now = options.now ?? Date.now;
   const trustProxy = options.trustProxy ?? false;
   const { storage, salts } = options.backend;
-  const sites = new SiteCache(storage);
+  const sites = new SiteCache(storage, { logger });
   const collector: BeaconSink = options.worker
-    ? new CollectThread({ database: options.worker, sites, now, batch: options.batch, logger, openSessionsBytes: options.openSessionsBytes })
-    : new Collector({ sites, saltStore: salts, writer: new BatchWriter(storage, options.batch, logger), now, openSessionsBytes: options.openSessionsBytes });
+    ? new CollectThread({ database: options.worker, sites, now, batch: options.batch, spool: options.spool, logger, openSessionsBytes: options.openSessionsBytes })
+    : new Collector({ sites, saltStore: salts, writer: new BatchWriter(storage, options.batch, logger), now, logger, openSessionsBytes: options.openSessionsBytes });
   const limit = beaconLimit(options.beaconLimit, trustProxy);
   const stats = new CollectStats(logger);
   let closed = false;
@@ -145,6 +158,7 @@ export function createCollectHandler(options: CollectHandlerOptions): CollectHan
     }
     stats.count(outcome);
     if (outcome === 'unknown_site') return sendJson(res, 404, { error: ERRORS.siteNotFound });
+    if (outcome === 'unavailable') return sendJson(res, 503, { error: ERRORS.unavailable }, { 'Retry-After': '5' });
     return sendJson(res, 202);
   };
 
