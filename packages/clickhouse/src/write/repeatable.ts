@@ -92,12 +92,15 @@ export function createRepeatableWrites(io: WriterIO, target: SchemaTarget, chang
     const [events, sessions, gaps] = options.resume
       ? await Promise.all([missingEvents(p), missingSessions(p), missingGaps(p)])
       : [p.events.lines, p.sessions.lines, p.gaps.lines];
-    await Promise.all([
+    // Every insert settles before a failure is reported: the next attempt must not race one still landing.
+    const inserted = await Promise.allSettled([
       events.length > 0 && io.insertLines('events', EVENT_LINE_COLUMNS, pieces(events)),
       p.stale.length > 0 && io.insert('stale_sessions', p.stale),
       sessions.length > 0 && io.insertLines('sessions', [...SESSION_COLUMNS, 'sign'], pieces(sessions)),
       gaps.length > 0 && io.insertLines('pageview_gaps', GAP_COLUMNS, pieces(gaps)),
     ]);
+    const failed = inserted.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
     // Last, as in `write`: a build that sees the mark also sees the rows.
     if (p.marks.length > 0) await io.insert('day_marks', p.marks);
   };
