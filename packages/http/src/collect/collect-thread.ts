@@ -120,7 +120,6 @@ export class CollectThread implements BeaconSink {
     if (this.broken) return Promise.reject(new Error('The collect worker is not running (see the log); it is being restarted.'));
     this.send();
     const id = this.nextId++;
-    // The worker is unref'd like the in-thread writer's timer, except while someone waits for it.
     this.worker.ref();
     return new Promise<void>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
@@ -156,8 +155,9 @@ export class CollectThread implements BeaconSink {
       clockOffsetMs: this.options.now() - Date.now(),
       openSessionsBytes: this.options.openSessionsBytes,
     };
+    // Referenced until it has opened the database (a start that fails must reach `ready()`'s caller before the
+    // process could exit), then unreferenced like a timer except while someone waits for it.
     const worker = workerFor(config);
-    if (this.waiting.size === 0) worker.unref();
     this.worker = worker;
     this.spoolFull = false;
     worker.on('message', (message: FromWorker) => {
@@ -177,6 +177,7 @@ export class CollectThread implements BeaconSink {
           this.settle(message.id, message.error);
           break;
         case 'ready':
+          if (this.waiting.size === 0) worker.unref();
           this.broken = false;
           this.restartDelayMs = MIN_RESTART_DELAY_MS;
           this.firstStart?.resolve();
