@@ -32,7 +32,7 @@ async function connect(backend: Backend) {
   const { storage } = backend;
   let keeper: EventKeeper;
   if (config.spool && storage.planWrite && storage.applyWrite) {
-    const spool = openSpool({ ...config.spool, storage: { planWrite: storage.planWrite.bind(storage), applyWrite: storage.applyWrite.bind(storage) }, batch: config.batch, logger: log, onFull: (full) => send({ kind: 'full', full }) });
+    const spool = openSpool({ ...config.spool, database: backend.description, storage: { planWrite: storage.planWrite.bind(storage), applyWrite: storage.applyWrite.bind(storage) }, batch: config.batch, logger: log, onFull: (full) => send({ kind: 'full', full }) });
     // Beacons a crash left in the spool go to ClickHouse before this worker takes new ones.
     await spool.replay();
     keeper = spool;

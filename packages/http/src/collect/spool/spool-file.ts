@@ -48,7 +48,10 @@ export function openSpoolFile(dir: string) {
   db.exec(`
     CREATE TABLE IF NOT EXISTS appends (id INTEGER PRIMARY KEY, at INTEGER NOT NULL, events INTEGER NOT NULL, bytes INTEGER NOT NULL, body TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS plan (only INTEGER PRIMARY KEY CHECK (only = 1), last_id INTEGER NOT NULL, body TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS meta (only INTEGER PRIMARY KEY CHECK (only = 1), database TEXT NOT NULL);
   `);
+  const boundTo = db.prepare<[], string>('SELECT database FROM meta').pluck();
+  const bind = db.prepare('INSERT INTO meta (only, database) VALUES (1, ?) ON CONFLICT DO UPDATE SET database = excluded.database');
   const insert = db.prepare('INSERT INTO appends (at, events, bytes, body) VALUES (?, ?, ?, ?)');
   const totals = db.prepare<[], { events: number | null; bytes: number | null }>('SELECT sum(events) AS events, sum(bytes) AS bytes FROM appends');
   const oldest = db.prepare<[], { id: number; at: number; events: number; body: string }>('SELECT id, at, events, body FROM appends ORDER BY id');
@@ -65,6 +68,19 @@ export function openSpoolFile(dir: string) {
   });
 
   return {
+    /**
+     * Ties the spool to the database its beacons go to (as logs show it, no password). A spool
+     * still holding beacons for another database is refused: they must not go to this one.
+     */
+    bindTo(database: string): void {
+      const held = totals.get()!.events ?? 0;
+      const bound = boundTo.get();
+      if ((held > 0 || plan.get()) && bound !== undefined && bound !== database) {
+        db.close();
+        throw new Error(`The spool directory ${dir} (COLLECT_SPOOL_DIR) holds ${held} beacons for ${bound}, not for ${database}: start siteline with that DATABASE_URL to send them, or move the directory away.`);
+      }
+      bind.run(database);
+    },
     /** Events and bytes spooled (appended and not yet known to be in the store). */
     totals(): { events: number; bytes: number } {
       const t = totals.get()!;

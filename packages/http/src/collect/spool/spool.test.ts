@@ -29,8 +29,8 @@ function fakeStore() {
 describe('spool', () => {
   const dirs: string[] = [];
   const spools: Spool[] = [];
-  const open = (dir: string, store: ReturnType<typeof fakeStore>, logs: LogEntry[] = [], maxBytes = 1 << 20) => {
-    const spool = openSpool({ dir, maxBytes, storage: store, batch: { maxEvents: 3, maxDelayMs: 60_000 }, logger: (e) => logs.push(e) });
+  const open = (dir: string, store: ReturnType<typeof fakeStore>, logs: LogEntry[] = [], maxBytes = 1 << 20, database = 'clickhouse 127.0.0.1:8123/siteline') => {
+    const spool = openSpool({ dir, database, maxBytes, storage: store, batch: { maxEvents: 3, maxDelayMs: 60_000 }, logger: (e) => logs.push(e) });
     spools.push(spool);
     return spool;
   };
@@ -109,5 +109,21 @@ describe('spool', () => {
     expect(() => open(dir, store)).toThrow(`The spool directory ${dir} (COLLECT_SPOOL_DIR) is in use by another siteline process (pid ${process.pid} on`);
     await first.close();
     expect(open(dir, store).pending.events).toBe(0);
+  });
+
+  it('is tied to its database: holding beacons for one, it refuses another; empty, it takes the new one', async () => {
+    const dir = scratch();
+    const store = Object.assign(fakeStore(), { down: true });
+    const first = open(dir, store, [], 1 << 20, 'clickhouse a:8123/siteline');
+    expect(await first.write([event(1)])).toBe(true);
+    await first.close();
+    expect(() => open(dir, store, [], 1 << 20, 'clickhouse b:8123/siteline')).toThrow(
+      `The spool directory ${dir} (COLLECT_SPOOL_DIR) holds 1 beacons for clickhouse a:8123/siteline, not for clickhouse b:8123/siteline: start siteline with that DATABASE_URL to send them, or move the directory away.`,
+    );
+    store.down = false;
+    const again = open(dir, store, [], 1 << 20, 'clickhouse a:8123/siteline');
+    await again.replay();
+    await again.close();
+    expect(open(dir, store, [], 1 << 20, 'clickhouse b:8123/siteline').pending.events).toBe(0);
   });
 });

@@ -31,6 +31,8 @@ const MAX_RETRY_MS = 5_000;
 
 export interface SpoolOptions {
   dir: string;
+  /** The database the beacons go to, as logs show it (`Backend.description`): a spool holding beacons for another is refused. */
+  database: string;
   /** Bytes of spooled events (their JSON) past which beacons are answered 503. */
   maxBytes: number;
   storage: Required<Pick<Storage, 'planWrite' | 'applyWrite'>>;
@@ -51,12 +53,14 @@ interface Queued {
  * Opens the spool in `dir` (its lock: one process at a time) as the collector's `EventKeeper`.
  *
  * @example
- * const spool = openSpool({ dir: './siteline-spool', maxBytes: 256 * 2 ** 20, storage, batch: {}, logger });
+ * const spool = openSpool({ dir: './siteline-spool', database: backend.description, maxBytes: 256 * 2 ** 20, storage, batch: {}, logger });
  * await spool.replay(); // before serving
  * if (await spool.write(events)) answer202();
  */
 export function openSpool(options: SpoolOptions): Spool {
-  return new Spool(openSpoolFile(options.dir), options);
+  const file = openSpoolFile(options.dir);
+  file.bindTo(options.database);
+  return new Spool(file, options);
 }
 
 export class Spool implements EventKeeper {
