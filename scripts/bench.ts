@@ -26,6 +26,7 @@ import { benchClickHouse, clickhouseUnavailable, type ClickHouseResult, type Eng
 import { clickhousePropertyReport, clickhouseReport } from './bench/clickhouse-report.js';
 import { measureCollect, wrkInstalled, type CollectResult } from './bench/collect.js';
 import { startFloorServer } from './bench/collect-floor.js';
+import { benchCollectOnly } from './bench/collect-only.js';
 import { exportInChild, type ExportResult, exportTable } from './bench/export.js';
 import { importStages, type Stage } from './bench/import-stages.js';
 import {
@@ -64,6 +65,10 @@ const args = benchArgs('npm run bench --', {
   'cost-pageviews': { type: 'string', default: '200000' },
   chunk: { type: 'string', default: '500000' },
   'collect-seconds': { type: 'string', default: '10' },
+  /** `only`: the collect table alone on fresh databases (scripts/bench/collect-only.ts), on --collect-engines; `yes`: within the full run. */
+  collect: { type: 'string', default: 'yes' },
+  /** Engines of `--collect only`: `sqlite` and/or `clickhouse` (a clickhouse-server). */
+  'collect-engines': { type: 'string', default: 'sqlite,clickhouse' },
   connections: { type: 'string', default: '16' },
   'stage-events': { type: 'string', default: '200000' },
   dir: { type: 'string', default: '.bench' },
@@ -178,6 +183,11 @@ const memorySection = () =>
   });
 
 async function main() {
+  if (args.collect === 'only') {
+    const engines = String(args['collect-engines']).split(',').filter((e): e is 'sqlite' | 'clickhouse' => e === 'sqlite' || e === 'clickhouse');
+    console.log(await benchCollectOnly({ dir, seconds: num('collect-seconds'), connections: num('connections'), engines, log }));
+    return;
+  }
   if (args.sqlite === 'no') return clickhouseOnly();
   if (only) {
     // The bench's database as the full run makes it, made only when it is not there.

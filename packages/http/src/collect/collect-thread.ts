@@ -162,11 +162,9 @@ export class CollectThread implements BeaconSink {
     this.spoolFull = false;
     worker.on('message', (message: FromWorker) => {
       switch (message.kind) {
-        case 'settled': {
-          const { dropped } = message;
-          this.answers.settle(message.n, dropped ? (i) => message.kept && !dropped.includes(i) : message.kept);
+        case 'settled':
+          for (const { n, kept, dropped } of message.messages) this.answers.settle(n, dropped ? (i) => kept && !dropped.includes(i) : kept);
           break;
-        }
         case 'full':
           this.spoolFull = message.full;
           break;

@@ -16,7 +16,7 @@ import { EventDeriver, type SiteFacts } from './collector.js';
 import { describeError, OutageLog } from './outage-log.js';
 import type { CollectPayload } from './payload.js';
 import { openSpool } from './spool/spool.js';
-import { FIELD as F, FIELD_COUNT, type FromWorker, type ToWorker, type WorkerConfig } from './thread-protocol.js';
+import { FIELD as F, FIELD_COUNT, type FromWorker, type Settled, type ToWorker, type WorkerConfig } from './thread-protocol.js';
 
 const port = parentPort!;
 const config = workerData as WorkerConfig;
@@ -99,6 +99,15 @@ connected.then(
 // their answers go back in order on a chain of their own.
 let chain: Promise<unknown> = connected;
 let answers: Promise<unknown> = Promise.resolve();
+/** Settled messages not yet told: sent together once per turn (a commit settles many messages at once). */
+let settled: Settled[] = [];
+const tell = (message: Settled) => {
+  if (settled.length === 0) setImmediate(() => {
+    send({ kind: 'settled', messages: settled });
+    settled = [];
+  });
+  settled.push(message);
+};
 port.on('message', (message: ToWorker) => {
   chain = chain.then(async () => {
     const connection = await connected;
@@ -106,7 +115,7 @@ port.on('message', (message: ToWorker) => {
       const n = message.rows.length / FIELD_COUNT;
       const { events, dropped } = await derive(connection, message.rows);
       const kept = connection.keeper.write(events);
-      answers = answers.then(async () => send({ kind: 'settled', n, kept: await kept, ...(dropped.length > 0 ? { dropped } : {}) }));
+      answers = answers.then(async () => tell({ n, kept: await kept, ...(dropped.length > 0 ? { dropped } : {}) }));
       return;
     }
     const { keeper, backend } = connection;
@@ -114,6 +123,7 @@ port.on('message', (message: ToWorker) => {
     try {
       await (message.kind === 'close' ? keeper.close() : keeper.flush());
       await answers;
+      await new Promise((resolve) => setImmediate(resolve)); // the last answers told before `done`
     } catch (error) {
       failure = error;
     }

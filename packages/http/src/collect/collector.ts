@@ -12,7 +12,7 @@ import { enrichEvent, type IncomingEvent, isBotUserAgent, localDay, type SaltSto
 import type { Logger } from '../log.js';
 import type { BatchWriter } from './batch-writer.js';
 import { OutageLog } from './outage-log.js';
-import { type CollectPayload, hostBelongsTo, pageHost } from './payload.js';
+import { type CollectPayload, hostBelongsTo } from './payload.js';
 import { OpenSessions } from './sessions.js';
 import type { SiteCache } from './site-cache.js';
 
@@ -26,6 +26,8 @@ export type CollectOutcome = 'accepted' | 'bot' | 'unknown_site' | 'foreign_host
 /** One beacon with the request facts the derivations need; `ip` is never stored. */
 export interface Beacon {
   payload: CollectPayload;
+  /** The page's host, as `parseCollectBody` read it. */
+  host: string;
   ip: string;
   userAgent: string;
 }
@@ -60,7 +62,7 @@ export async function screenBeacon(beacon: Beacon, sites: SiteCache, now: number
     return 'unavailable'; // logged once per outage by the cache
   }
   if (!site) return 'unknown_site';
-  if (!hostBelongsTo(pageHost(beacon.payload.url), site.domain)) return 'foreign_host';
+  if (!hostBelongsTo(beacon.host, site.domain)) return 'foreign_host';
   return site;
 }
 
@@ -85,7 +87,7 @@ export class EventDeriver {
     return this.sessions.size;
   }
 
-  derive(site: SiteFacts, beacon: Beacon, ts: number, salt: string): StoredEvent {
+  derive(site: SiteFacts, beacon: Omit<Beacon, 'host'>, ts: number, salt: string): StoredEvent {
     const { payload } = beacon;
     const incoming: IncomingEvent = {
       ts,

@@ -13,7 +13,7 @@ import { type BeaconLimit, beaconLimit } from './beacon-limit.js';
 import { clientIp } from './client-ip.js';
 import { CollectThread } from './collect-thread.js';
 import { type BeaconSink, type CollectOutcome, Collector } from './collector.js';
-import { acceptedContentType, PREFLIGHT_HEADERS, readBody, sendJson } from './http-io.js';
+import { acceptedContentType, PREFLIGHT_HEADERS, readBody, sendAccepted, sendJson } from './http-io.js';
 import { MAX_BODY_BYTES, parseCollectBody } from './payload.js';
 import { SiteCache } from './site-cache.js';
 import { CollectStats } from './stats.js';
@@ -121,7 +121,7 @@ export function createCollectHandler(options: CollectHandlerOptions): CollectHan
   const collector: BeaconSink = options.worker
     ? new CollectThread({ database: options.worker, sites, now, batch: options.batch, spool: options.spool, logger, openSessionsBytes: options.openSessionsBytes })
     : new Collector({ sites, saltStore: salts, writer: new BatchWriter(storage, options.batch, logger), now, logger, openSessionsBytes: options.openSessionsBytes });
-  const limit = beaconLimit(options.beaconLimit, trustProxy);
+  const limit = beaconLimit(options.beaconLimit);
   const stats = new CollectStats(logger);
   let closed = false;
   let inFlight = 0;
@@ -130,7 +130,8 @@ export function createCollectHandler(options: CollectHandlerOptions): CollectHan
 
   const collect = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
     if (closed || collector.full) return sendJson(res, 503, { error: ERRORS.unavailable }, { 'Retry-After': '5', Connection: 'close' });
-    if (await limit?.refuse(req, res, now())) {
+    const ip = clientIp(req, trustProxy);
+    if (await limit?.refuse(req, res, ip, now())) {
       stats.count('limited');
       return 429;
     }
@@ -148,18 +149,15 @@ export function createCollectHandler(options: CollectHandlerOptions): CollectHan
     deriving++;
     let outcome: CollectOutcome;
     try {
-      outcome = await collector.collect({
-        payload: parsed.payload,
-        ip: clientIp(req, trustProxy),
-        userAgent: String(req.headers['user-agent'] ?? '').slice(0, 1024),
-      });
+      const userAgent = req.headers['user-agent'];
+      outcome = await collector.collect({ payload: parsed.payload, host: parsed.host, ip, userAgent: userAgent === undefined ? '' : userAgent.length > 1024 ? userAgent.slice(0, 1024) : userAgent });
     } finally {
       deriving--;
     }
     stats.count(outcome);
     if (outcome === 'unknown_site') return sendJson(res, 404, { error: ERRORS.siteNotFound });
     if (outcome === 'unavailable') return sendJson(res, 503, { error: ERRORS.unavailable }, { 'Retry-After': '5' });
-    return sendJson(res, 202);
+    return sendAccepted(res);
   };
 
   const handler = async (req: IncomingMessage, res: ServerResponse, next?: () => void): Promise<void> => {

@@ -33,6 +33,17 @@ export interface WorkerConfig {
   openSessionsBytes?: number;
 }
 
+/**
+ * The `n` beacons of one message: durable when `kept` (committed, or in the spool), else not
+ * kept (answered 503); `dropped` lists the ones among them not kept even so (their event could
+ * not be derived), as offsets from the first.
+ */
+export interface Settled {
+  n: number;
+  kept: boolean;
+  dropped?: number[];
+}
+
 export type ToWorker =
   /** `rows`: `FIELD_COUNT` values per beacon; `domain`, `name` and `props` are '' when absent. */
   | { kind: 'beacons'; rows: (string | number)[] }
@@ -41,12 +52,8 @@ export type ToWorker =
 
 export type FromWorker =
   | { kind: 'ready' }
-  /**
-   * The next `n` beacons sent (in order) are settled: durable when `kept` (committed, or in the
-   * spool), else not kept (answered 503); `dropped` lists the ones among them not kept even so
-   * (their event could not be derived), as offsets from the first.
-   */
-  | { kind: 'settled'; n: number; kept: boolean; dropped?: number[] }
+  /** The next beacons sent are settled, message by message in order (one message back per turn, however many commits it covers). */
+  | { kind: 'settled'; messages: Settled[] }
   /** Whether the spool is full (beacons are answered 503 without being sent). */
   | { kind: 'full'; full: boolean }
   | { kind: 'done'; id: number; error?: string }

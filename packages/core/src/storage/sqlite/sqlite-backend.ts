@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { Backend, BackendRole } from '../../backend.js';
 import { createSqliteAccounts } from './sqlite-accounts.js';
 import { createSqlitePeople } from './sqlite-people.js';
+import { startCheckpointer } from './sqlite-checkpointer.js';
 import { isSqliteFile } from './sqlite-file.js';
 import { createSqliteSaltStore } from './sqlite-salts.js';
 import { createSqliteStore, type SqliteSynchronous } from './sqlite-storage.js';
@@ -21,10 +22,12 @@ export interface SqliteBackendOptions {
 
 
 /**
- * WAL checkpoints by role, on a file: the request thread of a server whose collector writes
- * on a worker never checkpoints (0), so a checkpoint of up to ~40 MB never runs on the thread
- * that answers requests; the worker checkpoints every ~40 MB (10,000 pages) instead of
- * SQLite's ~4 MB, so a page rewritten by many small commits is copied back once.
+ * WAL checkpoints by role, on a file: the server's connection (which also commits the
+ * collector's group commits) never checkpoints itself (0), a thread of its own does it
+ * (sqlite-checkpointer.ts), so a checkpoint never holds up the thread that answers requests;
+ * a collector worker (an embedder's choice, see the collector README) checkpoints every ~40
+ * MB (10,000 pages) instead of SQLite's ~4 MB, so a page rewritten by many small commits is
+ * copied back once.
  */
 const WAL_PAGES: Record<BackendRole, number | undefined> = { serve: 0, collect: 10_000, tool: undefined };
 
@@ -39,7 +42,7 @@ const WARM_DAYS: Record<BackendRole, number> = { serve: 30, collect: 0, tool: 0 
 /**
  * The embedded backend: reports, accounts, keys and daily salts in one SQLite file (or
  * `:memory:`), on one connection. Several processes on one machine may share the file (WAL
- * mode); the collector may write on a worker thread's own connection when it is a file.
+ * mode); the collector commits in the request thread (group commits of a few milliseconds).
  *
  * @example
  * const backend = openSqliteBackend('./siteline.db');
@@ -56,6 +59,7 @@ export function openSqliteBackend(path: string, options: SqliteBackendOptions = 
     ...(options.columnCacheBytes !== undefined ? { columnCacheBytes: options.columnCacheBytes } : {}),
     ...(options.synchronous ? { synchronous: options.synchronous } : {}),
   });
+  const checkpointer = file && role === 'serve' ? startCheckpointer(path, options.synchronous ? { synchronous: options.synchronous } : {}) : undefined;
   return {
     kind: 'sqlite',
     description: file ? `sqlite:${resolve(path)}` : 'sqlite::memory:',
@@ -63,7 +67,10 @@ export function openSqliteBackend(path: string, options: SqliteBackendOptions = 
     accounts: createSqliteAccounts(store.db),
     people: createSqlitePeople(store.db),
     salts: createSqliteSaltStore(store.db, options.now ? { now: options.now } : {}),
-    capabilities: { writerThread: file, sharedAcrossHosts: false },
-    close: () => store.close(),
+    capabilities: { writerThread: false, sharedAcrossHosts: false },
+    async close() {
+      await store.close();
+      await checkpointer?.close();
+    },
   };
 }
