@@ -29,6 +29,7 @@ import { GAP_COLUMNS } from '../schema/migrations/006-filter-layout.js';
 import { SESSION_COLUMNS } from '../schema/migrations/008-name-counts.js';
 import { tableName, type SchemaTarget } from '../schema/schema.js';
 import { checkEvent, EVENT_LINE_COLUMNS, eventLine } from './events.js';
+import { LINES_PER_PIECE } from './tsv.js';
 import { type Changes, dayMarks, gapLine, sessionLine, type WriterIO } from './writer.js';
 
 export const PLAN_FORMAT = 'clickhouse-write/1';
@@ -52,7 +53,6 @@ export interface ClickHouseWritePlan extends WritePlan {
 /** Keys per look-up query: well under ClickHouse's `max_query_size` (raised to 4 MiB for it). */
 const KEYS_PER_QUERY = 5_000;
 const LOOKUP = { max_query_size: String(4 * 1024 * 1024) };
-const LINES_PER_PIECE = 5_000;
 
 /**
  * `plan` and `apply` over the writer's `changes` (called one at a time: the store queues them with its other writes).

@@ -3,6 +3,7 @@ import { compareBytes, DuplicateImportError, type ImportRecord, type StoredEvent
 import { readDay } from '../schema/days.js';
 import { sqlDate, sqlString, tsvStrings, tsvText } from '../connection/escape.js';
 import { checkEvent, EVENT_LINE_COLUMNS, eventLine } from './events.js';
+import { chunks, TsvBody, tsvPieces } from './tsv.js';
 import { GAP_COLUMNS } from '../schema/migrations/006-filter-layout.js';
 import { SESSION_COLUMNS } from '../schema/migrations/008-name-counts.js';
 import { GapChanges, type GapRow, makesStale, mergeSession, needsStoredEvents, sortByTime, type SessionState, type Step } from './session-plan.js';
@@ -27,9 +28,6 @@ export type TouchedDays = Map<string, Set<string>>;
 
 /** Sessions merged between two turns of the event loop while the events' insert streams. */
 const YIELD_EVERY = 5_000;
-
-/** Lines per piece of a `TabSeparated` body. */
-const LINES_PER_PIECE = 5_000;
 
 /** Session ids per look-up query: keeps the SQL text well under a megabyte. */
 const IDS_PER_QUERY = 10_000;
@@ -70,53 +68,6 @@ export function sessionLine(s: SessionState, sign: 1 | -1): string {
 /** A time-on-page change's `TabSeparated` line in `GAP_COLUMNS` order, with the attributes of its session's state after the write. */
 export const gapLine = (g: GapRow, session: SessionState): string =>
   [tsvText(g.site_id), g.day, tsvText(g.path), tsvText(g.session_id), g.ts, g.seq, g.timed, g.gap_ms, ...SESSION_ATTRIBUTE_COLUMNS.map((c) => tsvText(session[c]))].join('\t');
-
-/**
- * A `TabSeparated` body built line by line, kept as pieces of a few thousand
- * joined lines (half a million separate lines alive at once cost more in
- * garbage collection than making them).
- */
-export class TsvBody {
-  readonly pieces: string[] = [];
-  private lines: string[] = [];
-  rows = 0;
-
-  add(line: string): void {
-    this.lines.push(line);
-    this.rows++;
-    if (this.lines.length >= LINES_PER_PIECE) this.cut();
-  }
-
-  /** The pieces, each ending in a newline. */
-  done(): string[] {
-    if (this.lines.length > 0) this.cut();
-    return this.pieces;
-  }
-
-  private cut(): void {
-    this.pieces.push(`${this.lines.join('\n')}\n`);
-    this.lines = [];
-  }
-}
-
-/**
- * The `TabSeparated` lines of `rows`, made a piece at a time as the insert reads
- * them: the body of a large import (hundreds of bytes an event) is never in
- * memory whole, only the pieces the request has not sent yet.
- */
-export function* tsvPieces<T>(rows: readonly T[], line: (row: T) => string): Generator<string> {
-  for (let start = 0; start < rows.length; start += LINES_PER_PIECE) {
-    const lines: string[] = [];
-    for (const row of rows.slice(start, start + LINES_PER_PIECE)) lines.push(line(row));
-    yield `${lines.join('\n')}\n`;
-  }
-}
-
-function chunks<T>(list: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
 
 /**
  * Writes events and keeps the session tables and time on page exact:
