@@ -1,9 +1,9 @@
 /**
  * `npm run bench -- --collect only`: the collect table alone, on a fresh database per engine
  * (no dataset to import, so it runs in a minute): wrk on the baseline (collect-floor.ts), then
- * on `POST /collect` as the standalone server runs it, on SQLite (worker thread, group commits;
- * and everything in the request thread) and on a clickhouse-server (worker thread through the
- * spool), each against the baseline measured in the same run.
+ * on `POST /collect` as the standalone server runs it, on SQLite (group commits in the request
+ * thread; also with `SQLITE_SYNCHRONOUS=full`, and on a worker thread) and on a clickhouse-server
+ * (worker thread through the fsynced spool), each against the baseline measured in the same run.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -22,7 +22,7 @@ export interface CollectOnlyOptions {
   dir: string;
   seconds: number;
   connections: number;
-  /** Which collectors: `sqlite` (worker thread and request thread), `clickhouse` (clickhouse-server, worker thread and spool). */
+  /** Which collectors: `sqlite` (request thread, also synchronous full, and worker thread), `clickhouse` (clickhouse-server, worker thread and spool). */
   engines: ('sqlite' | 'clickhouse')[];
   log: (text: string) => void;
 }
@@ -45,20 +45,27 @@ export async function benchCollectOnly(options: CollectOnlyOptions): Promise<str
   rows.push(['baseline: bare HTTPS + JSON.parse, one row per beacon on a worker', baseline]);
 
   if (options.engines.includes('sqlite')) {
-    const file = join(dir, 'collect.db');
-    removeDatabase(file);
-    const backend = await openBackend({ engine: 'sqlite', path: file }, { role: 'serve' });
-    await createSite(backend.storage, site);
-    const count = (backend.storage as SqliteStore).db.prepare('SELECT COUNT(*) FROM events WHERE site_id = ?').pluck();
-    for (const worker of [true, false]) {
-      log(`collect: wrk on POST /collect, SQLite (${worker ? 'worker thread' : 'request thread'})`);
-      const collector = await startServer(backend, Date.now, join(dir, 'tls'), worker ? file : undefined);
+    // As the standalone server runs it (group commits in the request thread), the same with power-loss durability, and on a worker thread.
+    const variants = [
+      ['SQLite, request thread (as the standalone server runs)', 'normal', false],
+      ['SQLite, request thread, SQLITE_SYNCHRONOUS=full (an fsync per commit)', 'full', false],
+      ['SQLite, worker thread (`worker` option)', 'normal', true],
+    ] as const;
+    for (const [name, synchronous, worker] of variants) {
+      const file = join(dir, 'collect.db');
+      removeDatabase(file);
+      const location = { engine: 'sqlite' as const, path: file, synchronous };
+      const backend = await openBackend(location, { role: 'serve' });
+      await createSite(backend.storage, site);
+      const count = (backend.storage as SqliteStore).db.prepare('SELECT COUNT(*) FROM events WHERE site_id = ?').pluck();
+      log(`collect: wrk on POST /collect, ${name}`);
+      const collector = await startServer(backend, Date.now, join(dir, 'tls'), worker ? { location } : undefined);
       const result = await measureCollect({ ...wrk, url: collector.url, siteId: site.id, domain: site.domain, flush: () => collector.flush(), countStored: () => count.get(site.id) as number });
       await collector.close();
-      rows.push([`POST /collect, SQLite, ${worker ? 'worker thread (as the standalone server runs)' : 'everything in the request thread'}`, result]);
+      await backend.close();
+      removeDatabase(file);
+      rows.push([`POST /collect, ${name}`, result]);
     }
-    await backend.close();
-    removeDatabase(file);
   }
 
   if (options.engines.includes('clickhouse')) {
