@@ -1,11 +1,13 @@
 /**
- * The spool's file: a SQLite database in WAL mode with `synchronous = FULL`, so an append
- * returns only once it is on disk (one fsync per append, shared by every beacon of it), and
- * with `locking_mode = EXCLUSIVE`, so the process that opened it holds a lock on it until it
- * exits: the operating system drops the lock of a process that dies, so a crashed owner never
- * keeps the next one out, and a second live one is refused at once.
+ * The spool's file: a SQLite database in WAL mode, opened with `locking_mode = EXCLUSIVE`, so
+ * the process that opened it holds a lock on it until it exits: the operating system drops
+ * the lock of a process that dies, so a crashed owner never keeps the next one out, and a
+ * second live one is refused at once. Commits do not wait for the disk (`synchronous =
+ * NORMAL`, which still syncs around checkpoints); `sync()` flushes the WAL with an fdatasync
+ * on the libuv thread pool, one for every commit made while the previous one ran (group
+ * fsync), so neither the thread nor the next appends wait for it.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, fdatasync, fsyncSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -37,7 +39,7 @@ export function openSpoolFile(dir: string) {
     // Before anything reads the file: no shared-memory index, and the lock is kept once taken.
     db.pragma('locking_mode = EXCLUSIVE');
     db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
+    db.pragma('synchronous = NORMAL');
     db.exec('BEGIN EXCLUSIVE; COMMIT');
   } catch (error) {
     db.close();
@@ -67,7 +69,40 @@ export function openSpoolFile(dir: string) {
     return { events: freed.events ?? 0, bytes: freed.bytes ?? 0 };
   });
 
+  // The group fsync of the WAL (opened once it exists: after the first commit).
+  let wal: number | undefined;
+  let running: Promise<void> | undefined;
+  let queued: Promise<void> | undefined;
+  const flush = (): Promise<void> => {
+    if (wal === undefined) {
+      wal = openSync(`${path}-wal`, 'r+');
+      // The WAL is a new file: its directory entry must reach the disk too.
+      const dirFd = openSync(dir, 'r');
+      try {
+        fsyncSync(dirFd);
+      } finally {
+        closeSync(dirFd);
+      }
+    }
+    const fd = wal;
+    running = new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve()))).finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+
   return {
+    /**
+     * Resolves once every commit made before this call is on disk. A flush already running may
+     * have started before the latest commit: callers meanwhile share the one after it.
+     */
+    sync(): Promise<void> {
+      if (!running) return flush();
+      queued ??= running.then(flush, flush).finally(() => {
+        queued = undefined;
+      });
+      return queued;
+    },
     /**
      * Ties the spool to the database its beacons go to (as logs show it, no password). A spool
      * still holding beacons for another database is refused: they must not go to this one.
@@ -86,7 +121,7 @@ export function openSpoolFile(dir: string) {
       const t = totals.get()!;
       return { events: t.events ?? 0, bytes: t.bytes ?? 0 };
     },
-    /** Appends one group of events (`body`, their JSON, of `bytes`); on disk when this returns. */
+    /** Appends one group of events (`body`, their JSON, of `bytes`); on disk once `sync()` resolves after it. */
     append(body: string, bytes: number, events: number, at: number): void {
       insert.run(at, events, bytes, body);
     },
@@ -111,13 +146,18 @@ export function openSpoolFile(dir: string) {
       const row = plan.get();
       return row && { lastId: row.last_id, plan: JSON.parse(row.body) as WritePlan };
     },
+    /** Saves the plan of the appends up to `lastId` (on disk once `sync()` resolves after it). */
     savePlan(lastId: number, writePlan: WritePlan): void {
       savePlan.run(lastId, JSON.stringify(writePlan));
     },
     /** The appends up to `lastId` are in the store: removes them and their plan; returns what they held. */
     done: (lastId: number): { events: number; bytes: number } => done.immediate(lastId),
-    close(): void {
+    /** Closes the file once the flushes under way are done. */
+    async close(): Promise<void> {
+      await Promise.allSettled([running, queued]);
       if (db.open) db.close();
+      if (wal !== undefined) closeSync(wal);
+      wal = undefined;
     },
   };
 }

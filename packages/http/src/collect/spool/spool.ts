@@ -1,7 +1,8 @@
 /**
  * The collector's spool, for a store whose writes are network calls with no transaction
  * around them (ClickHouse): a beacon is answered 202 once its event is appended and fsynced
- * to a local file (spool-file.ts), and the spool sends its events on to the store in order,
+ * to a local file (spool-file.ts; one fsync for every append made while the last one ran),
+ * and the spool sends its events on to the store in order,
  * in batches, exactly once:
  *
  * 1. the oldest appends (up to `maxEvents`) are planned (`Storage.planWrite`: every row the
@@ -157,7 +158,7 @@ export class Spool implements EventKeeper {
       this.options.logger({ level: 'warn', msg: 'collect: beacons stay in the spool; the next start sends them', spooled_events: events, spooled_bytes: bytes, error: String(error) });
     }
     await this.step.catch(() => {});
-    this.file.close();
+    await this.file.close();
   }
 
   /** Appends every queued write in one transaction: one fsync for all of them. */
@@ -182,14 +183,28 @@ export class Spool implements EventKeeper {
           this.spooled.events += events.length;
           kept = true;
           this.roomLog.recovered({ spooled_events: this.spooled.events });
-          this.appendOutage.recovered();
         } catch (error) {
           this.appendOutage.failed(error);
         }
       }
     }
-    for (const q of queued) q.done(kept);
-    if (kept) this.loop();
+    if (!kept) {
+      for (const q of queued) q.done(false);
+      return;
+    }
+    // Answered once on disk; the appends of the next turns go on meanwhile and share the next fsync.
+    this.file.sync().then(
+      () => {
+        this.appendOutage.recovered();
+        for (const q of queued) q.done(true);
+      },
+      (error: unknown) => {
+        // Committed but maybe not on disk: not promised, so answered 503 (the insert may still store them).
+        this.appendOutage.failed(error);
+        for (const q of queued) q.done(false);
+      },
+    );
+    this.loop();
   }
 
   private async appendNow(): Promise<void> {
@@ -229,6 +244,7 @@ export class Spool implements EventKeeper {
     if (!head) return 'empty';
     const plan = await this.options.storage.planWrite(head.events);
     this.file.savePlan(head.lastId, plan);
+    await this.file.sync(); // on disk before anything is inserted: a crash after this resumes it
     await this.options.storage.applyWrite(plan, { resume: false });
     this.finish(head.lastId);
     return 'wrote';
