@@ -55,10 +55,10 @@ export interface CollectHandlerOptions {
   basePath?: string;
   /**
    * Derive and write events on a worker thread that opens this location again (role
-   * `collect`, its own connection), for backends whose `capabilities.writerThread` says
-   * they allow it; the standalone server does this. The request thread then only checks and
-   * answers beacons, so collection takes several times more beacons a second and writes
-   * never delay an answer. Default: everything in this thread, through `backend.storage`.
+   * `collect`, its own connection); the standalone server does this for backends whose
+   * `capabilities.writerThread` says so (ClickHouse, with `spool`), so an fsync or a slow
+   * server never holds up this thread. Default: everything in this thread, through
+   * `backend.storage` (SQLite: a commit of a few beacons costs less than the trip to a worker).
    */
   worker?: DatabaseLocation;
   /** Beacons per client network (`beacon-limit.ts`); default 600 a minute; `false` turns the limit off. */
@@ -69,11 +69,12 @@ export interface CollectHandlerOptions {
 
 /** A `(req, res, next?)` listener with the controls a server needs for a clean shutdown. */
 export type CollectHandler = ((req: IncomingMessage, res: ServerResponse, next?: () => void) => Promise<void>) & {
-  /** Writes every accepted event now. */
+  /** Writes every accepted event now (through the spool: inserts what it holds into the store). */
   flush(): Promise<void>;
   /**
-   * Refuses new beacons (503), waits for those being handled, then writes every accepted
-   * one. Call after the server stopped accepting connections and before `storage.close()`.
+   * Refuses new beacons (503), waits for those being handled, then writes what it can (what
+   * the store does not take stays in the spool for the next start). Call after the server
+   * stopped accepting connections and before `storage.close()`.
    */
   close(): Promise<void>;
   /**
@@ -125,8 +126,8 @@ export function createCollectHandler(options: CollectHandlerOptions): CollectHan
   const stats = new CollectStats(logger);
   let closed = false;
   let inFlight = 0;
-  /** Beacons past the last `closed` check whose event is not queued yet: `close` waits for them. */
-  let deriving = 0;
+  /** Beacons past the last `closed` check not answered yet (their write under way): `close` waits for them. */
+  let collecting = 0;
 
   const collect = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
     if (closed || collector.full) return sendJson(res, 503, { error: ERRORS.unavailable }, { 'Retry-After': '5', Connection: 'close' });
@@ -146,13 +147,13 @@ export function createCollectHandler(options: CollectHandlerOptions): CollectHan
     }
     // Checked again: closing may have begun while the body was arriving.
     if (closed) return sendJson(res, 503, { error: ERRORS.unavailable }, { 'Retry-After': '5', Connection: 'close' });
-    deriving++;
+    collecting++;
     let outcome: CollectOutcome;
     try {
       const userAgent = req.headers['user-agent'];
       outcome = await collector.collect({ payload: parsed.payload, host: parsed.host, ip, userAgent: userAgent === undefined ? '' : userAgent.length > 1024 ? userAgent.slice(0, 1024) : userAgent });
     } finally {
-      deriving--;
+      collecting--;
     }
     stats.count(outcome);
     if (outcome === 'unknown_site') return sendJson(res, 404, { error: ERRORS.siteNotFound });
@@ -192,8 +193,8 @@ export function createCollectHandler(options: CollectHandlerOptions): CollectHan
     flush: () => collector.flush(),
     async close() {
       closed = true;
-      // A beacon past the `closed` check may still be deriving its event (site, salt): let it queue first.
-      while (deriving > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      // A beacon past the `closed` check may still be on its way to its commit: let it be answered first.
+      while (collecting > 0) await new Promise((resolve) => setTimeout(resolve, 5));
       try {
         await collector.close();
       } finally {
