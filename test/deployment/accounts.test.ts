@@ -6,6 +6,7 @@
  * sign-ins through both processes are counted together.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deploymentSetup, type Engine } from './engines.js';
 import { browserRequest, command, cookieOf, serve, type Served } from './processes.js';
@@ -31,9 +32,10 @@ describe.each(engines)('the account interface across two `siteline serve` proces
     link = added.stdout.trim();
     const account = /acct_[a-z0-9]{16}/.exec(added.stderr)![0];
     await command(['sites', 'add', '--name', 'Acme shop', '--id', 'ST-acme', '--account', account], dir, env());
-    a = await serve(dir, env(), tls);
+    // Two processes on one machine: a collector spool directory each (one owner per directory).
+    a = await serve(dir, { ...env(), COLLECT_SPOOL_DIR: join(dir, `spool-${engine.name}-a`) }, tls);
     stops.push(() => a.stop());
-    b = await serve(dir, env(), tls);
+    b = await serve(dir, { ...env(), COLLECT_SPOOL_DIR: join(dir, `spool-${engine.name}-b`) }, tls);
     stops.push(() => b.stop());
   });
 

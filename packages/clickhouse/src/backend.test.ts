@@ -121,7 +121,7 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse backend', () => {
       const first = await openClickHouseBackend({ url, database: 'opened_twice' });
       const second = await openClickHouseBackend({ url, database: 'opened_twice' });
       expect([second.kind, second.description, second.capabilities]).toEqual([
-        'clickhouse', `clickhouse ${url.replace('http://', '')}/opened_twice`, { writerThread: false, sharedAcrossHosts: true },
+        'clickhouse', `clickhouse ${url.replace('http://', '')}/opened_twice`, { writerThread: true, sharedAcrossHosts: true },
       ]);
       const client = createClient({ url });
       const tables = (await (await client.query({ query: "SELECT name FROM system.tables WHERE database = 'opened_twice' ORDER BY name", format: 'JSONEachRow' })).json<{ name: string }>()).map((r) => r.name);

@@ -16,6 +16,7 @@ import { createSelectionReads } from './reads/selection.js';
 import type { SchemaTarget } from './schema/schema.js';
 import { bySiteOrder, siteRow, sitesSql, toSite, type SiteRead } from './sites/sites.js';
 import { createVisitorReads } from './rollups/visitors.js';
+import { createRepeatableWrites } from './write/repeatable.js';
 import { createWriter, type TouchedDays } from './write/writer.js';
 
 export type { ClientConnection } from './connection/client.js';
@@ -162,17 +163,19 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
 
     async writeEvents(events, record) {
       // One write at a time per store: a write reads the state of its sessions, so two at once could both build on the same one.
-      const run = writing.then(async () => {
+      await serially(async () => {
         const touched = await write(events, record);
         if (record) await rollups.settle(touched);
       });
-      writing = run.catch(() => {});
-      await run;
     },
+
+    // Serialized with every other write, as writeEvents: a plan reads the state the writes before it left.
+    planWrite: (events) => serially(() => repeatable.plan(events)),
+    applyWrite: (plan, applyOptions) => serially(() => repeatable.apply(plan, applyOptions)),
 
     async writeImport(record, batches) {
       // As writeEvents with the record, a batch at a time (the writer merges a session written in several calls exactly).
-      const run = writing.then(async () => {
+      await serially(async () => {
         await write.refuseKnown(record);
         const touched: TouchedDays = new Map();
         for (const batch of batches) {
@@ -185,8 +188,6 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
         await write.recordImport(record);
         await rollups.settle(touched);
       });
-      writing = run.catch(() => {});
-      await run;
     },
 
     async summary(range, selection) {
@@ -305,7 +306,14 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const nextGoalVersion = goalVersions();
 
   const write = createWriter(io, target);
+  const repeatable = createRepeatableWrites(io, target, write.changes);
   let writing: Promise<void> = Promise.resolve();
+  /** Runs `run` after every write queued before it (writes read the sessions the ones before them left). */
+  const serially = <T>(run: () => Promise<T>): Promise<T> => {
+    const result = writing.then(run);
+    writing = result.then(() => {}, () => {});
+    return result;
+  };
   const rollups = createRollups(io, target, {
     now: options.now ?? Date.now,
     async timezoneOf(siteId) {

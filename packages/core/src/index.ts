@@ -43,7 +43,7 @@ export {
   isPropDimension, propValue, eventPasses, goalConditionHolds, convertsOnAny, hasConditions, type GoalEvent,
 } from './storage/selection.js';
 export type * from './storage/types.js';
-export { createSqliteStorage, type SqliteStorageOptions } from './storage/sqlite/sqlite-storage.js';
+export { createSqliteStorage, type SqliteStorageOptions, type SqliteSynchronous } from './storage/sqlite/sqlite-storage.js';
 export { openSqliteBackend, type SqliteBackendOptions } from './storage/sqlite/sqlite-backend.js';
 export { type Backend, type BackendCapabilities, type BackendRole, BackendError } from './backend.js';
 export { createSite, editSite, generateSiteId, type NewSite, type SiteEdit } from './sites/sites.js';

@@ -55,8 +55,9 @@ export function authenticatorFor(config: Pick<ServerConfig, 'edition' | 'service
  * `config.host:config.port`, or over plain HTTP on loopback when `config.trustProxy` says a
  * TLS-terminating proxy is in front, on the backend `openBackend(config.database)` opened.
  * What the backend declares decides the rest: the collector derives and writes on a worker
- * thread when `capabilities.writerThread`, otherwise it buffers writes in this thread
- * (`config.collectBatch`); salts, accounts and keys are always the backend's. The server
+ * thread through the spool (`config.collectSpool`) when `capabilities.writerThread`, otherwise
+ * it commits in this thread (group commits of at most `config.collectBatch.maxEvents`); either
+ * way a beacon is answered 202 once durable. Salts, accounts and keys are always the backend's. The server
  * owns the backend from here and closes it on `close()`. Logs a start line (never a key
  * or password) and any configuration warnings.
  *
@@ -91,9 +92,10 @@ export async function startServer(config: ServerConfig, backend: Backend, option
       backend,
       trustProxy: config.trustProxy,
       logger,
-      batch: config.collectBatch,
+      // COLLECT_BATCH_MS is how long beacons gather in the spool (ClickHouse); a commit never waits for more (SQLite).
+      batch: onWorker ? config.collectBatch : { maxEvents: config.collectBatch.maxEvents },
       ...handlerLimits(config.limits).collect,
-      ...(onWorker ? { worker: config.database } : {}),
+      ...(onWorker ? { worker: config.database, spool: config.collectSpool } : {}),
     });
     try {
       await collect.ready();

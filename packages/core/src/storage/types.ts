@@ -277,6 +277,12 @@ export interface StorageCapabilities {
   readonly imported?: boolean;
 }
 
+/** A write worked out by `Storage.planWrite`: plain JSON, meaningful only to the store that made it. */
+export interface WritePlan {
+  /** Which store and plan layout made it; `applyWrite` refuses a plan of another. */
+  readonly format: string;
+}
+
 /** One page of `Storage.eventPage`. */
 export interface EventPage {
   events: StoredEvent[];
@@ -343,6 +349,19 @@ export interface Storage {
    * core collects the batches into one `writeEvents` call.
    */
   writeImport?(importRecord: ImportRecord, batches: Iterable<readonly StoredEvent[]>): Promise<void>;
+  /**
+   * Optional, for a store whose write is several inserts with no transaction around them
+   * (ClickHouse): `writeEvents(events)` in two steps, so a write cut short (a crash, the
+   * server going away part-way) can be finished later without storing anything twice.
+   * `planWrite` works out every row the write inserts against what is stored now and returns
+   * them as plain JSON, which the caller keeps (the collector's spool) before it calls
+   * `applyWrite`; `applyWrite` inserts them, and with `resume` (after a crash or a failure)
+   * first leaves out the rows already stored. Plans must be applied in the order they were
+   * made, each before the next is made. The collector writes through these when a store has
+   * them (see its spool).
+   */
+  planWrite?(events: readonly StoredEvent[]): Promise<WritePlan>;
+  applyWrite?(plan: WritePlan, options: { resume: boolean }): Promise<void>;
 
   /** The aggregate reads: `selection` (see `Selection`) is given only for a filtered query. */
   summary(range: DayRange, selection?: Selection): Promise<SummaryTotals>;

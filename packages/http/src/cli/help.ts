@@ -46,13 +46,14 @@ configuration from .env and the environment: SERVICE_API_KEY, DATABASE_URL
 (a SQLite file, default ./siteline.db, or clickhouse://user:password@host:8123/db
 with CLICKHOUSE_CLUSTER and CLICKHOUSE_NODES for a cluster), HOST, PORT,
 TLS_CERT_FILE, TLS_KEY_FILE, HSTS_MAX_AGE_SECONDS, EDITION, TRUST_PROXY, RATE_LIMIT_PER_MINUTE,
-COLLECT_BATCH_EVENTS, COLLECT_BATCH_MS, and the limits MAX_CONNECTIONS,
+COLLECT_BATCH_EVENTS, COLLECT_BATCH_MS, SQLITE_SYNCHRONOUS, COLLECT_SPOOL_DIR and
+COLLECT_SPOOL_MB (what a 202 promises: docs/behaviour.md), and the limits MAX_CONNECTIONS,
 MAX_CONNECTIONS_PER_IP, TLS_HANDSHAKE_TIMEOUT_MS, HEADERS_TIMEOUT_MS,
 REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, BEACONS_PER_MINUTE_PER_IP,
 AUTH_FAILURES_PER_MINUTE_PER_IP, OPEN_SESSIONS_MB, and COLUMN_CACHE_MB (the
 memory of a SQLite store's cache of filtered reads; see the README). Request logs
-are JSON lines on stdout. SIGTERM or SIGINT stops it gracefully, writing every
-accepted beacon first.`,
+are JSON lines on stdout. SIGTERM or SIGINT stops it gracefully (a beacon is
+answered 202 only once it is stored, or in the spool on ClickHouse).`,
 
   sites: `Usage:
   siteline sites add --name <name> [--id ST-...] [--timezone <IANA zone>] [--domain <host>] [--account <id>]

@@ -12,6 +12,7 @@ import { createImported } from './sqlite-imported.js';
 import { createReads } from './sqlite-reads.js';
 import { createRollups } from './sqlite-rollups.js';
 import { createLiveDeltas } from './sqlite-live.js';
+import { translated } from './sqlite-errors.js';
 import { createWriter, LIVE_WRITE_MAX_EVENTS } from './sqlite-writer.js';
 
 export interface SqliteStorageOptions {
@@ -59,7 +60,18 @@ export interface SqliteStorageOptions {
    * (sqlite-rollup-compute.ts). Results never depend on it. For tests.
    */
   rebuildMemoryBytes?: number;
+  /**
+   * When a commit is durable (SQLite's `synchronous` in WAL mode): `normal` (the default), once
+   * the commit returns it survives the process being killed, but a power loss or an operating
+   * system crash may take the last commits before the next checkpoint; `full`, each commit also
+   * waits for the WAL to be on disk (an fsync), so it survives those too, at the cost of that
+   * fsync per commit. The server's `SQLITE_SYNCHRONOUS`.
+   */
+  synchronous?: SqliteSynchronous;
 }
+
+/** SQLite's `synchronous` settings the store offers (see `SqliteStorageOptions.synchronous`). */
+export type SqliteSynchronous = 'normal' | 'full';
 
 interface SiteRow {
   id: string;
@@ -148,7 +160,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   db.pragma('temp_store = FILE');
   if (!readonly) {
     db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
+    db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     if (walPages !== undefined) {
       db.pragma(`wal_autocheckpoint = ${walPages}`);
       db.pragma('journal_size_limit = 67108864');
@@ -206,7 +218,8 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   /**
    * Rebuilds the rollups of the days a large write (an import) made stale, each day in a
    * transaction of its own after the write's: a small write leaves them to the next read.
-   * Meanwhile they are dirty and read raw, so answers never wait for this.
+   * Meanwhile they are dirty and read raw, so answers never wait for this; a rebuild the disk
+   * has no room for leaves its day dirty (the write itself is committed and stays).
    */
   const rebuild = (touched: ReadonlySet<string>) => {
     const days = new Map<string, string[]>();
@@ -256,11 +269,11 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
       return rows.map(toSite);
     },
     async writeEvents(events, record) {
-      const touched = writeEvents.immediate(events, record);
+      const touched = translated(() => writeEvents.immediate(events, record));
       if (record || events.length >= LIVE_WRITE_MAX_EVENTS) rebuild(touched);
     },
     async writeImport(record, batches) {
-      rebuild(writeImport.immediate(record, batches));
+      rebuild(translated(() => writeImport.immediate(record, batches)));
     },
     summary: async (range, selection) => reads.summary(range, selection),
     timeseries: async (range, selection) => reads.timeseries(range, selection),
