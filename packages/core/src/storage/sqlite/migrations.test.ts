@@ -44,9 +44,12 @@ async function answers(storage: Storage): Promise<unknown[]> {
   return out;
 }
 
-/** Takes back what the slices' migration (issue 41), 9 and 8 add, to hold an older file. */
+/** Undoes the slices' tables of issue 41 (the last migration). */
 const UNDO_SLICES = ['slice_days', 'slice_totals', 'slice_pages', 'slice_events', 'slice_goals', 'slice_props'].map((t) => `DROP TABLE ${t};`).join(' ');
-const UNDO_9 = `${UNDO_SLICES} DROP TABLE totp_steps; DROP TABLE sign_ins;`;
+/** Undoes the imported-data tables of issue 39 (its indexes go with its tables). */
+const UNDO_IMPORTED = 'DROP TABLE imported_datasets; DROP TABLE imported_rows;';
+/** Takes back what the migrations after 9, then 9 and 8 add, to hold an older file. */
+const UNDO_9 = `${UNDO_SLICES} ${UNDO_IMPORTED} DROP TABLE totp_steps; DROP TABLE sign_ins;`;
 const UNDO_8 = `${UNDO_9} DROP TABLE users; DROP TABLE user_links; DROP TABLE web_sessions;`;
 
 describe('SQLite migrations', () => {
