@@ -423,4 +423,16 @@ export const MIGRATIONS: readonly string[] = [
   -- repeat this condition word for word for SQLite to use the index). Few sessions qualify.
   CREATE INDEX IF NOT EXISTS sessions_long ON sessions (site_id, end_ts) WHERE end_ts - start_ts >= 43200000;
   `,
+  `
+  -- Funnels (issue 36, funnels.md section 4), site settings like goals: a name unique per
+  -- site and the funnel's own steps, as the JSON array the API takes (each {"page": <pattern>}
+  -- or {"event": <name>}, in order). IF NOT EXISTS: an older file a test rebuilds keeps it.
+  CREATE TABLE IF NOT EXISTS funnels (
+    site_id     TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    steps       TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    PRIMARY KEY (site_id, name)
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];
