@@ -51,6 +51,8 @@ export type {
   ComparedPropertyValuesResponse,
   ComparedPropertiesResponse,
   ComparedGoalsResponse,
+  ComparedFunnelsResponse,
+  FunnelComparison,
   ComparedEndpointResponses,
   ComparableEndpoint,
   ResponseFor,
@@ -69,6 +71,8 @@ export type {
   PropertyRow,
   PropertyValueRow,
   GoalRow,
+  FunnelStep,
+  FunnelStepRow,
   StatsResponse,
   TimeseriesResponse,
   PagesResponse,
@@ -83,4 +87,5 @@ export type {
   PropertyValuesResponse,
   PropertiesResponse,
   GoalsResponse,
+  FunnelsResponse,
 } from '@siteline/core';

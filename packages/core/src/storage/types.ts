@@ -1,3 +1,4 @@
+import type { Funnel } from '../funnels/funnel.js';
 import type { Goal, GoalDefinition } from '../goals/goal.js';
 import type { FilterOperator, Site } from '../types.js';
 
@@ -268,6 +269,12 @@ export interface StorageCapabilities {
    * `/goals` and `goal` filters with an error.
    */
   readonly goals?: boolean;
+  /**
+   * Funnels (funnels.md): `insertFunnel`, `listFunnels`, `deleteFunnel` keep them and
+   * `funnelVisitors` reads them. Without it the core refuses `/funnels` and funnel management
+   * with an error (a 422 over HTTP), never an answer of zeros.
+   */
+  readonly funnels?: boolean;
 }
 
 /** One page of `Storage.eventPage`. */
@@ -386,6 +393,23 @@ export interface Storage {
   listGoals?(siteId: string): Promise<Goal[]>;
   /** `capabilities.goals`: deletes the site's goal with that display name; whether there was one. */
   deleteGoal?(siteId: string, name: string): Promise<boolean>;
+
+  /**
+   * `capabilities.funnels`: for each step of a funnel (in funnel order, each as the goal with its
+   * definition), the sum over days d of the range of distinct visitor ids among the matching
+   * sessions starting on d that reach it. How far a session gets is `stepsReached`
+   * (funnels/funnel.ts) over all of its events, whatever their day and whatever the selection
+   * selects: events in strictly increasing `(ts, seq)` order meeting the steps in turn, others
+   * between them. A session starting in the range counts even when it reaches a step after
+   * the range's end. Same length and order as `steps`.
+   */
+  funnelVisitors?(range: DayRange, steps: readonly GoalDefinition[], selection?: Selection): Promise<number[]>;
+  /** `capabilities.funnels`: stores a funnel (the core has checked it and the site's limits). */
+  insertFunnel?(funnel: Funnel): Promise<void>;
+  /** `capabilities.funnels`: the site's funnels, in any order, each with its steps as stored. */
+  listFunnels?(siteId: string): Promise<Funnel[]>;
+  /** `capabilities.funnels`: deletes the site's funnel of that name; whether there was one. */
+  deleteFunnel?(siteId: string, name: string): Promise<boolean>;
 
   close(): Promise<void>;
 }

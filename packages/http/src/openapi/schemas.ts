@@ -12,6 +12,7 @@ import {
   type DeviceRow,
   type EndpointResponses,
   type EventRow,
+  type FunnelStepRow,
   type GoalRow,
   type PropertyRow,
   type PropertyValueRow,
@@ -69,6 +70,13 @@ const propertyRow = named(z.object({ property: z.string(), ...propertyMetrics })
 const propertyValueRow = named(z.object({ value: z.string(), ...propertyMetrics }).strict(), 'PropertyValueRow', 'A value of the property, with its events and daily visitors.');
 const goalMetrics = { visitors: count, conversions: count, conversion_rate: percent };
 const goalRow = named(z.object({ goal: z.string().describe('The display name: the event name, or `Visit ` and the page pattern.'), ...goalMetrics }).strict(), 'GoalRow');
+const funnelMetrics = { visitors: count, dropoff: count, dropoff_rate: percent, conversion_rate: percent, conversion_rate_step: percent };
+const funnelStepRow = named(
+  z.object({ step: z.string().describe('The step\'s display name: the event name, or `Visit ` and the page pattern.'), ...funnelMetrics }).strict(),
+  'FunnelStepRow',
+  'One step of the funnel, in funnel order: its visitors, drop-off from the step before, and conversion rates from step 1 and from the step before.',
+);
+const funnelName = z.string().nullable().describe('The saved funnel\'s name; `null` for ad-hoc `steps`.');
 
 /** A row with `comparison`: its metric fields over the compared range. */
 const compared = <S extends z.ZodRawShape, M extends z.ZodRawShape>(row: z.ZodObject<S>, metrics: M, id: string) =>
@@ -120,6 +128,15 @@ export const bodies = {
     z.object({ goals: z.array(goalRow) }).strict(),
     z.object({ goals: z.array(compared(goalRow, goalMetrics, 'ComparedGoalRow')) }).strict(),
   ]),
+  funnels: z.union([
+    z.object({ funnel: funnelName, visitors: count, steps: z.array(funnelStepRow) }).strict(),
+    z.object({
+      funnel: funnelName,
+      visitors: count,
+      steps: z.array(compared(funnelStepRow, funnelMetrics, 'ComparedFunnelStepRow')),
+      comparison: named(z.object({ from: day, to: day, visitors: count }).strict(), 'FunnelComparison', 'The compared range and its `/stats` visitors.'),
+    }).strict(),
+  ]),
 };
 for (const [endpoint, schema] of Object.entries(bodies)) {
   registry.add(schema, { id: `${endpoint[0]!.toUpperCase()}${endpoint.slice(1)}Response` });
@@ -158,6 +175,7 @@ same<Equal<z.infer<typeof campaignRow>, CampaignRow>>();
 same<Equal<z.infer<typeof propertyRow>, PropertyRow>>();
 same<Equal<z.infer<typeof propertyValueRow>, PropertyValueRow>>();
 same<Equal<z.infer<typeof goalRow>, GoalRow>>();
+same<Equal<z.infer<typeof funnelStepRow>, FunnelStepRow>>();
 same<Equal<z.infer<typeof bodies.live>, EndpointResponses['live']>>();
 // Whole bodies: the v1 and compared shapes and the core types are assignable both ways.
 type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
