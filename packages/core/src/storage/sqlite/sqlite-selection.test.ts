@@ -45,6 +45,7 @@ function rawOnly(store: Sqlite, plan: RawPlan = 'definition'): Storage {
     hourBuckets: async (r, starts, s) => raw.hourBuckets(r, starts, s),
     properties: async (r, name, property, s) => raw.properties(r, name, property, s),
     goalTotals: async (r, goals, s) => raw.goalTotals(r, goals, s),
+    funnelVisitors: async (r, steps, s) => raw.funnelVisitors(r, steps, s),
   };
 }
 
@@ -78,6 +79,9 @@ async function answers(storage: Storage, siteId: string): Promise<string[]> {
     ['stats', {}], ['timeseries', {}], ['timeseries', { interval: 'week' }], ['pages', { limit: '100' }], ['referrers', {}], ['channels', {}],
     ['locations', {}], ['devices', { breakdown: 'browser' }], ['events', {}], ['events', { name: 'download' }], ['campaigns', {}],
     ['properties', { name: 'outbound' }], ['properties', { name: 'cta_click', property: 'button' }], ['goals', {}],
+    ['funnels', { steps: JSON.stringify([{ page: '/pricing' }, { page: '/signup' }, { event: 'signup' }]) }],
+    ['funnels', { steps: JSON.stringify([{ page: '/docs*' }, { page: '/download' }, { event: 'download' }]) }],
+    ['funnels', { steps: JSON.stringify([{ page: '/' }, { page: '/blog*' }, { page: '/' }]) }],
   ];
   for (const filters of FILTERS) {
     // 7 days compared with the 7 before: every day of the data, two ranges per request.
@@ -131,6 +135,9 @@ describe('SQLite filtered reads (column cache) against the raw definition', () =
       expect(fast.some((line) => line.startsWith('properties [[],') && /"property":"url","count":[1-9]/.test(line))).toBe(true);
       expect(fast.some((line) => line.startsWith('properties [[["is","prop:button"') && /"value":"Start free trial","count":[1-9]/.test(line))).toBe(true);
       expect(fast.some((line) => line.startsWith('goals [[],') && /"goal":"Visit \/pricing","visitors":[1-9]/.test(line))).toBe(true);
+      // Funnels: sessions reach their last steps.
+      expect(fast.some((line) => line.startsWith('funnels [[],') && /"step":"signup","visitors":[1-9]/.test(line))).toBe(true);
+      expect(fast.some((line) => line.startsWith('funnels [[],') && /"step":"download","visitors":[1-9]/.test(line))).toBe(true);
       await s.columnCacheFilled();
       expect(fast).toEqual(await answers(s, site.id)); // served again, from the cache
     }
