@@ -8,10 +8,12 @@ import { importEvents } from '../../import/import.js';
 import { parseQuery } from '../../query/parse.js';
 import { REPORTS } from '../../reports/index.js';
 import { testStorageExtensions } from '../../testing/conformance-extensions.js';
+import { LATE_WRITES } from '../../testing/datasets-funnels.js';
+import { stepGoal } from '../../funnels/funnel.js';
 import { ALPHA, ndjson } from '../../testing/datasets.js';
 import { createSite } from '../../sites/sites.js';
 import { shiftDay } from '../../time/zone.js';
-import type { EndpointName, FilterCondition } from '../../types.js';
+import type { EndpointName, FilterCondition, FunnelStep } from '../../types.js';
 import type { Storage, StoredEvent } from '../types.js';
 import type { ColumnCacheStats } from './sqlite-column-cache.js';
 import { createRawSelectionReads, type RawPlan } from './sqlite-selection-raw.js';
@@ -232,6 +234,31 @@ const beacon = (ts: string, visitorId: string, path: string): StoredEvent => ({
   siteId: 'ST-alpha', ts: Date.parse(ts), day: ts.slice(0, 10), type: 'pageview', name: '', path, visitorId, sessionId: `${visitorId}-${ts}`, seq: 1,
   entryPath: path, referrerSource: 'Direct / None', channel: 'Direct', utmSource: '', utmMedium: '', utmCampaign: '',
   countryCode: 'FR', deviceType: 'Desktop', browser: 'Firefox', os: 'Linux',
+});
+
+describe('SQLite funnels from the column cache and from the raw tables', () => {
+  it('follow record order on both paths: late writes, a start moved back a day, equal times out of seq order, equal ts and seq (the conformance\'s ST-flate)', async () => {
+    const s = createSqliteStore(':memory:', { now: () => NOW });
+    open.push(s);
+    await createSite(s, { id: 'ST-flate', name: 'Late', timezone: 'UTC' });
+    for (const write of LATE_WRITES) await s.writeEvents(write);
+    const visitors = (day: string, steps: FunnelStep[], storage: Storage = s) =>
+      storage.funnelVisitors!({ siteId: 'ST-flate', from: day, to: day, startMs: Date.parse(day), endMs: Date.parse(day) + 86_400_000 }, steps.map(stepGoal));
+    // The numbers of conformance-funnels.ts: L1 /x /a /b signup, L3 {/b, /a} at one ts and seq then /b, L2 from 11-19.
+    const cases: [string, FunnelStep[], number[]][] = [
+      ['2026-11-20', [{ page: '/a' }, { page: '/b' }, { event: 'signup' }], [2, 2, 1]],
+      ['2026-11-20', [{ page: '/b' }, { page: '/a' }], [2, 0]],
+      ['2026-11-19', [{ page: '/a' }, { page: '/pricing' }], [1, 1]],
+      ['2026-11-20', [{ page: '/a' }, { page: '/pricing' }], [2, 0]],
+    ];
+    for (const [day, steps, expected] of cases) {
+      expect([day, steps, await visitors(day, steps, rawOnly(s))]).toEqual([day, steps, expected]);
+      expect([day, steps, await visitors(day, steps)]).toEqual([day, steps, expected]); // raw: the day is not cached yet
+      await s.columnCacheFilled();
+      expect([day, steps, await visitors(day, steps)]).toEqual([day, steps, expected]); // the chunk's record order
+    }
+    expect(s.columnCacheStats().loads).toBeGreaterThanOrEqual(2);
+  });
 });
 
 describe('SQLite column cache: a chunk reloads when its day, or a day it depends on, changes (any connection)', () => {
