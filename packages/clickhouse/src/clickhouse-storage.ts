@@ -6,6 +6,8 @@ import { outsideDateType, readDay } from './schema/days.js';
 import { createEventPages } from './reads/export.js';
 import { sqlIdent } from './connection/escape.js';
 import { goalRow, goalsSql, goalVersions, toGoal, type GoalRead } from './sites/goals.js';
+import { funnelRow, funnelsSql, toFunnel, type FunnelRead } from './sites/funnels.js';
+import { createFunnelReads } from './reads/funnels.js';
 import { migrateSchema } from './schema/migrate.js';
 import * as q from './reads/queries.js';
 import { createGoalVisitors } from './rollups/goal-visitors.js';
@@ -122,7 +124,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const timezones = new Map<string, string>();
   const storage: ClickHouseStorage = {
     kind: 'clickhouse',
-    capabilities: { selection: true, properties: true, goals: true },
+    capabilities: { selection: true, properties: true, goals: true, funnels: true },
     client,
     async migrate() {
       await Promise.all([rollups.idle(), goalVisitors.idle()]); // a step may rebuild the tables a background build writes to
@@ -290,12 +292,27 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
       return true;
     },
 
+    funnelVisitors: (range, steps, selection) => funnelReads.funnelVisitors(range, steps, selection),
+    async insertFunnel(funnel) {
+      await io.insert('funnels', [funnelRow(funnel, false, nextFunnelVersion())]);
+    },
+    async listFunnels(siteId) {
+      return (await rows<FunnelRead>(funnelsSql(target, siteId))).map((row) => toFunnel(siteId, row));
+    },
+    async deleteFunnel(siteId, name) {
+      const funnel = (await this.listFunnels!(siteId)).find((f) => f.name === name);
+      if (!funnel) return false;
+      await io.insert('funnels', [funnelRow(funnel, true, nextFunnelVersion())]);
+      return true;
+    },
+
     async close() {
       await Promise.all([rollups.idle(), goalVisitors.idle()]);
       await client.close();
     },
   };
   const nextGoalVersion = goalVersions();
+  const nextFunnelVersion = goalVersions();
 
   const write = createWriter(io, target);
   let writing: Promise<void> = Promise.resolve();
@@ -316,6 +333,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const eventPage = createEventPages(rows, target);
   const goalVisitors = createGoalVisitors(io, target, { sources: (range) => rollups.sources(range), command });
   const propertyReads = createPropertyReads(target, selected, goalVisitors);
+  const funnelReads = createFunnelReads(target, selected);
 
   return storage;
 }
