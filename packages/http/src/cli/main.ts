@@ -2,6 +2,7 @@ import { ConfigError } from '../config.js';
 import { accountsCommand, keysCommand } from './accounts.js';
 import { demoCommand } from './demo.js';
 import { exportCommand } from './export.js';
+import { funnelsCommand } from './funnels.js';
 import { goalsCommand } from './goals.js';
 import { HELP } from './help.js';
 import { importCommand } from './import.js';
@@ -15,6 +16,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   serve: (args, io) => serveCommand(args, io, false),
   sites: sitesCommand,
   goals: goalsCommand,
+  funnels: funnelsCommand,
   import: importCommand,
   export: exportCommand,
   demo: demoCommand,
