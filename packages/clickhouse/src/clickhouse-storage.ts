@@ -293,8 +293,10 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
 
     funnelVisitors: (range, steps, selection) => funnelReads.funnelVisitors(range, steps, selection),
+    // No transactions: the core's checks just before are all there is (two owners adding at once may both pass them).
     async insertFunnel(funnel) {
       await io.insert('funnels', [funnelRow(funnel, false, nextFunnelVersion())]);
+      return true;
     },
     async listFunnels(siteId) {
       return (await rows<FunnelRead>(funnelsSql(target, siteId))).map((row) => toFunnel(siteId, row));

@@ -81,7 +81,11 @@ export async function addFunnel(storage: Storage, siteId: string, funnel: NewFun
   if (funnels.some((f) => f.name === name)) throw new FunnelError(FUNNEL_MESSAGES.taken(name));
   if (funnels.length >= MAX_FUNNELS) throw new FunnelError(FUNNEL_MESSAGES.tooMany);
   const saved: Funnel = { siteId, name, steps, createdAt: new Date().toISOString() };
-  await store.insertFunnel(saved);
+  if (!(await store.insertFunnel(saved))) {
+    // Another change got there first (two owners at once): say which limit it reached.
+    const now = await store.listFunnels(siteId);
+    throw new FunnelError(now.some((f) => f.name === name) ? FUNNEL_MESSAGES.taken(name) : FUNNEL_MESSAGES.tooMany);
+  }
   return saved;
 }
 

@@ -404,8 +404,13 @@ export interface Storage {
    * the range's end. Same length and order as `steps`.
    */
   funnelVisitors?(range: DayRange, steps: readonly GoalDefinition[], selection?: Selection): Promise<number[]>;
-  /** `capabilities.funnels`: stores a funnel (the core has checked it and the site's limits). */
-  insertFunnel?(funnel: Funnel): Promise<void>;
+  /**
+   * `capabilities.funnels`: stores a funnel (the core has checked it and the site's limits just
+   * before); resolves false, storing nothing, when the site has a funnel of that name or
+   * `MAX_FUNNELS` of them by then. A store that can check both in one atomic step does, so two
+   * owners adding at once cannot pass them; one that cannot resolves true.
+   */
+  insertFunnel?(funnel: Funnel): Promise<boolean>;
   /** `capabilities.funnels`: the site's funnels, in any order, each with its steps as stored. */
   listFunnels?(siteId: string): Promise<Funnel[]>;
   /** `capabilities.funnels`: deletes the site's funnel of that name; whether there was one. */

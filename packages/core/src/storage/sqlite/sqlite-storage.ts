@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { Funnel } from '../../funnels/funnel.js';
+import { type Funnel, MAX_FUNNELS } from '../../funnels/funnel.js';
 import type { Goal } from '../../goals/goal.js';
 import type { Site } from '../../types.js';
 import type { ImportRecord, Storage, StoredEvent } from '../types.js';
@@ -174,7 +174,11 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   const insertGoal = db.prepare('INSERT INTO goals (site_id, name, type, value, created_at) VALUES (?, ?, ?, ?, ?)');
   const siteGoals = db.prepare<[string], GoalRow>('SELECT site_id, name, type, value, created_at FROM goals WHERE site_id = ?');
   const deleteGoal = db.prepare('DELETE FROM goals WHERE site_id = ? AND name = ?');
-  const insertFunnel = db.prepare('INSERT INTO funnels (site_id, name, steps, created_at) VALUES (?, ?, ?, ?)');
+  // One statement checks the name and the site's count and inserts: two adds at once cannot both pass either.
+  const insertFunnel = db.prepare(
+    `INSERT INTO funnels (site_id, name, steps, created_at) SELECT @site, @name, @steps, @created WHERE (SELECT COUNT(*) FROM funnels WHERE site_id = @site) < ${MAX_FUNNELS}
+     ON CONFLICT (site_id, name) DO NOTHING`,
+  );
   const siteFunnels = db.prepare<[string], FunnelRow>('SELECT site_id, name, steps, created_at FROM funnels WHERE site_id = ?');
   const deleteFunnel = db.prepare('DELETE FROM funnels WHERE site_id = ? AND name = ?');
   const timezones = new Map<string, string>();
@@ -284,9 +288,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     listGoals: async (siteId) => siteGoals.all(siteId).map(toGoal),
     deleteGoal: async (siteId, name) => deleteGoal.run(siteId, name).changes > 0,
     funnelVisitors: async (range, steps, selection) => reads.funnelVisitors(range, steps, selection),
-    async insertFunnel(funnel) {
-      insertFunnel.run(funnel.siteId, funnel.name, JSON.stringify(funnel.steps), funnel.createdAt);
-    },
+    insertFunnel: async (funnel) => insertFunnel.run({ site: funnel.siteId, name: funnel.name, steps: JSON.stringify(funnel.steps), created: funnel.createdAt }).changes > 0,
     listFunnels: async (siteId) => siteFunnels.all(siteId).map(toFunnel),
     deleteFunnel: async (siteId, name) => deleteFunnel.run(siteId, name).changes > 0,
     async close() {
