@@ -25,8 +25,9 @@ export function dataRoutes(ctx: DashboardContext) {
 
   /** `data/sites` (the picker; the API has no such endpoint) or an API path answered for the session's principal. */
   const data = async (req: IncomingMessage, res: ServerResponse, url: URL, rest: string): Promise<number | undefined> => {
-    const principal = (await current(req))?.principal;
-    if (!principal) return sendJson(req, res, 401, { error: HTTP_MESSAGES.unauthorized }, staleCookie(req));
+    const signedIn = await current(req);
+    const principal = signedIn?.principal;
+    if (!signedIn || !principal) return sendJson(req, res, 401, { error: HTTP_MESSAGES.unauthorized }, staleCookie(req));
     if (rest === 'sites') {
       const sites = await options.storage.listSites(principal.accountId === undefined ? undefined : { accountId: principal.accountId });
       const list = sites.map(({ id, name, domain, timezone }) => ({ id, name, domain, timezone }));
@@ -37,7 +38,8 @@ export function dataRoutes(ctx: DashboardContext) {
         properties: capabilities?.properties === true,
         goals: capabilities?.goals === true,
       };
-      return sendJson(req, res, 200, { sites: list, tracker: options.trackerPath ?? '/tracker.js', can });
+      const you = signedIn.user ? signedIn.user.role : principal.keyId === 'community' ? 'community key' : 'cloud key';
+      return sendJson(req, res, 200, { sites: list, tracker: options.trackerPath ?? '/tracker.js', can, now: options.api.now(), you });
     }
     await options.api.serveAs(req, res, principal, `/${rest}${url.search}`);
     return undefined; // logged by the API handler

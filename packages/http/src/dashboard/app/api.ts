@@ -16,7 +16,13 @@ export interface SitesResponse {
   tracker: string;
   /** What the server's storage answers: filters (`capabilities.selection`), hour buckets, event properties and goals. */
   can: Capabilities;
+  /** The server's clock (epoch ms): the API's "today" is by it, so the dashboard's dates are too. */
+  now: number;
+  /** Who is signed in, for what the page may offer: an owner adds sites on the Sites page, a viewer or a Cloud key cannot, the Community key's holder runs the server. */
+  you: SignedInAs;
 }
+
+export type SignedInAs = 'owner' | 'viewer' | 'community key' | 'cloud key';
 
 export interface Capabilities {
   filters: boolean;
