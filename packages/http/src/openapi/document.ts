@@ -127,7 +127,7 @@ const RESPONSES = {
   HttpsRequired: errorResponse(403, 'The request did not arrive over HTTPS.'),
   NotFound: errorResponse(404, 'The site does not exist or this key may not read it (`Site not found.`); or no such path (`Not Found`).', RATE_HEADERS),
   UriTooLong: errorResponse(414, 'The request target is longer than 8,192 characters.'),
-  ValidationError: errorResponse(422, 'A parameter is missing or invalid: the first failing rule.', RATE_HEADERS),
+  ValidationError: errorResponse(422, 'A parameter is missing or invalid: the first failing rule; or the server\'s storage cannot answer the query (a feature it lacks).', RATE_HEADERS),
   TooManyRequests: errorResponse(429, 'The key spent its request budget.', { ...RATE_HEADERS, 'Retry-After': header('Seconds to wait.', { type: 'integer' }) }),
   ServerError: errorResponse(500, 'The server failed; the detail is in its log under the request id.'),
 };

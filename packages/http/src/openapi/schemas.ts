@@ -173,12 +173,12 @@ export const bodies = {
   ]),
   funnels: z.union([
     z.object({ funnel: funnelName, visitors: funnelVisitors, steps: z.array(funnelStepRow) }).strict(),
-    z.object({
+    named(z.object({
       funnel: funnelName,
       visitors: funnelVisitors,
       steps: z.array(compared(funnelStepRow, funnelMetrics, 'ComparedFunnelStepRow')),
       comparison: named(z.object({ from: day, to: day, visitors: funnelVisitors }).strict(), 'FunnelComparison', 'The compared range and its `/stats` visitors.'),
-    }).strict(),
+    }).strict(), 'ComparedFunnels'),
   ]),
 };
 for (const [endpoint, schema] of Object.entries(bodies)) {
