@@ -47,7 +47,7 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
   const account = accountRoutes({
     people, storage: options.storage, ...(options.accounts ? { accounts: options.accounts } : {}), trustProxy,
     ...(options.publicOrigin ? { publicOrigin: options.publicOrigin } : {}), trackerPath: options.trackerPath ?? '/tracker.js',
-    ...(options.mailLink ? { mailLink: options.mailLink } : {}), now,
+    ...(options.mailLink ? { mailLink: options.mailLink } : {}), now, reportNow: () => options.api.now(),
   });
   const { signIn, signOut, setPassword } = signInRoutes(ctx, communityTag);
   const { asset, data } = dataRoutes(ctx);

@@ -9,7 +9,7 @@ import type { DashboardAssets } from '../dashboard/assets.js';
 import { escapeHtml as e, head } from '../dashboard/pages.js';
 import { qrSvg } from './qr.js';
 
-export type AccountSection = 'keys' | 'sites' | 'goals' | 'users' | 'password';
+export type AccountSection = 'keys' | 'sites' | 'goals' | 'funnels' | 'users' | 'password';
 
 export interface AccountFrame {
   assets: DashboardAssets;
@@ -28,6 +28,7 @@ const SECTIONS: { id: AccountSection; label: string; owner: boolean; cloud?: boo
   { id: 'keys', label: 'API keys', owner: true, cloud: true },
   { id: 'sites', label: 'Sites', owner: true },
   { id: 'goals', label: 'Goals', owner: true },
+  { id: 'funnels', label: 'Funnels', owner: true },
   { id: 'users', label: 'Users', owner: true },
   { id: 'password', label: 'Password', owner: false },
 ];
@@ -39,12 +40,12 @@ const csrfField = (frame: AccountFrame) => `<input type="hidden" name="csrf" val
  * section's own address with the action in a `do` field, so the page answered keeps an
  * address whose relative links still work.
  */
-const formFor = (frame: AccountFrame, target: string, attributes = '') => {
+export const formFor = (frame: AccountFrame, target: string, attributes = '') => {
   const [section, action] = target.split('/', 2);
   return `<form method="post" action="${section}"${attributes}>${csrfField(frame)}${action ? `<input type="hidden" name="do" value="${action}">` : ''}`;
 };
 /** A one-button form posting `fields` to `target`. */
-const button = (frame: AccountFrame, target: string, label: string, fields: Record<string, string>, cls = '') =>
+export const button = (frame: AccountFrame, target: string, label: string, fields: Record<string, string>, cls = '') =>
   `${formFor(frame, target, ' class="inline"')}${Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${e(v)}">`).join('')}<button type="submit"${cls ? ` class="${cls}"` : ''}>${e(label)}</button></form>`;
 const when = (iso: string | null) => (iso ? `<time datetime="${e(iso)}">${e(iso.slice(0, 16).replace('T', ' '))} UTC</time>` : '—');
 
