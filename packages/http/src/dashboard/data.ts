@@ -1,11 +1,12 @@
 /** The dashboard's assets (hashed names, cached for a year) and its data routes (`data/sites`, and every API path for the session's principal). */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HTTP_MESSAGES } from '../errors.js';
+import { savedFunnels } from './saved-funnels.js';
 import type { DashboardAssets } from './assets.js';
 import { send, sendJson } from './http-io.js';
 import type { DashboardContext } from './options.js';
 
-/** `dashboard/assets/<name>` and `dashboard/data/<rest>`. */
+/** `dashboard/assets/<name>` and `dashboard/data/<rest>` (`sites`, `saved-funnels` and the API's paths). */
 export function dataRoutes(ctx: DashboardContext) {
   const { options, assets, current, staleCookie } = ctx;
 
@@ -37,10 +38,12 @@ export function dataRoutes(ctx: DashboardContext) {
         hours: typeof options.storage.hourBuckets === 'function',
         properties: capabilities?.properties === true,
         goals: capabilities?.goals === true,
+        funnels: capabilities?.funnels === true,
       };
       const you = signedIn.user ? signedIn.user.role : principal.keyId === 'community' ? 'community key' : 'cloud key';
       return sendJson(req, res, 200, { sites: list, tracker: options.trackerPath ?? '/tracker.js', can, now: options.api.now(), you });
     }
+    if (rest === 'saved-funnels') return savedFunnels(req, res, options.storage, principal, url.searchParams.get('site_id') ?? '');
     await options.api.serveAs(req, res, principal, `/${rest}${url.search}`);
     return undefined; // logged by the API handler
   };

@@ -14,7 +14,7 @@ export interface SitesResponse {
   sites: SiteInfo[];
   /** Path of the tracker script on this server, for the install snippet. */
   tracker: string;
-  /** What the server's storage answers: filters (`capabilities.selection`), hour buckets, event properties and goals. */
+  /** What the server's storage answers: filters (`capabilities.selection`), hour buckets, event properties, goals and funnels. */
   can: Capabilities;
   /** The server's clock (epoch ms): the API's "today" is by it, so the dashboard's dates are too. */
   now: number;
@@ -29,6 +29,7 @@ export interface Capabilities {
   hours: boolean;
   properties: boolean;
   goals: boolean;
+  funnels: boolean;
 }
 
 /** A request the server refused: its status and the API's `error` message. */
