@@ -38,7 +38,7 @@ function previewTable(preview: FunnelsResponse): string {
 export function funnelsBody(frame: AccountFrame, sites: Site[], site: Site | undefined, funnels: Funnel[], form?: FunnelForm, preview?: FunnelsResponse): string {
   const picker = `<form method="get" action="funnels" class="inline"><label for="funnel-site">Site</label> <select id="funnel-site" name="site_id">${sites.map((s) => `<option value="${e(s.id)}"${s.id === site?.id ? ' selected' : ''}>${e(s.name)} (${e(s.id)})</option>`).join('')}</select> <button type="submit">Show funnels</button></form>`;
   if (!site) return sites.length === 0 ? '<p class="empty">Add a site first.</p>' : picker;
-  const rows = Array.from({ length: MAX_FUNNEL_STEPS }, (_, i) => form?.rows[i] ?? { kind: i === MAX_FUNNEL_STEPS - 1 ? 'event' : 'page', value: '' });
+  const rows = Array.from({ length: MAX_FUNNEL_STEPS }, (_, i) => form?.rows[i] ?? { kind: 'page', value: '' });
   const stepRows = rows.map((r, i) => `<div class="step-row"><label for="step-value-${i}">Step ${i + 1}</label>
 <select id="step-kind-${i}" name="kind" aria-label="Step ${i + 1}: kind"><option value="page"${r.kind === 'page' ? ' selected' : ''}>Page path pattern</option><option value="event"${r.kind === 'event' ? ' selected' : ''}>Custom event name</option></select>
 <input id="step-value-${i}" name="value" maxlength="${MAX_GOAL_PATTERN_LENGTH}" value="${e(r.value)}"${i < 2 ? ' required' : ''} placeholder="${i === 0 ? '/pricing' : i === 1 ? '/signup' : ''}"></div>`).join('\n');
