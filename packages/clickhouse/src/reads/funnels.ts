@@ -11,7 +11,9 @@
  * The sessions counted are the matching sessions starting in the range, from their `sessions`
  * rows (selection.ts); their events lie in `[from, hi]`, `hi` the last day of a session starting
  * in the range. Both are joined by session id, which shards keep together (shard-local on a
- * cluster). Values only through escape.ts.
+ * cluster); under a filter the events read are those of the matching sessions' ids already
+ * (an `IN` set: at 1M pageviews it brought a page filter on chdb from about 3x its floor to
+ * 1.6x). Values only through escape.ts.
  */
 import { type DayRange, type GoalDefinition, hasConditions, type Selection } from '@siteline/core';
 import { clampDay, outsideDateType } from '../schema/days.js';
@@ -38,6 +40,9 @@ export function funnelVisitorsSql(t: SchemaTarget, r: DayRange, steps: readonly 
   const last = hi !== undefined
     ? sqlDate(clampDay(hi))
     : `(SELECT max(end_day) FROM ${tableName(t, 'sessions')} WHERE site_id = ${site} AND day >= ${from} AND day <= ${to})`;
+  const matching = matchingRowsWhere(t, r, r.from, hi ?? r.to, selection);
+  // Under a filter, only the matching sessions' events are ordered and walked (the join keeps no other).
+  const among = hasConditions(selection) ? ` AND session_id IN (SELECT session_id FROM ${tableName(t, 'sessions')} WHERE ${matching})` : '';
   const bits = steps.map((step, i) => `${2 ** i} * ${meetsSql(step)}`).join(' + ');
   const taken = steps.map((_, i) => (i === 0
     ? `arrayFirst((x, m) -> x = ${NONE_TAKEN} OR bitTest(m, 0), rk, mk) AS f1`
@@ -49,12 +54,12 @@ export function funnelVisitorsSql(t: SchemaTarget, r: DayRange, steps: readonly 
         ${taken.join(',\n        ')},
         ${steps.map((_, i) => `(f${i + 1} < ${NONE_TAKEN})`).join(' + ')} AS lvl
       FROM ${tableName(t, 'events')}
-      WHERE site_id = ${site} AND day >= ${from} AND day <= ${last} AND ${meetsAnySql(steps)}
+      WHERE site_id = ${site} AND day >= ${from} AND day <= ${last} AND ${meetsAnySql(steps)}${among}
       GROUP BY session_id
     ) WHERE lvl > 0`;
   return `SELECT ${steps.map((_, i) => `countIf(l${i + 1} > 0) AS v${i + 1}`).join(', ')} FROM (
       SELECT ${steps.map((_, i) => `sumIf(toInt64(sign), lvl >= ${i + 1}) AS l${i + 1}`).join(', ')}
-      FROM (SELECT day, visitor_id, session_id, sign FROM ${tableName(t, 'sessions')} WHERE ${matchingRowsWhere(t, r, r.from, hi ?? r.to, selection)}) AS s
+      FROM (SELECT day, visitor_id, session_id, sign FROM ${tableName(t, 'sessions')} WHERE ${matching}) AS s
       ALL INNER JOIN (${reached}) AS f USING session_id
       GROUP BY day, visitor_id
     )`;
