@@ -89,14 +89,19 @@ export function funnelFloorSql(database: string, siteId: string, from: string, t
 export function funnelTable(results: FunnelResult[], clickhouse: { engine: string; cases: Map<string, { core: Timing; floor: Timing; json: string }> }[]): string {
   const rows = table(
     ['case (4 steps, period 30d)', 'core p50', 'core p95', 'first call', 'HTTP p50', 'naive p50', 'naive / core', ...clickhouse.flatMap((c) => [`${c.engine} core p50`, 'floor p50', 'core / floor']), 'same JSON (all stores)'],
-    results.map((r) => [
-      r.case, ms(r.core.p50), ms(r.core.p95), ms(r.first), ms(r.http.p50), ms(r.naive.p50), `${(r.naive.p50 / r.core.p50).toFixed(0)}x`,
-      ...clickhouse.flatMap((c) => {
-        const x = c.cases.get(r.case);
-        return x ? [ms(x.core.p50), ms(x.floor.p50), `${(x.core.p50 / x.floor.p50).toFixed(2)}x`] : ['n/a', 'n/a', 'n/a'];
-      }),
-      r.same && clickhouse.every((c) => c.cases.get(r.case)?.json === r.json) ? 'yes' : '**NO**',
-    ]),
+    // Every case that ran on some store (SQLite does not with --sqlite no); JSON compared among the stores that ran it.
+    (Object.keys(FUNNEL_CASES) as FunnelCase[]).filter((name) => results.some((r) => r.case === name) || clickhouse.some((c) => c.cases.has(name))).map((name) => {
+      const r = results.find((x) => x.case === name);
+      const answers = [...(r ? [r.json] : []), ...clickhouse.flatMap((c) => c.cases.get(name)?.json ?? [])];
+      return [
+        name, ...(r ? [ms(r.core.p50), ms(r.core.p95), ms(r.first), ms(r.http.p50), ms(r.naive.p50), `${(r.naive.p50 / r.core.p50).toFixed(0)}x`] : ['n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a']),
+        ...clickhouse.flatMap((c) => {
+          const x = c.cases.get(name);
+          return x ? [ms(x.core.p50), ms(x.floor.p50), `${(x.core.p50 / x.floor.p50).toFixed(2)}x`] : ['n/a', 'n/a', 'n/a'];
+        }),
+        (r?.same ?? true) && clickhouse.every((c) => c.cases.has(name)) && answers.every((a) => a === answers[0]) ? 'yes' : '**NO**',
+      ];
+    }),
   );
   const targets: string[][] = [];
   if (results.length > 0) {
