@@ -62,7 +62,7 @@ const args = benchArgs('npm run bench --', {
   /** Funnels (a 4-step funnel, unfiltered, by country, by page): `yes` (default), `no`, or `only` (the dataset, then only them, every store); naive runs per row. */
   funnels: { type: 'string', default: 'yes' },
   'funnel-naive-runs': { type: 'string', default: '1' },
-  /** Runs of each funnel case on each ClickHouse engine. */
+  /** Runs of each funnel case on each ClickHouse engine, each beside a run of its floor (in turns: --floor-runs does not apply). */
   'clickhouse-funnel-runs': { type: 'string', default: '10' },
   /** Export (`openExport`, what GET /export streams) of the large site's 30 days on every store, each in a fresh process: `yes` (default) or `no`. */
   export: { type: 'string', default: 'yes' },
@@ -190,7 +190,7 @@ async function clickhouseOnly(): Promise<void> {
 function funnelSection(sqlite: FunnelResult[], clickhouse: ClickHouseResult[], noClickHouse: string[] = []): string {
   const engines = clickhouse.map((ch) => ({ engine: ch.engine === 'server' ? `clickhouse-server ${ch.version}` : `chdb ${ch.version}`, cases: new Map(ch.funnels.map((c) => [c.case as string, c])) }));
   const skipped = noClickHouse.map((reason) => `\nClickHouse column skipped: ${reason}`).join('');
-  return `\n## Funnels (${int(num('pageviews'))} pageviews requested, period 30d; naive = raw SQL with the core's stepsReached, ${args['funnel-naive-runs']} run(s); ClickHouse core ${args['clickhouse-funnel-runs']} runs, floor = scripts/bench/funnels.ts)\n\n${funnelTable(sqlite, engines)}${skipped}`;
+  return `\n## Funnels (${int(num('pageviews'))} pageviews requested, period 30d; naive = raw SQL with the core's stepsReached, ${args['funnel-naive-runs']} run(s); ClickHouse core ${args['clickhouse-funnel-runs']} runs in turns with the floor's, floor = scripts/bench/funnels.ts)\n\n${funnelTable(sqlite, engines)}${skipped}`;
 }
 
 /** `--funnels only`: the bench's database (made when it is not there, or again without --reuse), then the funnel cases alone on SQLite and every ClickHouse engine. */

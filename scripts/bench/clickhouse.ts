@@ -31,7 +31,7 @@ import { EXTENSION_CASES, type ExtensionCase } from './extensions.js';
 import { exportInChild, exportInProcess, type ExportResult } from './export.js';
 import { FUNNEL_CASES, type FunnelCase, funnelFloorSql, funnelParams } from './funnels.js';
 import { chunks, createBenchSite, type BenchSite, type DatasetOptions } from './dataset.js';
-import { time, type Timing } from './measure.js';
+import { time, timeInTurns, type Timing } from './measure.js';
 import { startServer } from './server.js';
 
 export type Engine = 'server' | 'chdb';
@@ -191,9 +191,9 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
     const params = funnelParams(name, site.id);
     const call = (): Promise<unknown> => REPORTS.funnels(storage, parseQuery('funnels', params), { now: options.readNow });
     await call();
-    const core = await time(options.funnelRuns, call);
     const floorQuery = funnelFloorSql('bench', site.id, shiftDay(to, -29), to, params);
-    const floor = await time(options.floorRuns, () => rows(floorQuery));
+    // In turns, so the core and its floor see the same load (measure.ts).
+    const [core, floor] = await timeInTurns(options.funnelRuns, call, () => rows(floorQuery));
     funnels.push({ case: name, core: core.timing, floor: floor.timing, json: JSON.stringify(core.result) });
     log(`${engine} funnel, ${name}: core p50 ${core.timing.p50.toFixed(1)} ms, floor ${floor.timing.p50.toFixed(1)} ms`);
   }
