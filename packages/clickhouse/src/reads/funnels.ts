@@ -12,8 +12,8 @@
  * rows (selection.ts); their events lie in `[from, hi]`, `hi` the last day of a session starting
  * in the range. Both are joined by session id, which shards keep together (shard-local on a
  * cluster); under a filter the events read are those of the matching sessions' ids already
- * (an `IN` set: at 1M pageviews it brought a page filter on chdb from about 3x its floor to
- * 1.6x). Values only through escape.ts.
+ * (an `IN` set on the step events: at 1M pageviews it brought a page filter on chdb from about
+ * 3x its floor to 1.6x, and 18.16's filtered cases by 10-20%). Values only through escape.ts.
  */
 import { type DayRange, type GoalDefinition, hasConditions, type Selection } from '@siteline/core';
 import { clampDay, outsideDateType } from '../schema/days.js';
@@ -41,20 +41,21 @@ export function funnelVisitorsSql(t: SchemaTarget, r: DayRange, steps: readonly 
     ? sqlDate(clampDay(hi))
     : `(SELECT max(end_day) FROM ${tableName(t, 'sessions')} WHERE site_id = ${site} AND day >= ${from} AND day <= ${to})`;
   const matching = matchingRowsWhere(t, r, r.from, hi ?? r.to, selection);
-  // Under a filter, only the matching sessions' events are ordered and walked (the join keeps no other).
-  const among = hasConditions(selection) ? ` AND session_id IN (SELECT session_id FROM ${tableName(t, 'sessions')} WHERE ${matching})` : '';
+  // Under a filter, only the matching sessions' step events are ordered and walked (the join keeps no
+  // other); tested on the step events alone, outside their scan (18.16 would test every event of the days).
+  const among = hasConditions(selection) ? ` WHERE session_id IN (SELECT session_id FROM ${tableName(t, 'sessions')} WHERE ${matching})` : '';
   const bits = steps.map((step, i) => `${2 ** i} * ${meetsSql(step)}`).join(' + ');
   const taken = steps.map((_, i) => (i === 0
     ? `arrayFirst((x, m) -> x = ${NONE_TAKEN} OR bitTest(m, 0), rk, mk) AS f1`
     : `arrayFirst((x, m, p) -> x = ${NONE_TAKEN} OR (x > p AND bitTest(m, ${i})), rk, mk, replicate(f${i}, rk)) AS f${i + 1}`));
   const reached = `SELECT session_id, lvl FROM (
-      SELECT session_id, arraySort(e -> (e.1, e.2), groupArray((ts, seq, toUInt8(${bits})))) AS evs,
+      SELECT session_id, arraySort(e -> (e.1, e.2), groupArray((ts, seq, b))) AS evs,
         arrayPushBack(arrayEnumerateDense(arrayMap(e -> (e.1, e.2), evs)), toUInt32(${NONE_TAKEN})) AS rk,
         arrayPushBack(arrayMap(e -> e.3, evs), toUInt8(255)) AS mk,
         ${taken.join(',\n        ')},
         ${steps.map((_, i) => `(f${i + 1} < ${NONE_TAKEN})`).join(' + ')} AS lvl
-      FROM ${tableName(t, 'events')}
-      WHERE site_id = ${site} AND day >= ${from} AND day <= ${last} AND ${meetsAnySql(steps)}${among}
+      FROM (SELECT session_id, ts, seq, toUInt8(${bits}) AS b FROM ${tableName(t, 'events')}
+        WHERE site_id = ${site} AND day >= ${from} AND day <= ${last} AND ${meetsAnySql(steps)})${among}
       GROUP BY session_id
     ) WHERE lvl > 0`;
   return `SELECT ${steps.map((_, i) => `countIf(l${i + 1} > 0) AS v${i + 1}`).join(', ')} FROM (
