@@ -64,7 +64,7 @@ export async function openClickHouseBackend(options: ClickHouseBackendOptions): 
       accounts: createClickHouseAccounts(storage.client, target, settings),
       people: createClickHousePeople(storage.client, target, settings, everyNode),
       salts: createClickHouseSaltStore(storage.client, target, { ...(options.now ? { now: options.now } : {}), dropDays, insertSettings: settings }),
-      capabilities: { writerThread: false, sharedAcrossHosts: true },
+      capabilities: { writerThread: true, sharedAcrossHosts: true },
       close: () => storage.close(),
     };
   } catch (error) {

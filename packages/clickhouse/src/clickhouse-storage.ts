@@ -4,6 +4,7 @@ import { connect, type ClientConnection } from './connection/client.js';
 import { clientIO } from './connection/client-io.js';
 import { outsideDateType, readDay } from './schema/days.js';
 import { createEventPages } from './reads/export.js';
+import { createImported } from './imported/imported.js';
 import { sqlIdent } from './connection/escape.js';
 import { goalRow, goalsSql, goalVersions, toGoal, type GoalRead } from './sites/goals.js';
 import { funnelRow, funnelsSql, toFunnel, type FunnelRead } from './sites/funnels.js';
@@ -17,6 +18,7 @@ import { createSelectionReads } from './reads/selection.js';
 import type { SchemaTarget } from './schema/schema.js';
 import { bySiteOrder, siteRow, sitesSql, toSite, type SiteRead } from './sites/sites.js';
 import { createVisitorReads } from './rollups/visitors.js';
+import { createRepeatableWrites } from './write/repeatable.js';
 import { createWriter, type TouchedDays } from './write/writer.js';
 
 export type { ClientConnection } from './connection/client.js';
@@ -124,7 +126,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const timezones = new Map<string, string>();
   const storage: ClickHouseStorage = {
     kind: 'clickhouse',
-    capabilities: { selection: true, properties: true, goals: true, funnels: true },
+    capabilities: { selection: true, properties: true, goals: true, imported: true, funnels: true },
     client,
     async migrate() {
       await Promise.all([rollups.idle(), goalVisitors.idle()]); // a step may rebuild the tables a background build writes to
@@ -163,17 +165,19 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
 
     async writeEvents(events, record) {
       // One write at a time per store: a write reads the state of its sessions, so two at once could both build on the same one.
-      const run = writing.then(async () => {
+      await serially(async () => {
         const touched = await write(events, record);
         if (record) await rollups.settle(touched);
       });
-      writing = run.catch(() => {});
-      await run;
     },
+
+    // Serialized with every other write, as writeEvents: a plan reads the state the writes before it left.
+    planWrite: (events) => serially(() => repeatable.plan(events)),
+    applyWrite: (plan, applyOptions) => serially(() => repeatable.apply(plan, applyOptions)),
 
     async writeImport(record, batches) {
       // As writeEvents with the record, a batch at a time (the writer merges a session written in several calls exactly).
-      const run = writing.then(async () => {
+      await serially(async () => {
         await write.refuseKnown(record);
         const touched: TouchedDays = new Map();
         for (const batch of batches) {
@@ -186,8 +190,6 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
         await write.recordImport(record);
         await rollups.settle(touched);
       });
-      writing = run.catch(() => {});
-      await run;
     },
 
     async summary(range, selection) {
@@ -292,6 +294,12 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
       return true;
     },
 
+    writeImported: (dataset, batches) => imported.writeImported(dataset, batches),
+    listImports: (siteId) => imported.listImports(siteId),
+    deleteImport: (siteId, importId) => imported.deleteImport(siteId, importId),
+    importedTotals: (request) => imported.importedTotals(request),
+    nativeDays: (siteId, days) => imported.nativeDays(siteId, days),
+
     funnelVisitors: (range, steps, selection) => funnelReads.funnelVisitors(range, steps, selection),
     // No transactions: the core's checks just before are all there is (two owners adding at once may both pass them).
     async insertFunnel(funnel) {
@@ -317,7 +325,14 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const nextFunnelVersion = goalVersions();
 
   const write = createWriter(io, target);
+  const repeatable = createRepeatableWrites(io, target, write.changes);
   let writing: Promise<void> = Promise.resolve();
+  /** Runs `run` after every write queued before it (writes read the sessions the ones before them left). */
+  const serially = <T>(run: () => Promise<T>): Promise<T> => {
+    const result = writing.then(run);
+    writing = result.then(() => {}, () => {});
+    return result;
+  };
   const rollups = createRollups(io, target, {
     now: options.now ?? Date.now,
     async timezoneOf(siteId) {
@@ -336,6 +351,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const goalVisitors = createGoalVisitors(io, target, { sources: (range) => rollups.sources(range), command });
   const propertyReads = createPropertyReads(target, selected, goalVisitors);
   const funnelReads = createFunnelReads(target, selected);
+  const imported = createImported(io, target, { client, nodes: options.nodes, username: options.username, password: options.password });
 
   return storage;
 }

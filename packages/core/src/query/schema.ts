@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_FUNNEL_NAME_LENGTH, MAX_FUNNEL_STEPS, MIN_FUNNEL_STEPS } from '../funnels/funnel.js';
 import { MAX_GOAL_PATTERN_LENGTH } from '../goals/goals.js';
-import { COMPARE_MODES, type EndpointName, FILTER_DIMENSIONS, FILTER_OPERATORS, INTERVALS } from '../types.js';
+import { COMPARE_MODES, type EndpointName, FILTER_DIMENSIONS, FILTER_OPERATORS, IMPORTED_MODES, INTERVALS } from '../types.js';
 import {
   MAX_EVENT_NAME_LENGTH,
   MAX_FILTER_CONDITIONS,
@@ -92,6 +92,8 @@ export const filterConditionsSchema = z
 export const compareSchema = z.enum(COMPARE_MODES, { error: MESSAGES.compare });
 
 export const intervalSchema = z.enum(INTERVALS, { error: MESSAGES.interval });
+
+export const importedSchema = z.enum(IMPORTED_MODES, { error: MESSAGES.imported });
 
 /**
  * A funnel step (funnels.md section 1): `{"page": <pattern>}` (1 to 500 characters, a page goal's

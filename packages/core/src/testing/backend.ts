@@ -15,6 +15,8 @@ export interface TestBackendOptions {
   clock: { set(ms: number): void };
   /** Rows of a people table whose `column` is `value`, counted in the backend's own storage (to see that removed rows are gone). */
   countRows: CountRows;
+  /** Whether the people store decides each change in a transaction (`PeopleCasesOptions`). */
+  transactions: boolean;
 }
 
 /**
@@ -25,9 +27,9 @@ export interface TestBackendOptions {
  *
  * @example
  * let now = Date.now();
- * testBackend({ name: 'sqlite file', open: async () => openSqliteBackend(file, { now: () => now }), clock: { set: (ms) => (now = ms) }, countRows });
+ * testBackend({ name: 'sqlite file', open: async () => openSqliteBackend(file, { now: () => now }), clock: { set: (ms) => (now = ms) }, countRows, transactions: true });
  */
-export function testBackend({ name, open, clock, countRows }: TestBackendOptions): void {
+export function testBackend({ name, open, clock, countRows, transactions }: TestBackendOptions): void {
   describe(`backend conformance: ${name}`, () => {
     let a: Backend;
     let b: Backend;
@@ -121,6 +123,6 @@ export function testBackend({ name, open, clock, countRows }: TestBackendOptions
       await reopened.close();
     });
 
-    describe('people', () => peopleCases(() => [a, b], countRows));
+    describe('people', () => peopleCases(() => [a, b], { countRows, transactions }));
   });
 }

@@ -10,6 +10,8 @@ import { ALPHA, BETA, DELTA_FIRST, DELTA_SECOND, GAMMA_FIRST, GAMMA_SECOND, ndjs
 import { testStorageExtensions } from './conformance-extensions.js';
 import { testStorageFunnels } from './conformance-funnels.js';
 import { testStorageProperties } from './conformance-properties.js';
+import { testStorageImported } from './conformance-imported.js';
+import { testStorageConverters } from './conformance-converters.js';
 
 export interface TestStorageOptions {
   /** Shown in the test names. */
@@ -276,4 +278,6 @@ export function testStorage({ name, create }: TestStorageOptions): void {
   testStorageExtensions({ name, create });
   testStorageProperties({ name, create });
   testStorageFunnels({ name, create });
+  testStorageImported({ name, create });
+  testStorageConverters({ name, create });
 }

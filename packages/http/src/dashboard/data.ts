@@ -1,4 +1,5 @@
 /** The dashboard's assets (hashed names, cached for a year) and its data routes (`data/sites`, and every API path for the session's principal). */
+import { importedDayRuns } from '@siteline/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HTTP_MESSAGES } from '../errors.js';
 import { savedFunnels } from './saved-funnels.js';
@@ -31,7 +32,12 @@ export function dataRoutes(ctx: DashboardContext) {
     if (!signedIn || !principal) return sendJson(req, res, 401, { error: HTTP_MESSAGES.unauthorized }, staleCookie(req));
     if (rest === 'sites') {
       const sites = await options.storage.listSites(principal.accountId === undefined ? undefined : { accountId: principal.accountId });
-      const list = sites.map(({ id, name, domain, timezone }) => ({ id, name, domain, timezone }));
+      const list = await Promise.all(sites.map(async (site) => {
+        const { id, name, domain, timezone } = site;
+        // The days that count as imported (no native events), for the chart's shading; only sites with such days carry them.
+        const imported = await importedDayRuns(options.storage, site);
+        return imported.length === 0 ? { id, name, domain, timezone } : { id, name, domain, timezone, imported };
+      }));
       const { capabilities } = options.storage;
       const can = {
         filters: capabilities?.selection === true,

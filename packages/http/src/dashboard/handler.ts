@@ -7,9 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SignInThrottle } from '@siteline/core';
 import { HTTP_MESSAGES } from '../errors.js';
 import { isHttps } from '../handler.js';
 import { jsonLogger } from '../log.js';
+import { passwordCheck } from '../people/password-check.js';
 import { accountRoutes } from '../people/routes.js';
 import { loadAssets } from './assets.js';
 import { dataRoutes } from './data.js';
@@ -42,12 +44,14 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
   const communityTag = options.communityKeyTag ?? 'community';
   const assets = loadAssets();
   assets.catch(() => {}); // reported by ready() and by the first request that needs them
-  const ctx: DashboardContext = { options, base, now, logger, trustProxy, people, assets, ...sessionLookup(people, communityTag, options.accounts) };
+  const throttle = new SignInThrottle(people.store, options.throttle);
+  const ctx: DashboardContext = { options, base, now, logger, trustProxy, people, throttle, assets, ...sessionLookup(people, communityTag, options.accounts) };
   const { current, staleCookie } = ctx;
   const account = accountRoutes({
     people, storage: options.storage, ...(options.accounts ? { accounts: options.accounts } : {}), trustProxy,
     ...(options.publicOrigin ? { publicOrigin: options.publicOrigin } : {}), trackerPath: options.trackerPath ?? '/tracker.js',
     ...(options.mailLink ? { mailLink: options.mailLink } : {}), now, reportNow: () => options.api.now(),
+    checkPassword: passwordCheck(people, throttle, trustProxy, now),
   });
   const { signIn, signOut, setPassword } = signInRoutes(ctx, communityTag);
   const { asset, data } = dataRoutes(ctx);

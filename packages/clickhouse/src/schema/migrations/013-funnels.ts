@@ -13,5 +13,5 @@ export const FUNNELS_TABLE: TableSpec = {
   shardBy: 'sipHash64(site_id)',
 };
 
-/** Version 10 (issue 36): saved funnels. A new table only: the step is idempotent. */
-export const funnelsSchema = tablesStep(10, 'saved funnels (funnels)', [FUNNELS_TABLE]);
+/** Version 13 (issue 36): saved funnels. A new table only: the step is idempotent. */
+export const funnelsSchema = tablesStep(13, 'saved funnels (funnels)', [FUNNELS_TABLE]);
