@@ -113,7 +113,7 @@ describe('GET /api/v1/funnels over HTTPS', () => {
   it('the OpenAPI document describes the parameters, both bodies and every message', () => {
     const doc = openApiDocument('/api/v1') as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     const parameters = doc.paths['/funnels'].get.parameters as { name: string; content?: Record<string, { schema: Record<string, unknown> }>; schema?: unknown }[];
-    expect(parameters.map((p) => p.name)).toEqual(['site_id', 'from', 'to', 'period', 'filters', 'compare', 'funnel', 'steps', 'format']);
+    expect(parameters.map((p) => p.name)).toEqual(['site_id', 'from', 'to', 'period', 'filters', 'compare', 'imported', 'funnel', 'steps', 'format']);
     expect(parameters.find((p) => p.name === 'funnel')!.schema).toEqual({ type: 'string', minLength: 1, maxLength: 120 });
     const steps = parameters.find((p) => p.name === 'steps')!.content!['application/json']!.schema;
     expect([steps.minItems, steps.maxItems]).toEqual([2, 8]);

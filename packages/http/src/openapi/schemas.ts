@@ -183,12 +183,13 @@ export const bodies = {
     z.object({ goals: z.array(compared(goalRow, goalMetrics, 'ComparedGoalRow')), imported }).strict(),
   ]),
   funnels: z.union([
-    z.object({ funnel: funnelName, visitors: funnelVisitors, steps: z.array(funnelStepRow) }).strict(),
+    z.object({ funnel: funnelName, visitors: funnelVisitors, steps: z.array(funnelStepRow), imported }).strict(),
     named(z.object({
       funnel: funnelName,
       visitors: funnelVisitors,
       steps: z.array(compared(funnelStepRow, funnelMetrics, 'ComparedFunnelStepRow')),
       comparison: named(z.object({ from: day, to: day, visitors: funnelVisitors }).strict(), 'FunnelComparison', 'The compared range and its `/stats` visitors.'),
+      imported,
     }).strict(), 'ComparedFunnels'),
   ]),
 };

@@ -3,7 +3,8 @@
  * picked one's steps, each a horizontal bar of its visitors with the drop-off from the step
  * before and the conversion rates, under the view's filters and comparison (the API's
  * `/funnels`, like every panel), with "Download CSV". A site without funnels says how to add
- * one. The pick is the view's `funnel` (state.ts), so it is in the URL.
+ * one. The pick is the view's `funnel` (state.ts), so it is in the URL. On a site with imported
+ * days in the range it says they are left out (funnels need each session's events).
  */
 import type { ComparedFunnelsResponse, FunnelsResponse, FunnelStepRow } from '@siteline/core';
 import type { SavedFunnel } from '../../saved-funnels.js';
@@ -11,6 +12,7 @@ import { changeBetween, formatCount, formatPercent } from '../format.js';
 import type { View } from '../state.js';
 import { useData } from '../use-data.js';
 import { DownloadCsv } from './DownloadCsv.js';
+import { ImportedNotice } from './ImportedNotice.js';
 import './funnels.css';
 
 type Body = FunnelsResponse | ComparedFunnelsResponse;
@@ -92,6 +94,7 @@ export function Funnels({ view, base, changes, account, onChange }: FunnelsProps
           ))}
         </ol>
       )}
+      {steps.length > 0 && <ImportedNotice note={report.data?.imported} />}
       {steps.length > 0 && first === 0 && <p class="empty">{view.filters.length > 0 ? 'No session that matches the filters reached the first step in this period.' : 'No session reached the first step in this period.'}</p>}
     </section>
   );
