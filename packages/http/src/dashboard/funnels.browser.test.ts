@@ -3,7 +3,12 @@
  * (its two saved funnels, which its traffic walks): what the panel shows equals the API's
  * answer for the request it made, the pick is in the URL, filters and comparison apply, the CSV
  * is the panel's request; the account page previews a funnel's steps as they are typed.
+ * Screenshots (1280 and 390 px) go to SITELINE_SCREENSHOTS (default a temporary folder), never
+ * into the repository.
  */
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { COMMUNITY_ACCOUNT, createSite, importEvents, type Storage } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieOf, postForm, signInWithPassword } from '../people/people-test-helpers.js';
@@ -11,11 +16,22 @@ import { apiFor, change, count, launch, percent, type Session, signInWithForm } 
 import { axe } from '../people/account-browser-steps.js';
 import { DEMO_NOW, startDashboard, type TestDashboard } from './test-helpers.js';
 
+const SCREENSHOTS = process.env.SITELINE_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'siteline-funnels-screens-'));
+mkdirSync(SCREENSHOTS, { recursive: true });
+/** The Funnels panel alone, and the page it is on. */
+const shoot = async (s: Session, name: string, panel = 'section[data-panel=funnels]') => {
+  await s.page.locator(panel).screenshot({ path: join(SCREENSHOTS, `${name}-panel.png`) });
+  await s.page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+};
+
 let browser: Awaited<ReturnType<typeof launch>>;
 beforeAll(async () => {
   browser = await launch();
 });
-afterAll(() => browser?.close());
+afterAll(async () => {
+  await browser?.close();
+  console.log(`funnels screenshots: ${SCREENSHOTS}`);
+});
 
 /** Waits for the Funnels panel's answer to a request containing each of `having`. */
 const funnelsSettled = (s: Session, having: string[] = []) =>
@@ -64,6 +80,7 @@ describe('the Funnels panel', () => {
     expect(await shownSteps(s)).toEqual(pricing.steps.map((step: { step: string; visitors: number }) => [step.step, count(step.visitors), width(step.visitors, pricing.steps[0].visitors)]));
     // Step 3 also says its share of step 1.
     expect(await s.page.textContent('[data-panel=funnels] li[data-step="3"] .step-figures')).toContain(`${percent(pricing.steps[2].conversion_rate)} of step 1`);
+    await shoot(s, 'funnels-1280');
 
     // A reload keeps the pick; a comparison shows each step's change.
     await s.page.goto(`${t.origin}/?site_id=ST-demo&period=30d&compare=previous_period&funnel=Pricing+to+signup`);
@@ -97,6 +114,7 @@ describe('the Funnels panel', () => {
     const [scroll, client] = await s.page.$eval('section[data-panel=funnels]', (p) => [p.scrollWidth, p.clientWidth]);
     expect(scroll).toBeLessThanOrEqual(client);
     expect(await s.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shoot(s, 'funnels-390');
     expect(s.problems).toEqual([]);
   });
 
@@ -159,6 +177,7 @@ describe('the account\'s Funnels page in Chromium', () => {
     ]));
     expect(api.steps.every((step: { visitors: number }) => step.visitors > 0)).toBe(true);
     expect(await axe(s.page)).toEqual([]);
+    await shoot(s, 'account-funnels-1280', 'main');
     await s.page.click('button:has-text("Save funnel")');
     await s.page.waitForSelector('text=Funnel Home to docs to download saved.');
     expect(await s.page.textContent('table:has(th:has-text("Funnel")) tbody')).toContain('Home to docs to download');
@@ -167,5 +186,14 @@ describe('the account\'s Funnels page in Chromium', () => {
     await funnelsSettled(s, ['funnel=Home+to+docs+to+download']);
     expect(await s.page.$$eval('[data-panel=funnels] select option', (os) => os.map((o) => o.textContent))).toEqual(['Docs to download', 'Home to docs to download', 'Pricing to signup']);
     expect(s.problems).toEqual([]);
+
+    // On a phone (390 px): the saved funnels and the form fit without sideways scrolling.
+    const phone = await browser.open({ viewport: { width: 390, height: 844 } });
+    await phone.context.addCookies([{ name: cookieOf(reply).split('=')[0]!, value: cookieOf(reply).split('=').slice(1).join('='), url: t.origin }]);
+    await phone.page.goto(`${t.origin}/dashboard/account/funnels?site_id=ST-demo`);
+    expect(await phone.page.textContent('table:has(th:has-text("Funnel")) tbody')).toContain('Home to docs to download');
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shoot(phone, 'account-funnels-390', 'main');
+    expect(phone.problems).toEqual([]);
   });
 });
