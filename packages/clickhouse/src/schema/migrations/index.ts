@@ -7,6 +7,7 @@ import { filterLayoutSchema } from './006-filter-layout.js';
 import { attemptsSchema } from './007-people-attempts.js';
 import { nameCountsSchema } from './008-name-counts.js';
 import { customEventsSchema } from './009-custom-events.js';
+import { sharingSchema } from './010-sharing.js';
 import type { MigrationStep } from './step.js';
 
 /**
@@ -19,7 +20,7 @@ import type { MigrationStep } from './step.js';
  * @example
  * for (const step of MIGRATIONS) console.log(step.version, step.description);
  */
-export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema, propertiesSchema, peopleSchema, filterLayoutSchema, attemptsSchema, nameCountsSchema, customEventsSchema];
+export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema, propertiesSchema, peopleSchema, filterLayoutSchema, attemptsSchema, nameCountsSchema, customEventsSchema, sharingSchema];
 
 /**
  * The schema version this package reads and writes (`migrate()` brings a

@@ -44,8 +44,9 @@ async function answers(storage: Storage): Promise<unknown[]> {
   return out;
 }
 
-/** Takes back what migrations 9 and 8 add, to hold an older file. */
-const UNDO_9 = 'DROP TABLE totp_steps; DROP TABLE sign_ins;';
+/** Takes back what migrations 11, 9 and 8 add, to hold an older file (10 only adds an index if missing). */
+const UNDO_11 = 'DROP TABLE shared_links; DROP TABLE report_subscriptions; DROP TABLE report_sends;';
+const UNDO_9 = `${UNDO_11} DROP TABLE totp_steps; DROP TABLE sign_ins;`;
 const UNDO_8 = `${UNDO_9} DROP TABLE users; DROP TABLE user_links; DROP TABLE web_sessions;`;
 
 describe('SQLite migrations', () => {
