@@ -58,8 +58,16 @@ export { COMMUNITY_ACCOUNT, type ExpiryBounds, type LinkRow, type PeopleStore, t
 export { SignInThrottle, THROTTLE_DEFAULTS, type ThrottleOptions } from './people/throttle.js';
 export { ATTEMPTS_KEPT_MS, CLEANUP_INTERVAL_MS, csrfMatches, LINK_TTL_MS, MAX_EMAIL_LENGTH, normalEmail, People, PeopleError, type PeopleOptions, SESSION_LIMITS, type SessionSubject, TOKEN_PATTERN, TOTP_STEP_MS } from './people/people.js';
 export { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem, SCRYPT_PARAMS, verifyPassword } from './people/passwords.js';
+export { newToken, tokenHash } from './people/tokens.js';
+export type { SharedLinkRow, ShareStore } from './sharing/types.js';
+export { frameAncestor, MAX_FRAME_ANCESTORS, MAX_LINK_NAME_LENGTH, MAX_LINKS_PER_SITE, type NewSharedLink, ShareError, SharedLinks } from './sharing/links.js';
+export { type EmailReportStore, REPORT_KINDS, type ReportKind, type SendAttemptRow, type SendKey, type SubscriptionRow } from './email-reports/types.js';
+export { type DayPair, latestPeriod, periodOf, type ReportPeriod, SEND_HOUR } from './email-reports/periods.js';
+export { CLAIM_TIMEOUT_MS, type DueSend, EmailReports, MAX_FAILURES, MAX_SUBSCRIBERS, nextAttempt, RETRY_AFTER_MS } from './email-reports/email-reports.js';
+export { REPORT_TOP_ROWS, type ReportFigures, reportFigures } from './email-reports/figures.js';
+export { type FigureChange, figureChange } from './metrics/change.js';
 export { CLOUD_KEY_PATTERN, generateCloudKey, hashCloudKey, hashesEqual, maskKey } from './accounts/keys.js';
-export { newAccountId, newKeyId, newUserId, accountName, keyInfo, byCreation, type StoredKeyRow, LAST_USED_RESOLUTION_MS } from './accounts/rules.js';
+export { newAccountId, newKeyId, newSharedLinkId, newUserId, accountName, keyInfo, byCreation, type StoredKeyRow, LAST_USED_RESOLUTION_MS } from './accounts/rules.js';
 export * from './derive/index.js';
 export {
   type SaltStore,

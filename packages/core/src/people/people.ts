@@ -3,10 +3,10 @@
  * (SQLite here, ClickHouse in its package). Secrets (link tokens, session ids) are random
  * 256-bit values given to the caller once; stores keep only their SHA-256.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { hashesEqual } from '../accounts/keys.js';
 import { newUserId } from '../accounts/rules.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
+import { newToken as token, tokenHash as sha256 } from './tokens.js';
 import { type PeopleStore, type Role, ROLES, type UserRow, type WebSessionRow } from './types.js';
 
 /** A set-password link is valid this long, once. */
@@ -48,9 +48,6 @@ export interface PeopleOptions {
 
 /** What a session stands for: a user (by password) or an API key. */
 export type SessionSubject = { userId: string; accountId: string } | { keyId: string; accountId: string };
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const token = () => randomBytes(32).toString('base64url');
 
 /**
  * The email as stored and compared: trimmed and lower-cased, or an error.

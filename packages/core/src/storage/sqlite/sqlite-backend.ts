@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
 import type { Backend, BackendRole } from '../../backend.js';
 import { createSqliteAccounts } from './sqlite-accounts.js';
+import { createSqliteEmailReportStore } from './sqlite-email-reports.js';
 import { createSqlitePeople } from './sqlite-people.js';
 import { isSqliteFile } from './sqlite-file.js';
 import { createSqliteSaltStore } from './sqlite-salts.js';
+import { createSqliteShareStore } from './sqlite-shared-links.js';
 import { createSqliteStore } from './sqlite-storage.js';
 
 export interface SqliteBackendOptions {
@@ -59,6 +61,8 @@ export function openSqliteBackend(path: string, options: SqliteBackendOptions = 
     storage: store,
     accounts: createSqliteAccounts(store.db),
     people: createSqlitePeople(store.db),
+    shares: createSqliteShareStore(store.db),
+    emailReports: createSqliteEmailReportStore(store.db),
     salts: createSqliteSaltStore(store.db, options.now ? { now: options.now } : {}),
     capabilities: { writerThread: file, sharedAcrossHosts: false },
     close: () => store.close(),
