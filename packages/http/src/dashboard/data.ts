@@ -1,9 +1,23 @@
 /** The dashboard's assets (hashed names, cached for a year) and its data routes (`data/sites`, and every API path for the session's principal). */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Site, Storage } from '@siteline/core';
 import { HTTP_MESSAGES } from '../errors.js';
 import type { DashboardAssets } from './assets.js';
 import { send, sendJson } from './http-io.js';
 import type { DashboardContext } from './options.js';
+
+/** A site as the dashboard's picker lists it. */
+export const siteInfo = ({ id, name, domain, timezone }: Site) => ({ id, name, domain, timezone });
+
+/** What the storage answers, so the dashboard offers only that: filters, hours, properties, goals. */
+export function storageCan(storage: Storage) {
+  return {
+    filters: storage.capabilities?.selection === true,
+    hours: typeof storage.hourBuckets === 'function',
+    properties: storage.capabilities?.properties === true,
+    goals: storage.capabilities?.goals === true,
+  };
+}
 
 /** `dashboard/assets/<name>` and `dashboard/data/<rest>`. */
 export function dataRoutes(ctx: DashboardContext) {
@@ -29,15 +43,7 @@ export function dataRoutes(ctx: DashboardContext) {
     if (!principal) return sendJson(req, res, 401, { error: HTTP_MESSAGES.unauthorized }, staleCookie(req));
     if (rest === 'sites') {
       const sites = await options.storage.listSites(principal.accountId === undefined ? undefined : { accountId: principal.accountId });
-      const list = sites.map(({ id, name, domain, timezone }) => ({ id, name, domain, timezone }));
-      const { capabilities } = options.storage;
-      const can = {
-        filters: capabilities?.selection === true,
-        hours: typeof options.storage.hourBuckets === 'function',
-        properties: capabilities?.properties === true,
-        goals: capabilities?.goals === true,
-      };
-      return sendJson(req, res, 200, { sites: list, tracker: options.trackerPath ?? '/tracker.js', can });
+      return sendJson(req, res, 200, { sites: sites.map(siteInfo), tracker: options.trackerPath ?? '/tracker.js', can: storageCan(options.storage) });
     }
     await options.api.serveAs(req, res, principal, `/${rest}${url.search}`);
     return undefined; // logged by the API handler

@@ -37,14 +37,14 @@ const csrfField = (frame: AccountFrame) => `<input type="hidden" name="csrf" val
  * section's own address with the action in a `do` field, so the page answered keeps an
  * address whose relative links still work.
  */
-const formFor = (frame: AccountFrame, target: string, attributes = '') => {
+export const formFor = (frame: AccountFrame, target: string, attributes = '') => {
   const [section, action] = target.split('/', 2);
   return `<form method="post" action="${section}"${attributes}>${csrfField(frame)}${action ? `<input type="hidden" name="do" value="${action}">` : ''}`;
 };
 /** A one-button form posting `fields` to `target`. */
-const button = (frame: AccountFrame, target: string, label: string, fields: Record<string, string>, cls = '') =>
+export const button = (frame: AccountFrame, target: string, label: string, fields: Record<string, string>, cls = '') =>
   `${formFor(frame, target, ' class="inline"')}${Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${e(v)}">`).join('')}<button type="submit"${cls ? ` class="${cls}"` : ''}>${e(label)}</button></form>`;
-const when = (iso: string | null) => (iso ? `<time datetime="${e(iso)}">${e(iso.slice(0, 16).replace('T', ' '))} UTC</time>` : '—');
+export const when = (iso: string | null) => (iso ? `<time datetime="${e(iso)}">${e(iso.slice(0, 16).replace('T', ' '))} UTC</time>` : '—');
 
 /** A whole account page around `body`. */
 export function accountPage(frame: AccountFrame, section: AccountSection | undefined, title: string, body: string, flash?: Flash): string {
@@ -84,11 +84,11 @@ ${rows}</tbody></table>`}</section>`;
 export const trackerSnippet = (origin: string, trackerPath: string, siteId: string) =>
   `<script>window.tracker=window.tracker||function(){(window.tracker.q=window.tracker.q||[]).push(arguments)}</script>\n<script defer src="${origin}${trackerPath}" data-site="${siteId}"></script>`;
 
-/** Sites: add, list with the tracker snippet to copy. */
-export function sitesBody(frame: AccountFrame, sites: Site[], snippet: (site: Site) => string, form: { name?: string; domain?: string; timezone?: string } = {}, editing?: SiteEditForm): string {
+/** Sites: add, list with the tracker snippet to copy; `more` adds a site's sharing and email reports. */
+export function sitesBody(frame: AccountFrame, sites: Site[], snippet: (site: Site) => string, form: { name?: string; domain?: string; timezone?: string } = {}, editing?: SiteEditForm, more: (site: Site) => string = () => ''): string {
   const list = sites.map((s) => `<li class="panel site"><h3>${e(s.name)}</h3><p><code>${e(s.id)}</code> · ${e(s.domain ?? 'no domain')} · ${e(s.timezone)} · <a href="goals?site_id=${encodeURIComponent(s.id)}">Goals</a></p>
 <label for="snippet-${e(s.id)}">Tracker snippet</label><textarea id="snippet-${e(s.id)}" readonly rows="3">${e(snippet(s))}</textarea> <button type="button" data-copy="snippet-${e(s.id)}">Copy snippet</button>
-${editSiteForm(frame, s, editing?.siteId === s.id ? editing : undefined)}</li>`).join('\n');
+${editSiteForm(frame, s, editing?.siteId === s.id ? editing : undefined)}${more(s)}</li>`).join('\n');
   return `<section class="panel"><h2>Add a site</h2>
 ${formFor(frame, 'sites', ' class="stack"')}
 <label for="site-name">Name</label><input id="site-name" name="name" required maxlength="200" value="${e(form.name ?? '')}">

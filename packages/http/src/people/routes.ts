@@ -4,12 +4,14 @@
  * an owner's (a viewer gets 403), and every post passes `refusedPost` first.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { accountName, addGoal, type AccountStore, GoalError, COMMUNITY_ACCOUNT, createSite, deleteGoal, editSite, listGoals, People, PeopleError, type Role, type Storage, type UserRow, type WebSessionRow } from '@siteline/core';
+import { accountName, addGoal, type AccountStore, GoalError, COMMUNITY_ACCOUNT, createSite, deleteGoal, editSite, listGoals, People, PeopleError, type Role, type Site, type Storage, type UserRow, type WebSessionRow } from '@siteline/core';
 import type { DashboardAssets } from '../dashboard/assets.js';
 import { redirect, send, sendHtml } from '../dashboard/http-io.js';
 import { readForm, refusedPost } from './form.js';
 import { publicOrigin, setPasswordUrl } from './links.js';
 import { type AccountFrame, type AccountSection, accountPage, COPY_SCRIPT, type Flash, goalsBody, keysBody, passwordBody, type SiteEditForm, sitesBody, trackerSnippet, twoFactorBody, usersBody } from './pages.js';
+import { siteSharingBody } from './sharing-pages.js';
+import { type SharingDeps, type SharingOutcome, sharingAction, sitesSharing } from './sharing-routes.js';
 import { newRecoveryCodes, newTotpSecret, useTotpCode } from './totp.js';
 
 export interface AccountRoutesOptions {
@@ -24,6 +26,8 @@ export interface AccountRoutesOptions {
   mailLink?: (to: string, url: string) => Promise<boolean>;
   /** Clock of the two-factor codes. */
   now: () => number;
+  /** Shared links and email reports of the Sites page; absent: the page does not offer them. */
+  sharing?: SharingDeps;
 }
 
 export interface AccountRequest {
@@ -73,7 +77,10 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
           return page(status, 'API keys', keysBody(frame, await accounts!.listKeys(accountId), extra.created as { key: string; name: string } | undefined), flash);
         case 'sites': {
           const origin = originOf(req, options.publicOrigin);
-          return page(status, 'Sites', sitesBody(frame, await sitesOf(), (s) => trackerSnippet(origin, options.trackerPath, s.id), extra.form as Record<string, string> | undefined, extra.editing as SiteEditForm | undefined), flash);
+          const sites = await sitesOf();
+          const sharing = options.sharing && (await sitesSharing(options.sharing, sites, extra.sharing as SharingOutcome['shown'] | undefined));
+          const more = sharing ? (s: Site) => siteSharingBody(frame, s, sharing) : undefined;
+          return page(status, 'Sites', sitesBody(frame, sites, (s) => trackerSnippet(origin, options.trackerPath, s.id), extra.form as Record<string, string> | undefined, extra.editing as SiteEditForm | undefined, more), flash);
         }
         case 'goals': {
           const sites = await sitesOf();
@@ -135,6 +142,15 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
           } catch (error) {
             return render({ error: (error as Error).message }, 422, { editing });
           }
+        }
+        case 'sites/share':
+        case 'sites/unshare':
+        case 'sites/report':
+        case 'sites/unreport': {
+          const site = await siteOfAccount(field('site_id'));
+          if (!site || !options.sharing) return render({ error: 'There is no such site in this account.' }, 404);
+          const outcome = await sharingAction(options.sharing, act!, site, field, originOf(req, options.publicOrigin));
+          return render(outcome.flash, outcome.status, { sharing: outcome.shown });
         }
         case 'goals/':
         case 'goals/delete': {

@@ -1,7 +1,9 @@
 /**
  * The dashboard's data requests: the API's endpoints under `dashboard/data/`, relative to the
- * page, carrying only the session cookie (the browser adds it; no script can read it).
+ * page, carrying only the session cookie (the browser adds it; no script can read it). On a
+ * shared link's page (`share/<token>/`) the same relative paths carry the link's token.
  */
+import type { FilterCondition } from '@siteline/core';
 
 export interface SiteInfo {
   id: string;
@@ -16,6 +18,8 @@ export interface SitesResponse {
   tracker: string;
   /** What the server's storage answers: filters (`capabilities.selection`), hour buckets, event properties and goals. */
   can: Capabilities;
+  /** A shared link's segment: conditions the server adds to every request, which the viewer cannot remove. */
+  segment?: FilterCondition[];
 }
 
 export interface Capabilities {

@@ -10,10 +10,12 @@ const COMPARE_LABELS: Record<CompareChoice, string> = { previous_period: 'Previo
 export interface ControlsProps {
   view: View;
   sites: SiteInfo[];
+  /** Whether to offer the site picker (a shared link reads one site). */
+  picker: boolean;
   onChange(view: View): void;
 }
 
-export function Controls({ view, sites, onChange }: ControlsProps) {
+export function Controls({ view, sites, picker, onChange }: ControlsProps) {
   const custom = view.from !== undefined;
   const [editing, setEditing] = useState(custom);
   const [from, setFrom] = useState(view.from ?? '');
@@ -29,12 +31,14 @@ export function Controls({ view, sites, onChange }: ControlsProps) {
   };
   return (
     <div class="controls">
-      <label class="field">
-        <span>Site</span>
-        <select value={view.site} onChange={(e) => onChange({ ...view, site: (e.currentTarget as HTMLSelectElement).value, filters: [] })}>
-          {sites.map((s) => <option value={s.id} key={s.id}>{s.name} ({s.id})</option>)}
-        </select>
-      </label>
+      {picker && (
+        <label class="field">
+          <span>Site</span>
+          <select value={view.site} onChange={(e) => onChange({ ...view, site: (e.currentTarget as HTMLSelectElement).value, filters: [] })}>
+            {sites.map((s) => <option value={s.id} key={s.id}>{s.name} ({s.id})</option>)}
+          </select>
+        </label>
+      )}
       <fieldset class="tabs period">
         <legend>Period</legend>
         {PERIODS.map((p) => (

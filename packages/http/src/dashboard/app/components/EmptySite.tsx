@@ -18,12 +18,21 @@ export function snippet(site: SiteInfo, tracker: string): string {
   return `<script>window.tracker=window.tracker||function(){(window.tracker.q=window.tracker.q||[]).push(arguments)}</script>\n<script defer src="${src}" data-site="${site.id}"></script>`;
 }
 
-export function NoData({ site, tracker, filtered }: { site: SiteInfo; tracker: string; filtered: boolean }) {
+/** No pageviews: with the tracker snippet when `tracker` is given (not on a shared link's page: its viewer installs nothing). */
+export function NoData({ site, tracker, filtered }: { site: SiteInfo; tracker: string | undefined; filtered: boolean }) {
   if (filtered) {
     return (
       <section class="panel empty-state" data-empty="filtered">
         <h2>Nothing matches these filters</h2>
         <p>No pageview in this period matches every filter. Remove a filter or pick a longer period.</p>
+      </section>
+    );
+  }
+  if (tracker === undefined) {
+    return (
+      <section class="panel empty-state" data-empty="no-data">
+        <h2>No data for this period</h2>
+        <p>{site.name} has no pageviews in this period. Pick another period.</p>
       </section>
     );
   }
