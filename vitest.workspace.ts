@@ -31,6 +31,11 @@ export default defineWorkspace([
   },
   {
     resolve: { alias },
+    // The documentation a clone holds: its links resolve inside the repository, the API reference matches the server.
+    test: { name: 'docs', root: './test/docs', include: ['*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
+  },
+  {
+    resolve: { alias },
     test: {
       // The product as a user runs it: `siteline` commands and servers as real processes, on SQLite and on
       // real clickhouse-server processes; one file at a time, like the clickhouse project.

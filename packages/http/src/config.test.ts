@@ -1,9 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseConfig, readEnvironment } from './config.js';
-import { ensureServiceKey } from './env-file.js';
+import { recordSettings } from './env-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'siteline-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -170,6 +171,16 @@ describe('parseConfig', () => {
     expect(JSON.stringify(config.warnings)).not.toContain('short-secret');
     expect(JSON.stringify(problems({ SERVICE_API_KEY: 'short-secret', PORT: 'x' }))).not.toContain('short-secret');
   });
+
+  it('warns when a loopback PUBLIC_URL names another port than the server listens on', () => {
+    expect(parseConfig({ ...valid, PORT: '18600', PUBLIC_URL: 'https://localhost:8443' }, dir).warnings).toEqual([
+      'PUBLIC_URL https://localhost:8443 names port 8443, but the server listens on 18600: one-time links and tracker snippets point at PUBLIC_URL. Make the two agree in .env.',
+    ]);
+    expect(parseConfig({ ...valid, PORT: '18600', PUBLIC_URL: 'https://127.0.0.1:18600/' }, dir).warnings).toEqual([]);
+    // A real host name is a proxy's or a port mapping's to route: no opinion.
+    expect(parseConfig({ ...valid, PORT: '18600', PUBLIC_URL: 'https://stats.example.com' }, dir).warnings).toEqual([]);
+    expect(parseConfig({ ...valid, PORT: '0', PUBLIC_URL: 'https://localhost:8443' }, dir).warnings).toEqual([]);
+  });
 });
 
 describe('readEnvironment', () => {
@@ -182,21 +193,24 @@ describe('readEnvironment', () => {
   });
 });
 
-describe('ensureServiceKey', () => {
-  it('creates .env with a random 64-hex key, readable only by the owner', () => {
+describe('recordSettings (what siteline start writes into .env)', () => {
+  it('creates .env readable only by its owner, which util.parseEnv and a POSIX shell both read', () => {
     const fresh = mkdtempSync(join(dir, 'fresh-'));
-    const created = ensureServiceKey(fresh, {});
-    expect(created).toMatch(/^[0-9a-f]{64}$/);
-    expect(readEnvironment(fresh, {}).SERVICE_API_KEY).toBe(created);
+    const settings = { SERVICE_API_KEY: 'f'.repeat(64), PORT: '18600', PUBLIC_URL: 'https://localhost:18600', TLS_CERT_FILE: '.siteline/dev-cert.pem', TLS_KEY_FILE: 'my keys/key.pem' };
+    expect(recordSettings(fresh, settings)).toEqual(Object.keys(settings));
     expect(statSync(join(fresh, '.env')).mode & 0o777).toBe(0o600);
-    expect(ensureServiceKey(fresh, {})).toBeUndefined();
-    expect(ensureServiceKey(mkdtempSync(join(dir, 'env-set-')), { SERVICE_API_KEY: KEY })).toBeUndefined();
+    expect(readEnvironment(fresh, {})).toEqual(settings);
+    const shell = execFileSync('sh', ['-c', 'set -a; . ./.env; set +a; printf "%s|" "$SERVICE_API_KEY" "$PORT" "$PUBLIC_URL" "$TLS_CERT_FILE" "$TLS_KEY_FILE"'], { cwd: fresh, encoding: 'utf8' });
+    expect(shell).toBe(`${'f'.repeat(64)}|18600|https://localhost:18600|.siteline/dev-cert.pem|my keys/key.pem|`);
+    expect(recordSettings(fresh, settings)).toEqual([]); // all there: the file is left alone
   });
 
-  it('adds a key to an existing .env that lacks one, keeping the rest', () => {
+  it('adds only what an existing .env lacks, keeping its lines and its mode', () => {
     const existing = mkdtempSync(join(dir, 'existing-'));
-    writeFileSync(join(existing, '.env'), 'PORT=9000');
-    const created = ensureServiceKey(existing, {});
-    expect(readFileSync(join(existing, '.env'), 'utf8')).toBe(`PORT=9000\nSERVICE_API_KEY=${created}\n`);
+    writeFileSync(join(existing, '.env'), '# mine\nPORT=9000\nPUBLIC_URL=', { mode: 0o640 });
+    expect(recordSettings(existing, { PORT: '8443', PUBLIC_URL: 'https://localhost:9000' })).toEqual(['PUBLIC_URL']);
+    expect(readFileSync(join(existing, '.env'), 'utf8')).toBe('# mine\nPORT=9000\nPUBLIC_URL=\nPUBLIC_URL=https://localhost:9000\n');
+    expect(readEnvironment(existing, {})).toEqual({ PORT: '9000', PUBLIC_URL: 'https://localhost:9000' });
+    expect(statSync(join(existing, '.env')).mode & 0o777).toBe(0o640);
   });
 });

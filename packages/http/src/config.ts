@@ -176,6 +176,12 @@ export function parseConfig(vars: EnvVars, cwd: string): ServerConfig {
   if (edition === 'community' && key.length < MIN_KEY_LENGTH) {
     warnings.push(`SERVICE_API_KEY has fewer than ${MIN_KEY_LENGTH} characters; use a long random key (e.g. \`openssl rand -hex 32\`).`);
   }
+  const publicUrl = data.PUBLIC_URL ? new URL(data.PUBLIC_URL) : undefined;
+  const publicPort = publicUrl && Number(publicUrl.port || 443);
+  // Only a loopback PUBLIC_URL must name this very port; a real host name is a proxy's to route.
+  if (publicUrl && !trustProxy && data.PORT !== 0 && isLoopback(publicUrl.hostname.replace(/^\[|\]$/g, '')) && publicPort !== data.PORT) {
+    warnings.push(`PUBLIC_URL ${publicUrl.origin} names port ${publicPort}, but the server listens on ${data.PORT}: one-time links and tracker snippets point at PUBLIC_URL. Make the two agree in .env.`);
+  }
   return {
     edition,
     serviceApiKey: edition === 'community' ? key : '',
@@ -199,7 +205,7 @@ export function parseConfig(vars: EnvVars, cwd: string): ServerConfig {
     },
     columnCacheMb: data.COLUMN_CACHE_MB,
     dashboardSessions: { idleMs: data.DASHBOARD_IDLE_MINUTES * 60_000 },
-    ...(data.PUBLIC_URL ? { publicUrl: new URL(data.PUBLIC_URL).origin } : {}),
+    ...(publicUrl ? { publicUrl: publicUrl.origin } : {}),
     ...(data.SMTP_URL ? { smtp: { url: data.SMTP_URL, from: data.MAIL_FROM ?? 'Siteline <siteline@localhost>' } } : {}),
     warnings,
   };

@@ -58,6 +58,8 @@ export type ApiHandler = ((req: IncomingMessage, res: ServerResponse, next?: () 
    * presenting that principal's key. A key the request carries is not read.
    */
   serveAs(req: IncomingMessage, res: ServerResponse, principal: Principal, target: string): Promise<void>;
+  /** The clock that decides "today" for the reports (the `now` option): the dashboard names its dates by it. */
+  now(): number;
 };
 
 /** A request answered for a principal the caller authenticated (`ApiHandler.serveAs`). */
@@ -184,7 +186,7 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
     }
   };
   const serveAs = (req: IncomingMessage, res: ServerResponse, principal: Principal, target: string) => run(req, res, { principal, target });
-  return Object.defineProperty(Object.assign(handler, { serveAs }), 'inFlight', { get: () => inFlight }) as ApiHandler;
+  return Object.defineProperty(Object.assign(handler, { serveAs, now }), 'inFlight', { get: () => inFlight }) as ApiHandler;
 }
 
 /** Whether the request came over HTTPS (with `trustProxy`: the proxy's `X-Forwarded-Proto` says so). */

@@ -50,7 +50,7 @@ export const DIFF_GOALS = [
   { type: 'page', value: '/docs*' },
   { type: 'page', value: '/d_cs' },
   { type: 'page', value: '/50%off' },
-  { type: 'page', value: '*a*' },
+  { type: 'page', value: '/*a*' },
   { type: 'event', value: 'never' },
 ] as const;
 

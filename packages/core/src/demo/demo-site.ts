@@ -9,10 +9,16 @@ import { demoNdjson } from './generate.js';
 /** The site `siteline start` and `siteline demo` create. */
 export const DEMO_SITE = { id: 'ST-demo', name: 'Demo', timezone: 'Europe/Berlin', domain: 'demo.siteline.test' } as const;
 
+/**
+ * Days of demo data by default: three 30-day periods, so the default view compared with the
+ * previous period compares real traffic, and Last month and the 90-day views have data.
+ */
+export const DEMO_DAYS = 90;
+
 export interface AddDemoSiteOptions {
   /** Site id; default `ST-demo`. */
   id?: string;
-  /** Days of data ending now; default 30 (what the API reports without dates). */
+  /** Days of data ending now; default `DEMO_DAYS` (90). */
   days?: number;
   /** Approximate pageviews a day; default 400. */
   pageviewsPerDay?: number;
@@ -39,7 +45,7 @@ export async function addDemoSite(storage: Storage, options: AddDemoSiteOptions 
     storage,
     demoNdjson({
       siteId: site.id,
-      days: options.days ?? 30,
+      days: options.days ?? DEMO_DAYS,
       pageviewsPerDay: options.pageviewsPerDay ?? 400,
       seed: options.seed ?? 1,
       end: options.now ?? Date.now(),

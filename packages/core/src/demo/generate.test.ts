@@ -9,7 +9,7 @@ import { getProperties } from '../reports/properties.js';
 import { getStats, getTimeseries } from '../reports/summary.js';
 import { createSqliteStorage } from '../storage/sqlite/sqlite-storage.js';
 import { DEVICES } from './catalog.js';
-import { addDemoSite, DEMO_SITE } from './demo-site.js';
+import { addDemoSite, DEMO_DAYS, DEMO_SITE } from './demo-site.js';
 import { demoNdjson, type DemoEvent, generateDemoEvents } from './generate.js';
 
 const DAY = 86_400_000;
@@ -89,12 +89,22 @@ describe('generateDemoEvents', () => {
 });
 
 describe('addDemoSite', () => {
-  it('creates ST-demo with a month of data every report can show', async () => {
+  it('creates ST-demo with 90 days of data every report can show, so that each of three 30-day periods has traffic to compare', async () => {
     const storage = createSqliteStorage(':memory:');
     const now = Date.parse('2026-06-15T10:00:00Z');
     const { site, summary } = await addDemoSite(storage, { now, pageviewsPerDay: 150 });
     expect(site).toMatchObject(DEMO_SITE);
-    expect(summary.pageviews).toBeGreaterThan(30 * 150 * 0.75);
+    expect(DEMO_DAYS).toBe(90);
+    expect(summary.pageviews).toBeGreaterThan(90 * 150 * 0.75);
+    // The default view (30 days to 2026-06-15) against the previous 30 days, and the 30 days before those (Berlin days).
+    const compared = await getStats(storage, parseQuery('stats', { site_id: 'ST-demo', compare: 'previous_period' }), { now });
+    expect(compared.visitors).toBeGreaterThan(0);
+    expect('comparison' in compared && compared.comparison.from).toBe('2026-04-17');
+    expect('comparison' in compared && compared.comparison.visitors).toBeGreaterThan(compared.visitors * 0.7);
+    const first = await getStats(storage, parseQuery('stats', { site_id: 'ST-demo', from: '2026-03-18', to: '2026-04-16' }), { now });
+    expect(first.pageviews).toBeGreaterThan(30 * 150 * 0.6);
+    // Nothing before the 90 days: the day before they start (17 March 10:00 UTC is 11:00 in Berlin) has none.
+    expect((await getStats(storage, parseQuery('stats', { site_id: 'ST-demo', from: '2026-03-16', to: '2026-03-16' }), { now })).pageviews).toBe(0);
     const query = (endpoint: 'stats' | 'timeseries' | 'channels' | 'campaigns' | 'events') => parseQuery(endpoint, { site_id: 'ST-demo' });
     const stats = await getStats(storage, query('stats'), { now });
     expect(stats.visitors).toBeGreaterThan(0);

@@ -19,6 +19,7 @@ export const MAX_GOAL_PATTERN_LENGTH = 500;
 export const GOAL_MESSAGES = {
   event: `An event goal needs an event name of 1 to ${MAX_EVENT_NAME_LENGTH} characters.`,
   page: `A page goal needs a path pattern of 1 to ${MAX_GOAL_PATTERN_LENGTH} characters.`,
+  pageSlash: 'A page goal\'s pattern starts with / (such as /thanks or /blog/*): every recorded path does, so any other pattern could never match.',
   tooMany: `A site has at most ${MAX_GOALS} goals; delete one first.`,
   taken: (name: string) => `The site already has a goal named ${JSON.stringify(name)}.`,
   missing: (name: string) => `The site has no goal named ${JSON.stringify(name)}.`,
@@ -49,7 +50,8 @@ export async function listGoals(storage: Storage, siteId: string): Promise<Goal[
 
 /**
  * Adds a goal to a site: an event goal (a custom event name, 1 to 200 characters) or a
- * page goal (a path pattern, 1 to 500 characters, `*` any run of characters). Refused
+ * page goal (a path pattern of 1 to 500 characters starting with `/`, `*` any run of
+ * characters; a path is never recorded without its leading `/`). Refused
  * (`GoalError`) past 100 goals or when the display name is taken; `SiteNotFoundError` for
  * an unknown site.
  *
@@ -63,6 +65,7 @@ export async function addGoal(storage: Storage, siteId: string, definition: Goal
   const value = typeof definition.value === 'string' ? wellFormed(definition.value) : '';
   if (type === 'event' && (value.length < 1 || value.length > MAX_EVENT_NAME_LENGTH)) throw new GoalError(GOAL_MESSAGES.event);
   if (type === 'page' && (value.length < 1 || value.length > MAX_GOAL_PATTERN_LENGTH)) throw new GoalError(GOAL_MESSAGES.page);
+  if (type === 'page' && !value.startsWith('/')) throw new GoalError(GOAL_MESSAGES.pageSlash);
   if (type !== 'event' && type !== 'page') throw new GoalError('A goal is an event goal or a page goal.');
   await existingSite(storage, siteId);
   const goal: Goal = { siteId, name: goalName({ type, value }), type, value, createdAt: new Date().toISOString() };

@@ -263,6 +263,9 @@ export function testStorageProperties({ name, create }: TestStorageOptions): voi
       await expect(addGoal(storage, 'ST-props', { type: 'event', value: '' })).rejects.toThrow(new GoalError(GOAL_MESSAGES.event));
       await expect(addGoal(storage, 'ST-props', { type: 'event', value: 'x'.repeat(201) })).rejects.toThrow(new GoalError(GOAL_MESSAGES.event));
       await expect(addGoal(storage, 'ST-props', { type: 'page', value: '/'.repeat(501) })).rejects.toThrow(new GoalError(GOAL_MESSAGES.page));
+      // A path always starts with /: a pattern without it (a typo for /thanks) could never match.
+      await expect(addGoal(storage, 'ST-props', { type: 'page', value: 'thanks' })).rejects.toThrow(new GoalError(GOAL_MESSAGES.pageSlash));
+      await expect(addGoal(storage, 'ST-props', { type: 'page', value: '*thanks' })).rejects.toThrow(new GoalError(GOAL_MESSAGES.pageSlash));
       await expect(addGoal(storage, 'ST-nope', { type: 'event', value: 'Signup' })).rejects.toBeInstanceOf(SiteNotFoundError);
       await expect(listGoals(storage, 'ST-nope')).rejects.toBeInstanceOf(SiteNotFoundError);
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { HELP } from './help.js';
 import { People } from '@siteline/core';
-import { type CliIo, flags, HELP_FLAG, UsageError, withBackend, writeTable } from './io.js';
+import { type CliIo, flags, HELP_FLAG, requireCloud, UsageError, withBackend, writeTable } from './io.js';
 import { writeLink } from './users.js';
 
 /** `accounts add|list` (Cloud edition). */
@@ -14,6 +14,7 @@ export async function accountsCommand(args: string[], io: CliIo): Promise<number
   }
   if (sub === 'add') {
     if (values.name === undefined) throw new UsageError('accounts add needs --name <name>.');
+    requireCloud(io, 'accounts add');
     const owner = values['owner-email'];
     return withBackend(io, async ({ accounts, people }) => {
       const account = await accounts.createAccount(values.name!);
@@ -47,6 +48,7 @@ export async function keysCommand(args: string[], io: CliIo): Promise<number> {
     if (!(await accounts.getAccount(accountId))) throw new Error(`No account ${accountId}; list them with: siteline accounts list`);
     if (sub === 'create') {
       if (values.name === undefined) throw new UsageError('keys create needs --name <a descriptive name>.');
+      requireCloud(io, 'keys create');
       const { key, info } = await accounts.createKey(accountId, values.name);
       io.stderr.write(`Created key ${info.id} "${info.name}". Copy it now: it is shown this once and cannot be recovered.\n`);
       io.stdout.write(`${key}\n`);

@@ -64,6 +64,9 @@ describe('siteline command', () => {
     expect(await goals(['goals', 'add', '--site', 'ST-goals', '--event', 'Signup'])).toMatchObject({ code: 0, stdout: 'Added goal "Signup" to ST-goals.\n' });
     expect((await goals(['goals', 'list', '--site', 'ST-goals'])).stdout).toMatch(/^GOAL +TYPE +MATCHES +CREATED\nSignup +event +Signup +\d{4}-\d\d-\d\d\nVisit \/blog\/\* +page +\/blog\/\* +\d{4}/);
     expect(await goals(['goals', 'add', '--site', 'ST-goals', '--event', 'x'.repeat(201)])).toEqual({ code: 1, stdout: '', stderr: 'siteline: An event goal needs an event name of 1 to 200 characters.\n' });
+    expect(await goals(['goals', 'add', '--site', 'ST-goals', '--page', 'thanks'])).toEqual({
+      code: 1, stdout: '', stderr: 'siteline: A page goal\'s pattern starts with / (such as /thanks or /blog/*): every recorded path does, so any other pattern could never match.\n',
+    });
     expect(await goals(['goals', 'add', '--site', 'ST-goals', '--event', 'a', '--page', '/b'])).toMatchObject({ code: 2, stderr: expect.stringContaining('either --event <name> or --page <pattern>') });
     expect(await goals(['goals', 'add', '--site', 'ST-goals'])).toMatchObject({ code: 2, stderr: expect.stringContaining('either --event <name> or --page <pattern>') });
     expect(await goals(['goals', 'list'])).toMatchObject({ code: 2, stderr: expect.stringContaining('goals list needs --site <id>.') });
@@ -143,8 +146,16 @@ describe('siteline command', () => {
     expect(await cli(['import', 'export.ndjson'], { env: other })).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Imported 3 events \(2 pageviews, 1 custom event\) in 1 session /) });
     expect(await cli(['export', '--site', 'ST-blog', '--from', '2026-05-01', '--to', '2026-05-02'], { env: other })).toEqual(exported);
 
-    expect(await cli(['export', '--site', 'ST-blog', '--from', '2026-05-01'])).toMatchObject({ code: 2, stderr: expect.stringContaining('export needs --site, --from and --to.') });
-    expect(await cli(['export', '--site', 'ST-blog', '--from', '2026-05-02', '--to', '2026-05-01'])).toMatchObject({ code: 2, stderr: expect.stringContaining('The to field must be a date after or equal to from.') });
+    // Bad flag values break the API's rules, said in the command's words.
+    const usage = (message: string) => ({ code: 2, stdout: '', stderr: `siteline: ${message}\nRun "siteline --help" for usage.\n` });
+    expect(await cli(['export', '--from', '2026-05-01', '--to', '2026-05-02'])).toEqual(usage('export needs --site <id>.'));
+    expect(await cli(['export', '--site', 'ST-blog', '--from', '2026-05-01'])).toEqual(usage('--to is required when --from is present.'));
+    expect(await cli(['export', '--site', 'ST-blog', '--from', '2026-05-02', '--to', '2026-05-01'])).toEqual(usage('--to must be a date after or equal to --from.'));
+    expect(await cli(['export', '--site', 'ST-blog', '--from', '1 May', '--to', '2026-05-01'])).toEqual(usage('--from must be a valid date in the format YYYY-MM-DD.'));
+    expect(await cli(['export', '--site', 'blog', '--period', '7d'])).toEqual(usage('--site format is invalid.'));
+    expect(await cli(['export', '--site', 'ST-blog', '--period', 'week'])).toEqual(usage('--period is invalid.'));
+    // --period as the API's period: the days up to today, which hold none of May 2026's events here.
+    expect(await cli(['export', '--site', 'ST-blog', '--period', '7d'])).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(await cli(['export', '--site', 'ST-nope', '--from', '2026-05-01', '--to', '2026-05-01'])).toMatchObject({ code: 1, stderr: 'siteline: Site not found.\n' });
   });
 
@@ -156,8 +167,20 @@ describe('siteline command', () => {
     expect(await cli(['demo'])).toMatchObject({ code: 1, stderr: 'siteline: A site with id ST-demo already exists.\n' });
   });
 
+  it('refuses accounts add and keys create outside the Cloud edition, creating nothing', async () => {
+    const env = { DATABASE_PATH: join(dir, 'community-accounts.db') };
+    const refused = 'needs EDITION=cloud (in .env or the environment): accounts and their keys exist only in the Cloud edition. ' +
+      'This is a Community installation: its one key is SERVICE_API_KEY, and "siteline users add" gives people a dashboard sign-in.\n';
+    expect(await cli(['accounts', 'add', '--name', 'Acme'], { env })).toEqual({ code: 1, stdout: '', stderr: `siteline: accounts add ${refused}` });
+    expect(await cli(['accounts', 'add', '--name', 'Acme', '--owner-email', 'owner@acme.test'], { env: { ...env, EDITION: 'community' } })).toMatchObject({ code: 1, stdout: '' });
+    expect(await cli(['accounts', 'list'], { env })).toEqual({ code: 0, stdout: 'No accounts yet. Add one with: siteline accounts add --name <name>\n', stderr: '' });
+    const account = /acct_[a-z0-9]{16}/.exec((await cli(['accounts', 'add', '--name', 'Acme'], { env: { ...env, EDITION: 'cloud' } })).stdout)![0];
+    expect(await cli(['keys', 'create', '--account', account, '--name', 'ci'], { env })).toEqual({ code: 1, stdout: '', stderr: `siteline: keys create ${refused}` });
+    expect((await cli(['keys', 'list', '--account', account], { env })).stdout).toBe(`No keys for ${account}. Create one with: siteline keys create --account ${account} --name <name>\n`);
+  });
+
   it('manages Cloud accounts, their sites and keys', async () => {
-    const env = { DATABASE_PATH: join(dir, 'cloud-cli.db') };
+    const env = { DATABASE_PATH: join(dir, 'cloud-cli.db'), EDITION: 'cloud' };
     const added = await cli(['accounts', 'add', '--name', 'Acme'], { env });
     expect(added).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Created account acct_[a-z0-9]{16} "Acme"\.\n$/) });
     const account = /acct_[a-z0-9]{16}/.exec(added.stdout)![0];
@@ -188,7 +211,7 @@ describe('siteline command', () => {
 
   it('accounts add --owner-email prints the owner\'s one-time link; users add|list|link for the Community edition', async () => {
     const env = { DATABASE_PATH: join(dir, 'people-cli.db'), PUBLIC_URL: 'https://stats.example.com/' };
-    const added = await cli(['accounts', 'add', '--name', 'Acme', '--owner-email', ' Owner@Acme.test '], { env });
+    const added = await cli(['accounts', 'add', '--name', 'Acme', '--owner-email', ' Owner@Acme.test '], { env: { ...env, EDITION: 'cloud' } });
     expect(added.code).toBe(0);
     expect(added.stderr).toMatch(/^Created account acct_[a-z0-9]{16} "Acme" with its owner owner@acme\.test\.\nSend this one-time link to owner@acme\.test; it sets the password, works once and expires in 24 hours:\n$/);
     expect(added.stdout).toMatch(/^https:\/\/stats\.example\.com\/dashboard\/set-password\?token=[A-Za-z0-9_-]{43}\n$/);

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { addDemoSite, DEMO_SITE } from '@siteline/core';
+import { addDemoSite, DEMO_DAYS, DEMO_SITE } from '@siteline/core';
 import { HELP } from './help.js';
 import { type CliIo, count, flags, HELP_FLAG, intFlag, withBackend } from './io.js';
 
@@ -15,7 +15,7 @@ export async function demoCommand(args: string[], io: CliIo): Promise<number> {
   if (values.help) return io.stdout.write(`${HELP.demo}\n`), 0;
   const options = {
     id: values.id ?? DEMO_SITE.id,
-    days: intFlag(values.days, 'days', 30),
+    days: intFlag(values.days, 'days', DEMO_DAYS),
     pageviewsPerDay: intFlag(values['pageviews-per-day'], 'pageviews-per-day', 400),
     seed: intFlag(values.seed, 'seed', 1, 0),
   };

@@ -11,10 +11,10 @@ Commands:
   goals add|list|delete --site <id>
                         A site's goals (--event <name> or --page <pattern>)
   import <file>         Import NDJSON events (- reads standard input)
-  export --site <id> --from <day> --to <day>
+  export --site <id> [--from <day> --to <day> | --period 7d]
                         Write a site's events of the days as NDJSON (import format)
-  demo                  Add the demo site with a month of generated traffic
-  accounts add|list     Cloud accounts (EDITION=cloud)
+  demo                  Add the demo site with 90 days of generated traffic
+  accounts add|list     Cloud accounts (add needs EDITION=cloud)
   keys create|list|revoke --account <id>
                         A Cloud account's API keys
   users add|list|link   Dashboard users (owners and viewers)
@@ -31,13 +31,16 @@ Exit codes: 0 ok, 1 failure, 2 usage error.`,
   start: `Usage: siteline start
 
 Like "serve", but first creates what a fresh checkout lacks:
-  - .env with a random SERVICE_API_KEY (shown once), if no key is configured
+  - a random SERVICE_API_KEY (shown once), if no key is configured
     (Community edition)
   - a self-signed certificate for localhost in .siteline/ (needs openssl),
     if TLS_CERT_FILE/TLS_KEY_FILE are not set and TRUST_PROXY is not true
-  - the demo site ST-demo with a month of traffic, if the database has no sites;
+  - the demo site ST-demo with 90 days of traffic, if the database has no sites;
     with EDITION=cloud also an account "Demo" owning it and a key (shown once)
-and prints a curl command to try the API. Works on every DATABASE_URL.`,
+Once the server listens it writes into .env what it used and .env lacks: the
+key, PORT, PUBLIC_URL (https://localhost:<PORT>) and the certificate files, so
+"siteline serve" and every other command in this directory agree with it. Then
+it prints a curl command to try the API. Works on every DATABASE_URL.`,
 
   serve: `Usage: siteline serve
 
@@ -78,8 +81,8 @@ goal's visitors, conversions and conversion rate; API keys never change goals.`,
   siteline accounts add --name <name> [--owner-email <address>]
   siteline accounts list
 
-Cloud edition: accounts own sites (siteline sites add --account <id>) and API
-keys (siteline keys ...). A key reads every site of its account and no other.
+Cloud edition (EDITION=cloud; "add" refuses to run without it): accounts own
+sites (siteline sites add --account <id>) and API keys (siteline keys ...). A key reads every site of its account and no other.
 With --owner-email the account gets its first owner and the command prints a
 one-time link (24 hours, single use) where the owner sets a password; the
 owner then signs in to the dashboard to create keys, sites, goals and users.
@@ -130,7 +133,7 @@ without --period subscribes to both. "send" mails the latest complete week or
 month now, to --to or to every subscribed address, whatever the scheduler did;
 it needs SMTP_URL (and MAIL_FROM, PUBLIC_URL for the links).`,
 
-  keys: `Usage:
+  keys: `Usage (Cloud edition; "create" needs EDITION=cloud):
   siteline keys create --account <id> --name <descriptive name>
   siteline keys list   --account <id>
   siteline keys revoke --account <id> --key <key id>
@@ -147,15 +150,16 @@ Imports events in the NDJSON import format (one JSON object a line) into the
 database of DATABASE_URL. All or nothing: if any line is invalid, nothing is
 stored and every bad line number is printed with its reason.`,
 
-  export: `Usage: siteline export --site <id> --from <YYYY-MM-DD> --to <YYYY-MM-DD>
+  export: `Usage: siteline export --site <id> [--from <YYYY-MM-DD> --to <YYYY-MM-DD>]
+       siteline export --site <id> --period 30d|7d|1d
 
-Writes the site's events of the days (inclusive, the site's time zone) to standard
-output as NDJSON in the import format (custom events with their props), in time
-order, read from the database of DATABASE_URL directly. "siteline import" of the
+Writes the site's events of the days (inclusive, the site's time zone; default the
+last 30 days, as the API) to standard output as NDJSON in the import format (custom
+events with their props), in time order, read from the database of DATABASE_URL directly. "siteline import" of the
 output into an empty database with the same site (and the same goals: add them with
 "siteline goals add") gives the same reports.`,
 
-  demo: `Usage: siteline demo [--id ST-demo] [--days 30] [--pageviews-per-day 400] [--seed 1]
+  demo: `Usage: siteline demo [--id ST-demo] [--days 90] [--pageviews-per-day 400] [--seed 1]
 
 Adds a demo site (time zone Europe/Berlin) with generated, realistic traffic
 ending now, into the database of DATABASE_URL.`,

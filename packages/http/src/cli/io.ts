@@ -61,6 +61,18 @@ export async function withBackend<T>(io: CliIo, body: (backend: Backend) => Prom
   }
 }
 
+/**
+ * Refuses a command that only means something in the Cloud edition (`EDITION=cloud`): a
+ * Community server never reads accounts or their keys, so making one would only mislead.
+ */
+export function requireCloud(io: CliIo, command: string): void {
+  if (readEnvironment(io.cwd, io.env).EDITION === 'cloud') return;
+  throw new Error(
+    `${command} needs EDITION=cloud (in .env or the environment): accounts and their keys exist only in the Cloud edition. ` +
+      'This is a Community installation: its one key is SERVICE_API_KEY, and "siteline users add" gives people a dashboard sign-in.',
+  );
+}
+
 export const formatCount = (n: number) => n.toLocaleString('en-US');
 
 /** `1 event`, `1,200 events`. */

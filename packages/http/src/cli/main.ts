@@ -1,7 +1,9 @@
+import { ValidationError } from '@siteline/core';
 import { ConfigError } from '../config.js';
 import { accountsCommand, keysCommand } from './accounts.js';
 import { demoCommand } from './demo.js';
 import { exportCommand } from './export.js';
+import { inFlagWords } from './flag-words.js';
 import { goalsCommand } from './goals.js';
 import { HELP } from './help.js';
 import { importCommand } from './import.js';
@@ -50,8 +52,9 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
     if (!run) throw new UsageError(`unknown command "${command}".`);
     return await run(rest, io);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr.write(`siteline: ${error.message}\nRun "siteline --help" for usage.\n`);
+    // A flag's value broke one of the API's rules: a usage error, said with the flag's name.
+    if (error instanceof UsageError || error instanceof ValidationError) {
+      io.stderr.write(`siteline: ${error instanceof ValidationError ? inFlagWords(error.message) : error.message}\nRun "siteline --help" for usage.\n`);
       return 2;
     }
     io.stderr.write(`siteline: ${error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error)}\n`);

@@ -1,47 +1,46 @@
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { addDemoSite, type Backend, DEMO_SITE } from '@siteline/core';
+import { addDemoSite, type Backend, DEMO_DAYS, DEMO_SITE } from '@siteline/core';
 import { openBackend } from '../backend.js';
-import { isTrue, parseConfig, readEnvironment, type ServerConfig } from '../config.js';
-import { DEV_CERT_DIR, ensureDevCertificate } from '../dev-cert.js';
-import { ensureServiceKey } from '../env-file.js';
+import { parseConfig, readEnvironment, type ServerConfig } from '../config.js';
 import { jsonLogger } from '../log.js';
 import { runServer } from '../server.js';
+import { type FirstRun, prepareFirstRun, recordFirstRun } from './first-run.js';
 import { type CliIo, flags, formatCount, HELP_FLAG } from './io.js';
 import { HELP } from './help.js';
 
 /**
  * `serve`: the server from validated configuration. `start` (`firstRun`)
  * first fills in what a fresh checkout lacks: key, certificate, demo data
- * (in the Cloud edition, a demo account owning the demo site, and a key of it).
+ * (in the Cloud edition, a demo account owning the demo site, and a key of it),
+ * and once the server listens writes the key, port, `PUBLIC_URL` and certificate
+ * into `.env`, so a later `serve` in the same directory needs nothing more.
  * Resolves once the server listens; a signal then ends the process.
  */
 export async function serveCommand(args: string[], io: CliIo, firstRun: boolean): Promise<number> {
   if (flags(() => parseArgs({ args, options: HELP_FLAG, strict: true })).values.help) return io.stdout.write(`${HELP[firstRun ? 'start' : 'serve']}\n`), 0;
-  const cloud = readEnvironment(io.cwd, io.env).EDITION === 'cloud';
-  let newKey = firstRun && !cloud ? ensureServiceKey(io.cwd, io.env) : undefined;
-  if (newKey) io.stderr.write(`Created .env with a new SERVICE_API_KEY. It is shown only this once; keep it secret:\n\n  ${newKey}\n\n`);
-  let vars = readEnvironment(io.cwd, io.env);
-  let devCert: string | undefined;
-  if (firstRun && !vars.TLS_CERT_FILE && !vars.TLS_KEY_FILE && !isTrue(vars.TRUST_PROXY)) {
-    const cert = ensureDevCertificate(join(io.cwd, DEV_CERT_DIR));
-    if (cert.created) io.stderr.write(`Created a self-signed development certificate for localhost in ${DEV_CERT_DIR}/.\n`);
-    vars = { ...vars, TLS_CERT_FILE: cert.certFile, TLS_KEY_FILE: cert.keyFile };
-    devCert = cert.certFile;
-  }
-  const config = parseConfig(vars, io.cwd);
+  const first: FirstRun | undefined = firstRun ? prepareFirstRun(io) : undefined;
+  const config = parseConfig(first?.vars ?? readEnvironment(io.cwd, io.env), io.cwd);
   const backend = await openBackend(config.database, { role: 'serve', columnCacheBytes: config.columnCacheMb * 1024 * 1024 });
-  let siteId: string | undefined;
+  let demo: { siteId?: string; key?: string } = {};
   try {
-    if (firstRun) ({ siteId, key: newKey = newKey } = await demoIfEmpty(backend, config, io));
+    if (first) demo = await demoIfEmpty(backend, config, io);
   } catch (error) {
     await backend.close();
     throw error;
   }
   const running = await runServer(config, backend, { logger: jsonLogger(io.stdout, io.stderr), exit: io.exit });
-  if (firstRun && siteId) {
-    io.stderr.write(`\nTry it:\n\n  ${curlLine(running.url, config, siteId, io, { newKey, devCert })}\n\n`);
-    io.stderr.write(`Or open the dashboard and sign in with the key: ${running.url.replace(/\/api\/v1$/, '/')}\n\n`);
+  if (first) {
+    try {
+      recordFirstRun(io, first, running.port);
+    } catch (error) {
+      await running.close();
+      throw new Error(`Could not write .env, so the server was stopped: ${(error as Error).message}`);
+    }
+    if (demo.siteId) {
+      io.stderr.write(`\nTry it:\n\n  ${curlLine(running.url, config, demo.siteId, io, { newKey: demo.key ?? first.newKey, devCert: first.devCert })}\n\n`);
+      io.stderr.write(`Or open the dashboard and sign in with the key: ${running.url.replace(/\/api\/v1$/, '/')}\n\n`);
+    }
   }
   return 0;
 }
@@ -53,7 +52,7 @@ export async function serveCommand(args: string[], io: CliIo, firstRun: boolean)
 async function demoIfEmpty({ storage, accounts }: Backend, config: ServerConfig, io: CliIo): Promise<{ siteId?: string; key?: string }> {
   const sites = await storage.listSites();
   if (sites.length > 0) return { siteId: sites.find((s) => s.id === DEMO_SITE.id)?.id ?? sites[0]!.id };
-  io.stderr.write(`The database has no sites yet: adding ${DEMO_SITE.id} with a month of generated traffic...\n`);
+  io.stderr.write(`The database has no sites yet: adding ${DEMO_SITE.id} with ${DEMO_DAYS} days of generated traffic...\n`);
   const account = config.edition === 'cloud' ? await accounts.createAccount('Demo') : undefined;
   const { site, summary } = await addDemoSite(storage, { accountId: account?.id });
   io.stderr.write(`Added ${site.id} ("${site.name}"): ${formatCount(summary.pageviews)} pageviews in ${formatCount(summary.sessions)} sessions.\n`);

@@ -1,23 +1,30 @@
 /**
  * End to end in real headless Chromium: a site embeds the tracker, a visitor loads a page,
- * follows a link, changes route in a single-page app and fires custom events (one queued
- * before the script loaded); the read reports then count exactly that.
+ * follows a link, changes route in a single-page app and fires custom events (one called
+ * before the script loaded, through the snippet's queue); the read reports then count exactly that.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSite, parseQuery, REPORTS } from '@siteline/core';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trackerSnippet } from './snippet.js';
 import { CHROME_UA, startCollector, type TestCollector } from './test-helpers.js';
 
 const SITE = 'ST-e2e';
 
-/** The embed snippet as a site would paste it: queue stub, then the deferred script. */
+/** The embed snippet as the Sites page gives it, then the page's own script (run before tracker.js). */
 const html = (collector: string, body: string, early = '') => `<!doctype html><html><head><title>t</title>
-<script>window.tracker=window.tracker||function(){(window.tracker.q=window.tracker.q||[]).push(arguments)}</script>
+${trackerSnippet(`${collector}/tracker.js`, SITE)}
 <script>${early}</script>
-<script defer src="${collector}/tracker.js" data-site="${SITE}"></script>
 </head><body>${body}</body></html>`;
+
+/** A page that pasted the earlier snippet, whose queue stub was named `tracker`. */
+const legacyHtml = (collector: string) => `<!doctype html><html><head><title>t</title>
+<script>window.tracker=window.tracker||function(){(window.tracker.q=window.tracker.q||[]).push(arguments)}</script>
+<script>tracker('event', 'legacy-queued')</script>
+<script defer src="${collector}/tracker.js" data-site="${SITE}"></script>
+</head><body>legacy</body></html>`;
 
 describe('tracker in headless Chromium', () => {
   let c: TestCollector;
@@ -30,10 +37,11 @@ describe('tracker in headless Chromium', () => {
     // The page is loaded from http://localhost:<port>, so the site's domain is `localhost`.
     await createSite(c.storage, { id: SITE, name: 'E2E', domain: 'localhost' });
     site = http.createServer((req, res) => {
+      if (req.url === '/legacy') return void res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(legacyHtml(c.url));
       const first = req.url === '/';
       const body = first ? '<a id="next" href="/second?utm_source=ignored">next</a>' : '<p>second</p>';
       // The first page records an event before the script has loaded: it waits in the queue.
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html(c.url, body, first ? "tracker('event', 'queued', { props: { plan: 'pro', seats: 3, trial: true } })" : ''));
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html(c.url, body, first ? "siteline('event', 'queued', { props: { plan: 'pro', seats: 3, trial: true } })" : ''));
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     sitePort = (site.address() as AddressInfo).port;
@@ -60,11 +68,14 @@ describe('tracker in headless Chromium', () => {
   it('records pageviews, SPA navigation and custom events of one visit', async () => {
     const context = await browser.newContext({ userAgent: CHROME_UA }); // HeadlessChrome would count as a bot
     const page: Page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`http://localhost:${sitePort}/`);
-    await accepted(2); // the pageview and the queued event
+    await accepted(2); // the pageview and the event called before tracker.js loaded
+    expect(errors).toEqual([]); // no ReferenceError: the snippet defined siteline() first
     await Promise.all([page.waitForURL('**/second**'), page.click('#next')]);
     await accepted(3);
-    // The same function as `siteline`, with properties (properties-goals.md section 1).
+    // After load, the same public name, with properties (properties-goals.md section 1).
     await page.evaluate(() => (window as unknown as { siteline: (...a: unknown[]) => void }).siteline('event', 'clicked', { props: { button: 'Start "free" trial' } }));
     await accepted(4);
     await page.evaluate(() => {
@@ -110,5 +121,41 @@ describe('tracker in headless Chromium', () => {
       { source: 'Direct / None', visitors: 1, sessions: 1 },
     ]);
     expect((await REPORTS.devices(c.storage, q('devices'), { now })).devices).toEqual([{ name: 'Desktop', visitors: 1 }]);
+  });
+
+  it('keeps a page with the earlier `tracker` snippet working: its queue is sent and tracker() still records', async () => {
+    const before = c.handler.stats.totals().accepted;
+    const context = await browser.newContext({ userAgent: CHROME_UA });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`http://localhost:${sitePort}/legacy`);
+    await accepted(before + 2); // the pageview and the queued event
+    await page.evaluate(() => (window as unknown as { tracker: (...a: unknown[]) => void }).tracker('event', 'legacy-after'));
+    await accepted(before + 3);
+    await context.close();
+    expect(errors).toEqual([]);
+    await c.handler.flush();
+    const events = (await REPORTS.events(c.storage, parseQuery('events', { site_id: SITE, period: '1d' }), { now: Date.now() })).events;
+    expect(events.filter((e) => e.name.startsWith('legacy'))).toEqual([
+      { name: 'legacy-after', count: 1 },
+      { name: 'legacy-queued', count: 1 },
+    ]);
+  });
+
+  it('sends nothing from a browser whose localStorage says siteline_ignore=true, and siteline() still does not throw', async () => {
+    const before = c.handler.stats.totals().accepted;
+    const context = await browser.newContext({ userAgent: CHROME_UA });
+    await context.addInitScript(() => localStorage.setItem('siteline_ignore', 'true'));
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`http://localhost:${sitePort}/`); // its inline script calls siteline() before tracker.js loads
+    await page.waitForFunction(() => typeof (window as unknown as { siteline: { q?: unknown } }).siteline.q === 'undefined'); // the script ran
+    await page.evaluate(() => (window as unknown as { siteline: (...a: unknown[]) => void }).siteline('event', 'ignored'));
+    await new Promise((r) => setTimeout(r, 300));
+    await context.close();
+    expect(errors).toEqual([]);
+    expect(c.handler.stats.totals().accepted).toBe(before);
   });
 });

@@ -15,3 +15,4 @@ export type { CollectCount, CollectStats } from './stats.js';
 export { COLLECT_MESSAGES, MAX_BODY_BYTES, MAX_URL_CHARS, type CollectPayload } from './payload.js';
 export { clientIp } from './client-ip.js';
 export { TRACKER_SCRIPT } from './tracker-script.js';
+export { QUEUE_STUB, TRACKER_NAME, trackerSnippet } from './snippet.js';

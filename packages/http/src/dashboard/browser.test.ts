@@ -5,138 +5,26 @@
  * and phone width go to a temporary folder (printed), never into the repository.
  */
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addGoal, createSite, importEvents, type Storage } from '@siteline/core';
-import { type Browser, type BrowserContext, chromium, type Page, type Request, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiFor, axe, change, count, expectPanelsMatchApi, launch, PANELS, type Session, settled, shownRows, signInWithForm, texts } from './browser-helpers.js';
 import { signIn, startDashboard, type TestDashboard } from './test-helpers.js';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SCREENSHOTS = mkdtempSync(join(tmpdir(), 'siteline-dashboard-screens-'));
-const LIST_PANELS = ['pages', 'referrers', 'channels', 'locations', 'devices', 'events', 'campaigns'] as const;
-const PANELS = ['stats', 'timeseries', ...LIST_PANELS] as const;
 
-// The figures as an en-US reader sees them (the contexts run with locale en-US unless said otherwise).
-const count = (n: number, locale = 'en-US') => new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(n);
-const percent = (n: number) => new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 }).format(n / 100);
-const change = (now: number, before: number) => new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 0, signDisplay: 'exceptZero' }).format((now - before) / before);
-function duration(seconds: number): string {
-  const s = Math.round(seconds);
-  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
-}
-
-interface Session {
-  context: BrowserContext;
-  page: Page;
-  requests: Request[];
-  responses: Response[];
-  /** Console errors, page errors and CSP violations. */
-  problems: string[];
-}
-
-let browser: Browser;
-const sessions: Session[] = [];
+let chromium: Awaited<ReturnType<typeof launch>>;
+const open = (options?: Parameters<typeof chromium.open>[0]): Promise<Session> => chromium.open(options);
 
 beforeAll(async () => {
-  // Playwright gives each launch a fresh, temporary --user-data-dir of its own (and refuses one in `args`).
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+  chromium = await launch();
 });
 
 afterAll(async () => {
-  for (const s of sessions) await s.context.close().catch(() => {});
-  await browser?.close();
+  await chromium?.close();
   console.log(`dashboard screenshots: ${SCREENSHOTS}`);
 });
-
-async function open(options: { locale?: string; viewport?: { width: number; height: number } } = {}): Promise<Session> {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true, locale: options.locale ?? 'en-US', viewport: options.viewport ?? { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  const session: Session = { context, page, requests: [], responses: [], problems: [] };
-  context.on('request', (r) => session.requests.push(r));
-  context.on('response', (r) => session.responses.push(r));
-  page.on('console', (m) => { if (m.type() === 'error') session.problems.push(`console: ${m.text()}`); });
-  page.on('pageerror', (e) => session.problems.push(`page error: ${e.message}`));
-  await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
-  });
-  sessions.push(session);
-  return session;
-}
-
-/**
- * Waits until every panel shows an answer (not busy) and, in the panels named by `panel` (all by
- * default), the request it answered contains each of `having` and none of `without`.
- */
-async function settled(page: Page, having: string[] = [], without: string[] = [], panel?: string): Promise<void> {
-  await page.waitForFunction(([want, avoid, only]) => {
-    const panels = [...document.querySelectorAll('section[data-panel]')];
-    // 9 panels, the Goals panel when the storage keeps goals, and the properties of an opened event.
-    return panels.length >= 9 && panels.every((p) => {
-      const q = p.getAttribute('data-query');
-      if (p.getAttribute('aria-busy') !== 'false' || q === null) return false;
-      if (only && p.getAttribute('data-panel') !== only) return true;
-      return want.every((w) => q.includes(w)) && !avoid.some((a) => q.includes(a));
-    });
-  }, [having, without, panel] as const, { timeout: 20_000 });
-}
-
-/** Signs in through the form as a person would; resolves with the dashboard settled. */
-async function signInWithForm(s: Session, t: TestDashboard, key: string, path = '/'): Promise<void> {
-  await s.page.goto(`${t.origin}${path}`);
-  await s.page.click('summary:has-text("Sign in with an API key instead")');
-  await s.page.fill('#key', key);
-  await Promise.all([s.page.waitForURL((url) => url.searchParams.has('site_id')), s.page.click('form[aria-label="Sign in with an API key"] button[type=submit]')]);
-  await settled(s.page);
-}
-
-/** The API's JSON for the request a panel shows, asked with the key (from Node). */
-async function apiFor(t: TestDashboard, page: Page, panel: string): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const query = await page.getAttribute(`section[data-panel=${panel}]`, 'data-query');
-  const reply = await t.request(`/api/v1/${query}`, { headers: { Authorization: `Bearer ${t.key}` } });
-  expect(reply.status).toBe(200);
-  return JSON.parse(reply.text);
-}
-
-const texts = (page: Page, selector: string) => page.locator(selector).allTextContents();
-
-/** Every figure, list and chart row on the page equals the API's answer to the query that panel shows. */
-async function expectPanelsMatchApi(t: TestDashboard, page: Page): Promise<void> {
-  const stats = await apiFor(t, page, 'stats');
-  expect(await texts(page, '[data-panel=stats] .figure .value')).toEqual([
-    count(stats.visitors), count(stats.pageviews), count(stats.sessions), percent(stats.bounce_rate), duration(stats.avg_duration),
-  ]);
-  const series = await apiFor(t, page, 'timeseries');
-  const shownSeries = await page.$$eval('[data-panel=timeseries] tbody tr', (rows) => rows.map((r) => [r.getAttribute('data-date'), ...[...r.querySelectorAll('td')].map((c) => c.textContent)]));
-  expect(shownSeries).toEqual(series.timeseries.map((r: any) => [r.date, count(r.visitors), count(r.pageviews), count(r.sessions)])); // eslint-disable-line @typescript-eslint/no-explicit-any
-  const fields: Record<(typeof LIST_PANELS)[number], [string, string[]]> = {
-    pages: ['url', ['visitors', 'pageviews']],
-    referrers: ['source', ['visitors', 'sessions']],
-    channels: ['channel', ['visitors', 'sessions']],
-    locations: ['country_code', ['visitors']],
-    devices: ['name', ['visitors']],
-    events: ['name', ['count']],
-    campaigns: ['', ['visitors', 'sessions']],
-  };
-  for (const panel of LIST_PANELS) {
-    const body = await apiFor(t, page, panel);
-    const [name, metrics] = fields[panel];
-    const rows = (body[panel] as any[]).slice(0, 10); // eslint-disable-line @typescript-eslint/no-explicit-any
-    const shown = await page.$$eval(`[data-panel=${panel}] tbody tr`, (trs) => trs.map((tr) => [tr.getAttribute('data-key'), ...[...tr.querySelectorAll('td .value')].map((c) => c.textContent)]));
-    const key = (r: any) => (panel === 'campaigns' ? `${r.source}\u0000${r.medium}\u0000${r.campaign}` : String(r[name])); // eslint-disable-line @typescript-eslint/no-explicit-any
-    expect([panel, shown]).toEqual([panel, rows.map((r) => [key(r), ...metrics.map((m) => count(r[m]))])]);
-  }
-  if (await page.locator('section[data-panel=goals]').count()) {
-    const { goals } = await apiFor(t, page, 'goals');
-    const shown = await page.$$eval('[data-panel=goals] tbody tr', (trs) => trs.map((tr) => [tr.getAttribute('data-key'), ...[...tr.querySelectorAll('td .value')].map((c) => c.textContent)]));
-    expect(['goals', shown]).toEqual(['goals', (goals as any[]).slice(0, 10).map((g) => [g.goal, count(g.visitors), count(g.conversions), percent(g.conversion_rate)])]); // eslint-disable-line @typescript-eslint/no-explicit-any
-  }
-}
 
 describe('the dashboard in headless Chromium (Community key, demo data)', () => {
   let t: TestDashboard;
@@ -154,9 +42,9 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
     const stats = await apiFor(t, s.page, 'stats');
     expect(stats.pageviews).toBeGreaterThan(1000); // the demo data is there: the comparison below is not of zeros
     await expectPanelsMatchApi(t, s.page);
-    // Change against the previous period (on by default), as the reader's percentage.
-    expect(await texts(s.page, '[data-panel=stats] .figure[data-metric=visitors] .chg')).toEqual([change(stats.visitors, stats.comparison.visitors)]);
-    expect(await texts(s.page, '[data-panel=stats] .figure[data-metric=pageviews] .chg')).toEqual([change(stats.pageviews, stats.comparison.pageviews)]);
+    // No comparison until one is chosen: no request asks for one, no change is shown anywhere.
+    for (const panel of PANELS) expect(await s.page.getAttribute(`section[data-panel=${panel}]`, 'data-query')).not.toContain('compare=');
+    expect(await s.page.locator('.chg, [data-panel=stats] .note, path.compared').count()).toBe(0);
     expect(s.problems).toEqual([]);
   });
 
@@ -207,6 +95,7 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
     // Every goal's name is shown whole at 1280 px ("Visit /docs/*" and "Visit /pricing" once both read "Visit").
     const cut = await s.page.$$eval('[data-panel=goals] tbody .row-filter', (buttons) => buttons.filter((b) => b.scrollWidth > b.clientWidth).map((b) => b.textContent));
     expect(cut).toEqual([]);
+    expect(await s.page.getAttribute('[data-panel=goals] tr[data-key="Visit /docs/*"] .row-filter', 'title')).toBe('Visit /docs/*'); // the whole name on hover
     // As the page writes it (URLSearchParams: a space is +).
     const condition = new URLSearchParams({ filters: JSON.stringify([['is', 'goal', ['Visit /pricing']]]) }).toString();
     await s.page.click('[data-panel=goals] tr[data-key="Visit /pricing"] button.row-filter');
@@ -228,7 +117,7 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
     await settled(s.page, ['name=signup'], ['property='], 'properties');
     const keys = await apiFor(t, s.page, 'properties');
     expect((keys.properties as { property: string }[]).map((p) => p.property)).toEqual(expect.arrayContaining(['plan', 'billing', 'seats']));
-    const shownKeys = await s.page.$$eval('[data-panel=properties] tbody tr', (trs) => trs.map((tr) => [tr.getAttribute('data-key'), ...[...tr.querySelectorAll('td .value')].map((c) => c.textContent)]));
+    const shownKeys = await shownRows(s.page, 'properties');
     expect(shownKeys).toEqual((keys.properties as any[]).map((p) => [p.property, count(p.count), count(p.visitors)])); // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(await s.page.textContent('[data-panel=properties] h2')).toBe('Properties of signup');
 
@@ -236,7 +125,7 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
     await settled(s.page, ['name=signup', 'property=plan'], [], 'properties');
     const values = await apiFor(t, s.page, 'properties');
     expect(values.values[0].value).toBe('free'); // the demo data's skew: most signups are on the free plan
-    const shownValues = await s.page.$$eval('[data-panel=properties] tbody tr', (trs) => trs.map((tr) => [tr.getAttribute('data-key'), ...[...tr.querySelectorAll('td .value')].map((c) => c.textContent)]));
+    const shownValues = await shownRows(s.page, 'properties');
     expect(shownValues).toEqual((values.values as any[]).map((v) => [v.value, count(v.count), count(v.visitors)])); // eslint-disable-line @typescript-eslint/no-explicit-any
 
     const filters = [['is', 'event', ['signup']], ['is', 'prop:plan', ['pro']]];
@@ -247,8 +136,7 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
     await expectPanelsMatchApi(t, s.page);
     // The events panel now counts only signups on the pro plan, as many as the value's row said.
     const pro = (values.values as { value: string; count: number }[]).find((v) => v.value === 'pro')!;
-    expect(await s.page.$$eval('[data-panel=events] tbody tr', (trs) => trs.map((tr) => tr.getAttribute('data-key')))).toEqual(['signup']);
-    expect(await texts(s.page, '[data-panel=events] tbody td .value')).toEqual([count(pro.count)]);
+    expect(await shownRows(s.page, 'events')).toEqual([['signup', count(pro.count)]]);
     // Back to the keys, then closed.
     await s.page.click('[data-panel=properties] button:text("All properties of signup")');
     await settled(s.page, ['name=signup'], ['property='], 'properties');
@@ -257,45 +145,73 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
     expect(s.problems).toEqual([]);
   });
 
-  it('the comparison toggle: changes shown against the previous period, gone when comparing with nothing, back with the year before', async () => {
+  it('the comparison: off by default; against the previous period, changes on every figure and row; against an empty year before, none, said once', async () => {
     const s = await open();
     await signInWithForm(s, t, t.key);
-    expect(await s.page.locator('[data-panel=stats] .figure .chg').count()).toBe(5);
-    await s.page.selectOption('select:near(:text("Compare with"))', 'off');
-    await settled(s.page, [], ['compare=']);
-    expect(new URL(s.page.url()).searchParams.get('compare')).toBe('off');
-    expect(await s.page.locator('[data-panel=stats] .chg, [data-panel=pages] .chg').count()).toBe(0);
-    expect(await s.page.locator('[data-panel=timeseries] path.compared').count()).toBe(0);
+    expect(await s.page.locator('.chg').count()).toBe(0);
+    await s.page.getByLabel('Compare with', { exact: true }).selectOption('previous_period');
+    await settled(s.page, ['compare=previous_period']);
+    expect(new URL(s.page.url()).searchParams.get('compare')).toBe('previous_period');
+    const stats = await apiFor(t, s.page, 'stats');
+    expect(stats.comparison.visitors).toBeGreaterThan(1000); // 90 days of demo data: the previous 30 have traffic
+    expect(await texts(s.page, '[data-panel=stats] .figure[data-metric=visitors] .chg')).toEqual([change(stats.visitors, stats.comparison.visitors)]);
+    expect(await texts(s.page, '[data-panel=stats] .figure[data-metric=pageviews] .chg')).toEqual([change(stats.pageviews, stats.comparison.pageviews)]);
+    // The bounce rate, a rate, in percentage points (hand: the difference rounded to 0.1).
+    const pp = Math.round((stats.bounce_rate - stats.comparison.bounce_rate) * 10) / 10;
+    expect(await texts(s.page, '[data-panel=stats] .figure[data-metric=bounce_rate] .chg')).toEqual([`${pp > 0 ? '+' : ''}${pp} pp`]);
+    // (Intl writes the range's dash with thin or plain spaces, by ICU version: spaces compared as spaces.)
+    expect((await s.page.textContent('[data-panel=stats] .note'))!.replace(/\s/g, ' ')).toBe('Changes against Sep 22 – Oct 21, 2026. Today is not over yet.');
+    expect(await s.page.locator('[data-panel=pages] tbody tr .chg').count()).toBe(20); // two figures on each of the ten rows
+    expect(await s.page.locator('[data-panel=timeseries] path.compared').count()).toBe(1);
     await expectPanelsMatchApi(t, s.page);
 
-    await s.page.selectOption('select:near(:text("Compare with"))', 'year_over_year');
+    await s.page.getByLabel('Compare with', { exact: true }).selectOption('off');
+    await settled(s.page, [], ['compare=']);
+    expect(new URL(s.page.url()).searchParams.has('compare')).toBe(false);
+    expect(await s.page.locator('.chg, path.compared').count()).toBe(0);
+
+    await s.page.getByLabel('Compare with', { exact: true }).selectOption('year_over_year');
     await settled(s.page, ['compare=year_over_year']);
-    const stats = await apiFor(t, s.page, 'stats');
-    expect(stats.comparison.visitors).toBe(0); // the demo data has no year before
-    expect(await texts(s.page, '[data-panel=stats] .figure[data-metric=visitors] .chg')).toEqual(['new']);
-    expect(await s.page.locator('[data-panel=timeseries] path.compared').count()).toBe(1);
+    expect((await apiFor(t, s.page, 'stats')).comparison.visitors).toBe(0); // the demo data has no year before
+    // No "new" on every row: nothing to compare with is said once.
+    expect(await s.page.locator('.chg, path.compared').count()).toBe(0);
+    expect((await s.page.textContent('[data-panel=stats] .note'))!.replace(/\s/g, ' ')).toBe('Nothing to compare with: no data in Oct 22 – Nov 20, 2025.');
+    expect(s.problems).toEqual([]);
   });
 
-  it('the interval switch: week and month buckets as the API returns them; hours only for ranges of up to 7 days', async () => {
+  it('the interval switch: each interval only where the range allows it; weeks, months and hours as the API returns them', async () => {
     const s = await open();
     await signInWithForm(s, t, t.key);
     const group = s.page.getByRole('group', { name: 'Interval' });
-    expect(await group.getByRole('button', { name: 'Hour' }).isDisabled()).toBe(true);
+    const offered = async () => Promise.all(['Hour', 'Day', 'Week', 'Month'].map(async (name) => !(await group.getByRole('button', { name }).isDisabled())));
+    expect(await offered()).toEqual([false, true, true, false]); // 30 days: no hours (over 7 days), no months (one or two partial ones)
+    expect(await group.getByRole('button', { name: 'Month' }).getAttribute('title')).toBe('Months are for ranges of at least 60 days');
     await group.getByRole('button', { name: 'Week' }).click();
     await settled(s.page, ['interval=week'], [], 'timeseries');
     expect(new URL(s.page.url()).searchParams.get('interval')).toBe('week');
     const weeks = await apiFor(t, s.page, 'timeseries');
-    expect(weeks.timeseries.length).toBeGreaterThanOrEqual(5); // 30 days touch 5 or 6 ISO weeks
-    await expectPanelsMatchApi(t, s.page);
-    await group.getByRole('button', { name: 'Month' }).click();
-    await settled(s.page, ['interval=month'], [], 'timeseries');
+    expect(weeks.timeseries.length).toBe(5); // Oct 22 (Thu) to Nov 20 (Fri): the ISO weeks of Oct 19, 26, Nov 2, 9, 16
     await expectPanelsMatchApi(t, s.page);
 
-    await s.page.getByRole('button', { name: '7 days' }).click();
-    await settled(s.page, ['period=7d']);
+    // Last 12 months: from the first of the month eleven months back, by month.
+    await s.page.getByLabel('Period', { exact: true }).selectOption('12mo');
+    await settled(s.page, ['from=2025-12-01&to=2026-11-20', 'interval=week'], [], 'timeseries');
+    expect(new URL(s.page.url()).search).toBe('?site_id=ST-demo&range=12mo&interval=week'); // the reader's week still fits
+    await group.getByRole('button', { name: 'Month' }).click();
+    await settled(s.page, ['interval=month'], [], 'timeseries');
+    expect(await s.page.locator('[data-panel=timeseries] tbody tr').count()).toBe(12);
+    expect(await s.page.getAttribute('[data-panel=timeseries] tbody tr:last-child', 'data-running')).toBe('true'); // November is not over
+    await expectPanelsMatchApi(t, s.page);
+
+    // 7 days: months do not fit, so the range's own default (days); then hours.
+    await s.page.getByLabel('Period', { exact: true }).selectOption('7d');
+    await settled(s.page, ['period=7d', 'interval=day'], [], 'timeseries');
+    expect(await offered()).toEqual([true, true, false, false]);
     await group.getByRole('button', { name: 'Hour' }).click();
     await settled(s.page, ['interval=hour', 'period=7d'], [], 'timeseries');
-    expect(await s.page.locator('[data-panel=timeseries] tbody tr').count()).toBe(7 * 24);
+    expect((await apiFor(t, s.page, 'timeseries')).timeseries).toHaveLength(7 * 24);
+    // Six whole days and, of Nov 20, the hours from midnight to noon in Berlin (now is 12:00): 6 x 24 + 13.
+    expect(await s.page.locator('[data-panel=timeseries] tbody tr').count()).toBe(6 * 24 + 13);
     await expectPanelsMatchApi(t, s.page);
     expect(s.problems).toEqual([]);
   });
@@ -303,12 +219,12 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
   it('a custom range is applied to every panel and kept in the URL', async () => {
     const s = await open();
     await signInWithForm(s, t, t.key);
-    await s.page.getByRole('button', { name: 'Custom' }).click();
+    await s.page.getByLabel('Period', { exact: true }).selectOption('custom');
     await s.page.fill('input[type=date] >> nth=0', '2026-11-02');
     await s.page.fill('input[type=date] >> nth=1', '2026-11-08');
     await s.page.getByRole('button', { name: 'Apply' }).click();
     await settled(s.page, ['from=2026-11-02&to=2026-11-08']);
-    expect(new URL(s.page.url()).search).toContain('from=2026-11-02&to=2026-11-08');
+    expect(new URL(s.page.url()).search).toBe('?site_id=ST-demo&from=2026-11-02&to=2026-11-08');
     expect(await s.page.locator('[data-panel=timeseries] tbody tr').count()).toBe(7);
     await expectPanelsMatchApi(t, s.page);
   });
@@ -348,14 +264,20 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
     expect(await s.page.textContent('[data-panel=live]')).toBe(`${count(n)} ${n === 1 ? 'visitor' : 'visitors'} in the last 5 minutes`);
   });
 
-  it('an empty site says why, with the tracker snippet for this server and site; a filter matching nothing says so', async () => {
+  it('an empty site: the waiting screen with the snippet for this server and site; a past period and a filter matching nothing say so', async () => {
     const s = await open();
-    await signInWithForm(s, t, t.key, '/?site_id=ST-empty');
-    const empty = s.page.locator('[data-empty=no-data]');
-    expect(await empty.locator('h2').textContent()).toBe('No data yet for this period');
-    expect(await empty.locator('pre code').textContent()).toBe(
-      `<script>window.tracker=window.tracker||function(){(window.tracker.q=window.tracker.q||[]).push(arguments)}</script>\n<script defer src="${t.origin}/tracker.js" data-site="ST-empty"></script>`,
+    await signInWithForm(s, t, t.key, '/?site_id=ST-empty', false);
+    const waiting = s.page.locator('[data-empty=waiting]');
+    await waiting.waitFor();
+    expect(await waiting.locator('h2').textContent()).toBe('Waiting for the first pageview');
+    expect(await waiting.locator('pre code').textContent()).toBe(
+      `<script>window.siteline=window.siteline||function(){(window.siteline.q=window.siteline.q||[]).push(arguments)}</script>\n<script defer src="${t.origin}/tracker.js" data-site="ST-empty"></script>`,
     );
+    expect(await s.page.locator('section[data-panel]').count()).toBe(0); // no empty charts and lists around it
+    // A past week of the same site: no waiting (no pageview can arrive there), the panels with their empty states.
+    await s.page.goto(`${t.origin}/?site_id=ST-empty&from=2026-11-02&to=2026-11-08`);
+    await settled(s.page, ['site_id=ST-empty&from=2026-11-02']);
+    expect(await s.page.locator('[data-empty=no-data] h2').textContent()).toBe('No pageviews in this period');
     expect(await texts(s.page, '[data-panel=pages] .empty')).toEqual(['No pageviews in this period.']);
     expect(await texts(s.page, '[data-panel=campaigns] .empty')).toEqual(['No sessions with utm_source, utm_medium and utm_campaign all set in this period.']);
 
@@ -365,10 +287,11 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
     expect(await s.page.locator('[data-empty=filtered] h2').textContent()).toBe('Nothing matches these filters');
     expect(await texts(s.page, '[data-panel=referrers] .empty')).toEqual(['Nothing matches the filters in this period.']);
     // Another site from the picker: the filters (values of the site they came from) are cleared.
-    await s.page.selectOption('select:near(:text("Site"))', 'ST-empty');
-    await settled(s.page, ['site_id=ST-empty'], ['filters=']);
+    await s.page.getByLabel('Site', { exact: true }).selectOption('ST-empty');
+    await waiting.waitFor();
     expect(await s.page.locator('.chip').count()).toBe(0);
     expect(new URL(s.page.url()).search).toBe('?site_id=ST-empty');
+    expect(s.problems).toEqual([]);
   });
 
   it('sign-out: back to the form, and the old session cookie reads nothing any more', async () => {
@@ -419,11 +342,6 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
   });
 
   it('axe-core reports no serious or critical violation (sign-in, dashboard, filtered, phone width); screenshots at desktop and phone width', async () => {
-    const axe = async (page: Page) => {
-      await page.evaluate(AXE_SOURCE); // through DevTools, so the page's CSP does not apply to it
-      const result = await page.evaluate(async () => (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe.run());
-      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-    };
     mkdirSync(SCREENSHOTS, { recursive: true });
     const desktop = await open();
     await desktop.page.goto(`${t.origin}/`);
@@ -549,7 +467,7 @@ describe('the dashboard in headless Chromium (Cloud keys)', () => {
   it('a Cloud key picks among its own account\'s sites only; once revoked, its session is signed out at the next request', async () => {
     const s = await open();
     await signInWithForm(s, t, t.cloud!.keyA, '/?site_id=ST-demo&period=7d');
-    expect(await s.page.$$eval('select:near(:text("Site")) option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['ST-demo']);
+    expect(await s.page.getByLabel('Site', { exact: true }).locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['ST-demo']);
     await expectPanelsMatchApi(t, s.page);
     // Another account's site named in the URL: the API's 404, shown in the panels.
     const other = await signIn(t, t.cloud!.keyA);
@@ -564,9 +482,9 @@ describe('the dashboard in headless Chromium (Cloud keys)', () => {
     // could sign the page out before the click (their reply is checked as it is sent).
     await s.page.waitForLoadState('networkidle');
     expect(await t.backend.accounts.revokeKey(t.cloud!.accountA, t.cloud!.keyAId)).toBe(true);
-    await s.page.getByRole('group', { name: 'Interval' }).getByRole('button', { name: 'Week' }).click();
+    await s.page.getByRole('group', { name: 'Interval' }).getByRole('button', { name: 'Hour' }).click();
     await s.page.waitForSelector('#email'); // the page reloaded into the sign-in form
-    expect(new URL(s.page.url()).searchParams.get('interval')).toBe('week'); // the view is kept for the next sign-in
+    expect(new URL(s.page.url()).searchParams.get('interval')).toBe('hour'); // the view is kept for the next sign-in
     expect(await s.context.cookies()).toEqual([]);
   });
 });

@@ -18,7 +18,7 @@ import { ensureDevCertificate } from '../dev-cert.js';
 import { silentLogger } from '../log.js';
 import { startServer } from '../server.js';
 import { CONTENT_SECURITY_POLICY } from './http-io.js';
-import { csrfOf, signIn, startDashboard, type TestDashboard } from './test-helpers.js';
+import { csrfOf, DEMO_NOW, signIn, startDashboard, type TestDashboard } from './test-helpers.js';
 
 /** The dashboard's data route answers exactly like the API: check it against the OpenAPI document as the API path it stands for. */
 function checked(reply: { status: number; text: string; headers: Record<string, unknown> }, apiPath: string) {
@@ -168,6 +168,8 @@ describe('dashboard over HTTPS (Community key)', () => {
       sites: [{ id: 'ST-demo', name: 'Demo', domain: 'demo.siteline.test', timezone: 'Europe/Berlin' }],
       tracker: '/tracker.js',
       can: { filters: true, hours: true, properties: true, goals: true }, // SQLite answers filters, hours, properties and goals
+      now: DEMO_NOW, // the API's clock: the dashboard's "today" is the reports'
+      you: 'community key', // an empty installation would tell them the `siteline sites add` command
     });
   });
 

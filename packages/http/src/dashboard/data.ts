@@ -39,11 +39,13 @@ export function dataRoutes(ctx: DashboardContext) {
 
   /** `data/sites` (the picker; the API has no such endpoint) or an API path answered for the session's principal. */
   const data = async (req: IncomingMessage, res: ServerResponse, url: URL, rest: string): Promise<number | undefined> => {
-    const principal = (await current(req))?.principal;
-    if (!principal) return sendJson(req, res, 401, { error: HTTP_MESSAGES.unauthorized }, staleCookie(req));
+    const signedIn = await current(req);
+    const principal = signedIn?.principal;
+    if (!signedIn || !principal) return sendJson(req, res, 401, { error: HTTP_MESSAGES.unauthorized }, staleCookie(req));
     if (rest === 'sites') {
       const sites = await options.storage.listSites(principal.accountId === undefined ? undefined : { accountId: principal.accountId });
-      return sendJson(req, res, 200, { sites: sites.map(siteInfo), tracker: options.trackerPath ?? '/tracker.js', can: storageCan(options.storage) });
+      const you = signedIn.user ? signedIn.user.role : principal.keyId === 'community' ? 'community key' : 'cloud key';
+      return sendJson(req, res, 200, { sites: sites.map(siteInfo), tracker: options.trackerPath ?? '/tracker.js', can: storageCan(options.storage), now: options.api.now(), you });
     }
     await options.api.serveAs(req, res, principal, `/${rest}${url.search}`);
     return undefined; // logged by the API handler

@@ -18,7 +18,7 @@ import { loadAssets } from './assets.js';
 import { dataRoutes } from './data.js';
 import { redirect, sendHtml, sendJson } from './http-io.js';
 import type { DashboardContext, DashboardHandler, DashboardHandlerOptions } from './options.js';
-import { appPage, carriesKey, KEY_IN_URL_NOTICE, safeView, signInPage } from './pages.js';
+import { appPage, carriesKey, KEY_IN_URL_NOTICE, NOTICES, safeView, signInPage, withoutNotice } from './pages.js';
 import { sessionLookup } from './sessions.js';
 import { signInRoutes } from './sign-in.js';
 
@@ -71,7 +71,8 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
       return sendHtml(req, res, 200, appPage(files, { csrf: signedIn.session.csrf, account: signedIn.user !== undefined }));
     }
     const notice = keyInUrl ? { notice: KEY_IN_URL_NOTICE } : {};
-    return sendHtml(req, res, 200, signInPage(files, { view: safeView(url.search), ...notice }), staleCookie(req));
+    const said = NOTICES[url.searchParams.get('notice') ?? ''];
+    return sendHtml(req, res, 200, signInPage(files, { view: safeView(withoutNotice(url.search)), ...notice, ...(said ? { info: said } : {}) }), staleCookie(req));
   };
 
   /** The account pages: a password session only (a key session gets 403: keys cannot change anything). */

@@ -72,14 +72,17 @@ export const sessionIdOf = (req: IncomingMessage): string | undefined => cookieO
 
 /**
  * Whether a state-changing request (sign-in, sign-out) comes from a page of this server:
- * its `Origin` must name this server, as `https://` and the host the request was sent to
- * (with `trustProxy`, the proxy's `X-Forwarded-Host` when it sets one), or the configured
- * public origin. A missing `Origin` is refused: every browser sends it on a form post.
+ * its `Origin` must name this server, as the configured public origin or as `https://` and
+ * the host the request was sent to (with `trustProxy`, the proxy's `X-Forwarded-Host` when it
+ * sets one). Either is this server: a page elsewhere sends its own origin, and the browser
+ * reached this host only through its certificate. So `PUBLIC_URL=https://localhost:8443`
+ * (what `siteline start` writes) still lets `https://127.0.0.1:8443/` sign in. A missing
+ * `Origin` is refused: every browser sends it on a form post.
  */
 export function sameOrigin(req: IncomingMessage, trustProxy: boolean, publicOrigin?: string): boolean {
   const origin = req.headers.origin;
   if (typeof origin !== 'string' || origin === 'null') return false;
-  if (publicOrigin !== undefined) return origin === publicOrigin;
+  if (publicOrigin !== undefined && origin === publicOrigin) return true;
   const forwarded = trustProxy ? firstValue(req.headers['x-forwarded-host']) : undefined;
   const host = forwarded ?? req.headers.host;
   return host !== undefined && origin === `https://${host.toLowerCase()}`;

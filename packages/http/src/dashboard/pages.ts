@@ -45,6 +45,21 @@ function isKeyParameter(part: string): boolean {
   }
 }
 
+/**
+ * What the sign-in page says after a redirect that names it (`?notice=`): a password set
+ * through a one-time link, or changed on the account page (which ends every session).
+ */
+export const NOTICES: Readonly<Record<string, string>> = {
+  'password-set': 'Your password is set. Sign in with your email and the new password.',
+  'password-changed': 'Your password is changed and every session has ended, this one too. Sign in with the new password.',
+};
+
+/** A query string without its `notice` parameter (the notice is said once, not carried into the view). */
+export function withoutNotice(search: string): string {
+  const kept = search.replace(/^\?/, '').split('&').filter((part) => part !== '' && part.split('=', 1)[0] !== 'notice').join('&');
+  return kept === '' ? '' : `?${kept}`;
+}
+
 /** Said on the sign-in page when its address carried a key. */
 export const KEY_IN_URL_NOTICE =
   'The address of this page contained an API key (api_key). It was ignored and left out of every address this dashboard gives back: ' +

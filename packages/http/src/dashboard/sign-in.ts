@@ -21,6 +21,7 @@ const MESSAGES = {
   refused: 'This key was not accepted. Check it and try again.',
   password: 'The email or the password is not right.',
   totp: 'The two-factor code is not right.',
+  totpUsed: 'That two-factor code was already used: each code works once, and the one that turned two-factor on counts. Enter the next code your app shows (it changes every 30 seconds).',
   slowDown: (seconds: string) => `Too many failed sign-ins for this email. Try again in ${inSeconds(seconds)}.`,
   origin: 'This form must be sent from this server\'s own sign-in page.',
   tooMany: (seconds: string) => `Too many sign-in attempts from this address. Try again in ${inSeconds(seconds)}.`,
@@ -85,11 +86,11 @@ export function signInRoutes(ctx: DashboardContext, communityTag: string): { sig
       return sendHtml(req, res, 429, again({ ...shown, error: MESSAGES.slowDown(seconds) }), { 'Retry-After': seconds });
     }
     const user = await people.checkPassword(email, form.get('password') ?? '');
-    const secondFactor = user && user.totp_secret !== '' ? await verifyTotp(people, user, form.get('totp') ?? '', now()) : true;
-    if (!user || !secondFactor) {
+    const secondFactor = user && user.totp_secret !== '' ? await verifyTotp(people, user, form.get('totp') ?? '', now()) : 'ok';
+    if (!user || secondFactor !== 'ok') {
       await throttle.failed(email, client, now());
       logger({ level: 'warn', msg: 'dashboard sign-in refused', reason: user ? 'totp' : 'password' });
-      return sendHtml(req, res, 401, again({ ...shown, error: user ? MESSAGES.totp : MESSAGES.password }));
+      return sendHtml(req, res, 401, again({ ...shown, error: !user ? MESSAGES.password : secondFactor === 'used' ? MESSAGES.totpUsed : MESSAGES.totp }));
     }
     await throttle.succeeded(email, client, now());
     logger({ level: 'info', msg: 'dashboard sign-in', user_id: user.id });
@@ -120,7 +121,7 @@ export function signInRoutes(ctx: DashboardContext, communityTag: string): { sig
     try {
       const user = await people.setPasswordWithLink(token, form.get('password') ?? '');
       logger({ level: 'info', msg: 'password set with a link', user_id: user.id });
-      return redirect(req, res, `${base}/`);
+      return redirect(req, res, `${base}/?notice=password-set`);
     } catch (error) {
       if (!(error instanceof PeopleError)) throw error;
       return sendHtml(req, res, 400, setPasswordPage(files, token, error.message));

@@ -4,12 +4,14 @@
  * dashboard composed as the standalone server composes them. Not exported from the package.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addDemoSite, type Backend, openSqliteBackend, People, type PeopleOptions, type Storage } from '@siteline/core';
 import { type Authenticator, cloudAuthenticator, communityAuthenticator, communityKeyTag } from '../auth.js';
+import { createCollectHandler } from '../collect/handler.js';
 import { ensureDevCertificate } from '../dev-cert.js';
 import { type ApiHandler, createApiHandler } from '../handler.js';
 import type { LogEntry } from '../log.js';
@@ -67,6 +69,8 @@ export interface StartOptions {
   backend?: Backend;
   /** Adds the demo sites, accounts and keys; default true. A second server on the same data passes false. */
   seed?: boolean;
+  /** Serves the collector too (`POST /collect`, on the API's clock), for tests where pageviews arrive while a page is open. */
+  collect?: boolean;
 }
 
 /** Starts the API and the dashboard over HTTPS on a fresh SQLite file with the demo site. */
@@ -90,7 +94,7 @@ export async function startDashboard(options: StartOptions = {}): Promise<TestDa
     cloud = { keyA: keyA.key, keyAId: keyA.info.id, accountA: a.id, keyB: keyB.key, accountB: b.id };
     authenticate = cloudAuthenticator(backend.accounts);
   } else {
-    await addDemoSite(backend.storage, { now: DEMO_NOW, days: 60 }); // 60 days: the previous 30 have data too
+    await addDemoSite(backend.storage, { now: DEMO_NOW }); // DEMO_DAYS (90): the previous 30 days have data too
     authenticate = communityAuthenticator(COMMUNITY_KEY);
   }
   const logs: LogEntry[] = [];
@@ -103,7 +107,9 @@ export async function startDashboard(options: StartOptions = {}): Promise<TestDa
     api, authenticate, storage, people, ...edition, logger, signInRateLimit: false, shares: backend.shares, emailReports: backend.emailReports, ...options.dashboard,
   });
   await dashboard.ready();
-  const server = https.createServer(tls, (req, res) => void dashboard(req, res, () => void api(req, res)));
+  const collect = options.collect ? createCollectHandler({ backend: { storage: backend.storage, salts: backend.salts }, now, logger, beaconLimit: false }) : undefined;
+  const serve = (req: IncomingMessage, res: ServerResponse) => void dashboard(req, res, () => void api(req, res));
+  const server = https.createServer(tls, collect ? (req, res) => void collect(req, res, () => serve(req, res)) : serve);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const agent = new https.Agent({ ca: tls.cert, keepAlive: false });
@@ -127,6 +133,7 @@ export async function startDashboard(options: StartOptions = {}): Promise<TestDa
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
       agent.destroy();
+      await collect?.close();
       await backend.close();
       rmSync(dir, { recursive: true, force: true });
     },

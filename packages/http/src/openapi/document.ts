@@ -69,7 +69,7 @@ function parameters(endpoint: EndpointName): Json[] {
       in: 'query',
       required: false,
       description:
-        'JSON array of `[operator, dimension, values]` conditions, all of which must hold (query-extensions.md section 1). ' +
+        'JSON array of `[operator, dimension, values]` conditions, all of which must hold (docs/api.md, Filters). ' +
         'Session dimensions select sessions by their attributes; `page` selects sessions with a matching pageview and those pageviews; ' +
         '`event` selects sessions with a matching custom event and those events; `prop:<key>` reads a custom event\'s property ' +
         '(`\'\'` when the event lacks it) and selects like `event` (an event passes when every `event` and `prop:` condition holds); ' +
@@ -164,7 +164,7 @@ function exportOperation(): Json {
     operationId: 'exportEvents',
     summary: 'The site\'s raw events of the range as NDJSON, in the import format',
     description:
-      'One JSON object a line, in time order: the import format of decisions.md section 8 with the stored visitor and session ids, ' +
+      'One JSON object a line, in time order: the import format (docs/import-format.md) with the stored visitor and session ids, ' +
       'path, referrer source (as `https://<source>/`), UTM fields, country, device, browser and OS, and a custom event\'s `props` (its stored values, as strings). ' +
       'Importing it into an empty store with the same site (and the same goals) gives the same reports. ' +
       'Streamed (chunked); an error after the first byte cuts the transfer off.',

@@ -34,41 +34,77 @@ const named = <T extends z.ZodType>(schema: T, id: string, description?: string)
 };
 
 const count = z.number().int().min(0);
-const percent = z.number().min(0).max(100).describe('Percentage 0-100, one decimal place.');
-const seconds = z.number().min(0).describe('Seconds, one decimal place.');
+const percent = z.number().min(0).max(100);
+const seconds = z.number().min(0);
 const day = z.string().meta({ format: 'date' });
 
-const summaryShape = { visitors: count, pageviews: count, sessions: count, bounce_rate: percent, avg_duration: seconds };
+/** Every number a reader meets, said once: what it counts, over which days. */
+const visitors = count.describe('Unique visitors: for each day of the range, the distinct visitors of the sessions that started that day, summed over the days.');
+const sessionsOfRow = count.describe('Sessions that started on the days of the range.');
+const summaryShape = {
+  visitors,
+  pageviews: count.describe('Pageviews recorded on the days of the range.'),
+  sessions: count.describe('Sessions that started on the days of the range (a session ends after 30 minutes without an event).'),
+  bounce_rate: percent.describe('Percentage of those sessions with exactly one pageview and no custom event, one decimal place.'),
+  avg_duration: seconds.describe('Mean session length in seconds, first to last event (a bounce counts as 0), one decimal place.'),
+};
 export const summary = named(z.object(summaryShape).strict(), 'Summary', '`/stats`: the summary record.');
 const summaryComparison = named(
-  z.object({ from: day, to: day, ...summaryShape }).strict(),
+  z.object({ from: day.describe('First day of the compared range.'), to: day.describe('Last day of the compared range.'), ...summaryShape }).strict(),
   'SummaryComparison',
   'The compared range and its summary.',
 );
 const timeseriesRow = named(
   z.object({
     date: z.string().describe('The bucket label: `YYYY-MM-DD` (day, and the Monday of a week), `YYYY-MM-DDTHH:00:00±HH:MM` (hour) or `YYYY-MM` (month).'),
-    visitors: count,
-    pageviews: count,
-    sessions: count,
+    visitors: count.describe('Unique visitors of the bucket: of a day, its distinct visitors; of an hour, the distinct visitors whose sessions started in it; of a week or month, its days\' visitors summed.'),
+    pageviews: count.describe('Pageviews in the bucket.'),
+    sessions: count.describe('Sessions that started in the bucket.'),
   }).strict(),
   'TimeseriesRow',
 );
-const pageMetrics = { pageviews: count, visitors: count, bounce_rate: percent, avg_duration: seconds };
-const pageRow = named(z.object({ url: z.string(), ...pageMetrics }).strict(), 'PageRow');
-const sessionMetrics = { visitors: count, sessions: count };
-const referrerRow = named(z.object({ source: z.string(), ...sessionMetrics }).strict(), 'ReferrerRow');
-const channelRow = named(z.object({ channel: z.enum(CHANNELS), ...sessionMetrics }).strict(), 'ChannelRow');
-const locationRow = named(z.object({ country: z.string(), country_code: z.string().length(2), visitors: count }).strict(), 'LocationRow');
-const deviceRow = named(z.object({ name: z.string(), visitors: count }).strict(), 'DeviceRow');
-const eventRow = named(z.object({ name: z.string(), count }).strict(), 'EventRow');
-const campaignRow = named(z.object({ source: z.string(), medium: z.string(), campaign: z.string(), ...sessionMetrics }).strict(), 'CampaignRow');
-const breakdown = z.enum(['device_type', 'browser', 'os']);
-const propertyMetrics = { count, visitors: count };
-const propertyRow = named(z.object({ property: z.string(), ...propertyMetrics }).strict(), 'PropertyRow', 'A property key of the event, with its events and daily visitors.');
-const propertyValueRow = named(z.object({ value: z.string(), ...propertyMetrics }).strict(), 'PropertyValueRow', 'A value of the property, with its events and daily visitors.');
-const goalMetrics = { visitors: count, conversions: count, conversion_rate: percent };
+const pageMetrics = {
+  pageviews: count.describe('Pageviews of the path.'),
+  visitors: count.describe('For each day, the distinct visitors who viewed the path, summed over the days.'),
+  bounce_rate: percent.describe('Bounce rate of the sessions that entered the site on this path, one decimal place.'),
+  avg_duration: seconds.describe('Mean time on the page in seconds: from each view to the next event of its session (a session\'s last view does not count); 0 when no view has a next event.'),
+};
+const pageRow = named(z.object({ url: z.string().describe('The path of the page, without query string or fragment.'), ...pageMetrics }).strict(), 'PageRow');
+const sessionMetrics = { visitors, sessions: sessionsOfRow };
+const referrerRow = named(z.object({
+  source: z.string().describe('The referring host, lower-cased, without `www.`; `Direct / None` for sessions without a referrer or referred by the site itself.'),
+  ...sessionMetrics,
+}).strict(), 'ReferrerRow');
+const channelRow = named(z.object({ channel: z.enum(CHANNELS).describe('The session\'s marketing channel, from its referrer, UTM tags and click ids.'), ...sessionMetrics }).strict(), 'ChannelRow');
+const locationRow = named(z.object({
+  country: z.string().describe('The country\'s English short name; `Unknown` when the address could not be placed.'),
+  country_code: z.string().length(2).describe('ISO 3166-1 alpha-2 code; `XX` for unknown.'),
+  visitors,
+}).strict(), 'LocationRow');
+const deviceRow = named(z.object({ name: z.string().describe('A device type (`Desktop`, `Mobile`, `Tablet`, `Unknown`), browser or operating system, by `breakdown`.'), visitors }).strict(), 'DeviceRow');
+const eventCount = count.describe('Times it was recorded on the days of the range.');
+const eventRow = named(z.object({ name: z.string().describe('The custom event\'s name.'), count: eventCount }).strict(), 'EventRow');
+const campaignRow = named(z.object({
+  source: z.string().describe('`utm_source`, as recorded.'),
+  medium: z.string().describe('`utm_medium`, as recorded.'),
+  campaign: z.string().describe('`utm_campaign`, as recorded.'),
+  ...sessionMetrics,
+}).strict(), 'CampaignRow');
+const breakdown = z.enum(['device_type', 'browser', 'os']).describe('The breakdown used.');
+const propertyMetrics = {
+  count: count.describe('Events of that name carrying the key (or that value).'),
+  visitors: count.describe('For each day, the distinct visitors among those events, summed over the days.'),
+};
+const propertyRow = named(z.object({ property: z.string().describe('A property key.'), ...propertyMetrics }).strict(), 'PropertyRow', 'A property key of the event, with its events and daily visitors.');
+const propertyValueRow = named(z.object({ value: z.string().describe('A value of the key, as text (numbers and booleans as JavaScript writes them).'), ...propertyMetrics }).strict(), 'PropertyValueRow', 'A value of the property, with its events and daily visitors.');
+const goalMetrics = {
+  visitors: count.describe('For each day, the distinct visitors of the sessions that started that day and converted, summed.'),
+  conversions: count.describe('Events that met the goal, in the sessions that converted, on the days of the range.'),
+  conversion_rate: percent.describe('`visitors` as a percentage of the `/stats` visitors with the same parameters, one decimal place.'),
+};
 const goalRow = named(z.object({ goal: z.string().describe('The display name: the event name, or `Visit ` and the page pattern.'), ...goalMetrics }).strict(), 'GoalRow');
+const eventName = z.string().describe('The event asked for (`name`).');
+const propertyKey = z.string().describe('The key asked for (`property`).');
 
 /** A row with `comparison`: its metric fields over the compared range. */
 const compared = <S extends z.ZodRawShape, M extends z.ZodRawShape>(row: z.ZodObject<S>, metrics: M, id: string) =>
@@ -95,26 +131,26 @@ export const bodies = {
   ]),
   locations: z.union([
     z.object({ locations: z.array(locationRow) }).strict(),
-    z.object({ locations: z.array(compared(locationRow, { visitors: count }, 'ComparedLocationRow')) }).strict(),
+    z.object({ locations: z.array(compared(locationRow, { visitors }, 'ComparedLocationRow')) }).strict(),
   ]),
   devices: z.union([
     z.object({ breakdown, devices: z.array(deviceRow) }).strict(),
-    z.object({ breakdown, devices: z.array(compared(deviceRow, { visitors: count }, 'ComparedDeviceRow')) }).strict(),
+    z.object({ breakdown, devices: z.array(compared(deviceRow, { visitors }, 'ComparedDeviceRow')) }).strict(),
   ]),
   events: z.union([
     z.object({ events: z.array(eventRow) }).strict(),
-    z.object({ events: z.array(compared(eventRow, { count }, 'ComparedEventRow')) }).strict(),
+    z.object({ events: z.array(compared(eventRow, { count: eventCount }, 'ComparedEventRow')) }).strict(),
   ]),
   campaigns: z.union([
     z.object({ campaigns: z.array(campaignRow) }).strict(),
     z.object({ campaigns: z.array(compared(campaignRow, sessionMetrics, 'ComparedCampaignRow')) }).strict(),
   ]),
-  live: z.object({ live: count }).strict(),
+  live: z.object({ live: count.describe('Distinct visitors with a pageview in the last 5 minutes.') }).strict(),
   properties: z.union([
-    z.object({ name: z.string(), properties: z.array(propertyRow) }).strict(),
-    z.object({ name: z.string(), property: z.string(), values: z.array(propertyValueRow) }).strict(),
-    z.object({ name: z.string(), properties: z.array(compared(propertyRow, propertyMetrics, 'ComparedPropertyRow')) }).strict(),
-    z.object({ name: z.string(), property: z.string(), values: z.array(compared(propertyValueRow, propertyMetrics, 'ComparedPropertyValueRow')) }).strict(),
+    z.object({ name: eventName, properties: z.array(propertyRow) }).strict(),
+    z.object({ name: eventName, property: propertyKey, values: z.array(propertyValueRow) }).strict(),
+    z.object({ name: eventName, properties: z.array(compared(propertyRow, propertyMetrics, 'ComparedPropertyRow')) }).strict(),
+    z.object({ name: eventName, property: propertyKey, values: z.array(compared(propertyValueRow, propertyMetrics, 'ComparedPropertyValueRow')) }).strict(),
   ]),
   goals: z.union([
     z.object({ goals: z.array(goalRow) }).strict(),

@@ -51,11 +51,12 @@ export function pages(browser: () => Browser, dir: string, prefix: string) {
   };
 }
 
-/** Opens a one-time link and sets the password; the page lands on the sign-in form at `origin`/. */
+/** Opens a one-time link and sets the password; the page lands on the sign-in form at `origin`/, which says the password is set. */
 export async function setPasswordThroughLink(page: Page, link: string, origin: string, password: string): Promise<void> {
   await page.goto(link);
   await page.fill('#new-password', password);
-  await Promise.all([page.waitForURL(`${origin}/`), page.click('button[type=submit]')]);
+  await Promise.all([page.waitForURL(`${origin}/?notice=password-set`), page.click('button[type=submit]')]);
+  expect(await page.textContent('[role=status]')).toBe('Your password is set. Sign in with your email and the new password.');
 }
 
 /** Signs in on the sign-in form with email and password and waits for the dashboard's panels. */
@@ -77,7 +78,7 @@ export async function addAndEditSite(page: Page, shot: (name: string) => Promise
   await page.click('nav a:has-text("Sites")');
   await page.fill('#site-name', 'Shop');
   await page.fill('#site-domain', 'shop.acme.test');
-  await page.fill('#site-timezone', 'Europe/Berlin');
+  await page.selectOption('#site-timezone', 'Europe/Berlin');
   await page.click('button:has-text("Add site")');
   const added = await page.textContent('[role=status]');
   const siteId = /added as (ST-[A-Za-z0-9]{12})/.exec(added ?? '')![1]!;

@@ -6,7 +6,7 @@
  */
 import { TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LINK_TTL_MS } from '@siteline/core';
+import { isValidTimeZone, LINK_TTL_MS } from '@siteline/core';
 import { startDashboard, type TestDashboard } from '../dashboard/test-helpers.js';
 import { cookieOf, csrfIn, postForm, signInWithPassword, userWithPassword } from './people-test-helpers.js';
 
@@ -34,7 +34,11 @@ describe('account pages, Cloud edition', () => {
     const crossSite = await postForm(t, '/dashboard/set-password', { token: link, password: PASSWORD }, { origin: 'https://evil.example' });
     expect(crossSite.status).toBe(403);
     const set = await postForm(t, '/dashboard/set-password', { token: link, password: PASSWORD });
-    expect([set.status, set.headers.location]).toEqual([303, '/']);
+    expect([set.status, set.headers.location]).toEqual([303, '/?notice=password-set']);
+    // The sign-in page it leads to says the password is set; the notice is not carried into the view.
+    const after = await t.request('/?notice=password-set');
+    expect(after.text).toContain('<p class="note" role="status">Your password is set. Sign in with your email and the new password.</p>');
+    expect(after.text).toContain('<input type="hidden" name="view" value="">');
     const reused = await postForm(t, '/dashboard/set-password', { token: link, password: 'another-good-pass-9' });
     expect([reused.status, reused.text.includes('This link is not valid: it was used already, has expired, or was mistyped.')]).toEqual([400, true]);
 
@@ -71,19 +75,36 @@ describe('account pages, Cloud edition', () => {
     expect(list.text).not.toContain(key);
     expect(list.text).toContain(`<td>reporting backend</td><td><code>${key.slice(0, 4)}…${key.slice(-4)}</code></td>`);
     const keyId = (await t.backend.accounts.listKeys(t.cloud!.accountA)).find((k) => k.name === 'reporting backend')!.id;
-    const revoked = await postForm(t, '/dashboard/account/keys/revoke', { csrf, key_id: keyId }, { cookie: owner });
+    // Revoking asks first: the list offers "Revoke…", whose form carries confirm=yes; a post without it revokes nothing.
+    expect(list.text).toContain('<details class="confirm"><summary>Revoke…</summary><p>Requests with “reporting backend” get 401 at once, and it cannot be turned back on.</p>');
+    expect(list.text).toContain(`<input type="hidden" name="key_id" value="${keyId}"><input type="hidden" name="confirm" value="yes"><button type="submit" class="danger">Revoke reporting backend</button>`);
+    const unconfirmed = await postForm(t, '/dashboard/account/keys/revoke', { csrf, key_id: keyId }, { cookie: owner });
+    expect([unconfirmed.status, unconfirmed.text.includes('Revoking a key needs its confirmation')]).toEqual([422, true]);
+    expect((await api(t, '/stats?site_id=ST-demo', key)).status).toBe(200);
+    const revoked = await postForm(t, '/dashboard/account/keys/revoke', { csrf, key_id: keyId, confirm: 'yes' }, { cookie: owner });
     expect([revoked.status, revoked.text.includes('Key revoked: requests with it get 401 from now on.')]).toEqual([200, true]);
     expect(await api(t, '/stats?site_id=ST-demo', key)).toMatchObject({ status: 401, text: '{"error":"Unauthorized"}' });
-    const other = await postForm(t, '/dashboard/account/keys/revoke', { csrf, key_id: keyId }, { cookie: owner });
+    const other = await postForm(t, '/dashboard/account/keys/revoke', { csrf, key_id: keyId, confirm: 'yes' }, { cookie: owner });
     expect(other.status).toBe(404);
     const unnamed = await postForm(t, '/dashboard/account/keys', { csrf, name: '  ' }, { cookie: owner });
     expect([unnamed.status, unnamed.text.includes('A key needs a descriptive name of 1 to 100 characters.')]).toEqual([422, true]);
   });
 
   it('sites and goals: added in the pages, the goal in GET /goals; another account\'s site is refused', async () => {
-    const csrf = csrfIn((await page(t, '/dashboard/account/sites', owner)).text);
+    const form = (await page(t, '/dashboard/account/sites', owner)).text;
+    const csrf = csrfIn(form);
+    // The time zone is picked from IANA zones by their current names, UTC first (the browser's own zone is chosen by the page's script).
+    expect(form).toContain('<select id="site-timezone" name="timezone" required data-local-zone><option value="UTC" selected>UTC (Coordinated Universal Time)</option><optgroup label="Africa">');
+    expect(form).toContain('<option value="Europe/Berlin">Berlin, Germany (Central European Time)</option>');
+    expect(form).toContain('<option value="Europe/Kyiv">Kyiv, Ukraine (Eastern European Time)</option>');
+    expect(form).toContain('<option value="America/Argentina/Buenos_Aires">Buenos Aires, Argentina (Argentina Time)</option>');
+    expect(form).not.toContain('value="Europe/Kiev"');
+    const zones = [...form.matchAll(/<option value="([^"]+)"/g)].map((m) => m[1]!);
+    expect(zones.length).toBeGreaterThan(300);
+    expect(zones.filter((z) => !isValidTimeZone(z))).toEqual([]); // every zone offered is one a site can have
     const bad = await postForm(t, '/dashboard/account/sites', { csrf, name: 'Shop', domain: 'https://shop', timezone: 'Mars/Base' }, { cookie: owner });
     expect([bad.status, bad.text.includes('Unknown time zone')]).toEqual([422, true]);
+    expect(bad.text).toContain('<select id="site-timezone" name="timezone" required><option value="Mars/Base" selected>Mars/Base</option>'); // what was posted, shown again
     const added = await postForm(t, '/dashboard/account/sites', { csrf, name: 'Shop', domain: 'shop.acme.test', timezone: 'Europe/Berlin' }, { cookie: owner });
     expect(added.status).toBe(201);
     const siteId = /Site Shop added as (ST-[A-Za-z0-9]{12})\./.exec(added.text)![1]!;
@@ -202,7 +223,8 @@ describe('account pages, Cloud edition', () => {
     const csrf = csrfIn((await page(t, '/dashboard/account/password', a)).text);
     clock += 1;
     const changed = await postForm(t, '/dashboard/account/password', { csrf, current: PASSWORD, next: 'canyon-orbit-43-tulip' }, { cookie: a });
-    expect(changed.status).toBe(303);
+    expect([changed.status, changed.headers.location]).toEqual([303, '../../?notice=password-changed']);
+    expect((await t.request('/?notice=password-changed')).text).toContain('Your password is changed and every session has ended, this one too. Sign in with the new password.');
     expect([(await page(t, '/dashboard/data/sites', a)).status, (await page(t, '/dashboard/data/sites', b)).status]).toEqual([401, 401]);
     expect((await signInWithPassword(t, 'pat@acme.test', PASSWORD)).reply.status).toBe(401);
     expect((await signInWithPassword(t, 'pat@acme.test', 'canyon-orbit-43-tulip')).reply.status).toBe(303);
@@ -223,12 +245,14 @@ describe('account pages, Cloud edition', () => {
     expect(codes[0]).toMatch(/^[0-9a-f]{5}-[0-9a-f]{5}-[0-9a-f]{5}-[0-9a-f]{5}$/);
     const without = await signInWithPassword(t, 'tf@acme.test', PASSWORD);
     expect([without.reply.status, without.reply.text.includes('The two-factor code is not right.')]).toEqual([401, true]);
-    const spent = await signInWithPassword(t, 'tf@acme.test', PASSWORD, { totp: code() }); // the code that turned two-factor on
-    expect([spent.reply.status, spent.reply.text.includes('The two-factor code is not right.')]).toEqual([401, true]);
+    expect(on.text).toContain('The code you just entered is used up: to sign in, wait for the next one your app shows.');
+    // The code that turned two-factor on, in the same 30 s: refused (RFC 6238 section 5.2, one use per code), saying why.
+    const spent = await signInWithPassword(t, 'tf@acme.test', PASSWORD, { totp: code() });
+    expect([spent.reply.status, spent.reply.text.includes('That two-factor code was already used: each code works once, and the one that turned two-factor on counts. Enter the next code your app shows (it changes every 30 seconds).')]).toEqual([401, true]);
     clock += 30_000; // the next time step: a new code
     expect((await signInWithPassword(t, 'tf@acme.test', PASSWORD, { totp: code() })).reply.status).toBe(303);
     const replayed = await signInWithPassword(t, 'tf@acme.test', PASSWORD, { totp: code() }); // the same code again, within its window
-    expect([replayed.reply.status, replayed.cookie, replayed.reply.text.includes('The two-factor code is not right.')]).toEqual([401, '', true]);
+    expect([replayed.reply.status, replayed.cookie, replayed.reply.text.includes('That two-factor code was already used')]).toEqual([401, '', true]);
     clock += 30_000;
     expect((await signInWithPassword(t, 'tf@acme.test', PASSWORD, { totp: code() })).reply.status).toBe(303);
     expect((await signInWithPassword(t, 'tf@acme.test', PASSWORD, { totp: codes[3]! })).reply.status).toBe(303);

@@ -131,6 +131,11 @@ for (const engine of ENGINES) {
       await page.click('nav a:has-text("API keys")'); // the list: the key masked only
       expect(await page.content()).not.toContain(key);
       expect(await page.textContent('table')).toContain(`${key.slice(0, 4)}…${key.slice(-4)}`);
+      // Revoking asks first: "Revoke…" opens the confirmation, whose button revokes.
+      expect(await page.isVisible('button:has-text("Revoke reporting backend")')).toBe(false);
+      await page.click('tr:has-text("reporting backend") summary:has-text("Revoke…")');
+      expect(await page.textContent('tr:has-text("reporting backend") details.confirm p')).toBe('Requests with “reporting backend” get 401 at once, and it cannot be turned back on.');
+      await shot(page, '5a-keys-revoke-confirm');
       await page.click('button:has-text("Revoke reporting backend")');
       await page.waitForSelector('text=Key revoked');
       expect(await api(a, '/stats?site_id=ST-demo&period=7d', key)).toMatchObject({ status: 401, text: '{"error":"Unauthorized"}' });

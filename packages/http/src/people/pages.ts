@@ -3,9 +3,11 @@
  * script of our own adds the copy button). Every form that changes something carries the
  * session's CSRF token. Pages live under `dashboard/account/`, so links lead back with `../../`.
  */
-import type { ApiKeyInfo, Goal, Site, UserRow } from '@siteline/core';
+import { type ApiKeyInfo, type Goal, isValidTimeZone, type Site, type UserRow } from '@siteline/core';
+import { getTimeZones } from '@vvo/tzdb';
 import type { DashboardAssets } from '../dashboard/assets.js';
 import { escapeHtml as e, head } from '../dashboard/pages.js';
+import { qrSvg } from './qr.js';
 
 export type AccountSection = 'keys' | 'sites' | 'goals' | 'users' | 'password';
 
@@ -73,16 +75,22 @@ export function keysBody(frame: AccountFrame, keys: ApiKeyInfo[], created?: { ke
 <label for="new-key">New key</label> <input id="new-key" readonly value="${e(created.key)}" size="70"> <button type="button" data-copy="new-key">Copy</button></section>\n`
     : '';
   const rows = keys.map((k) => `<tr><td>${e(k.name)}</td><td><code>${e(k.masked)}</code></td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td>
-<td>${k.revokedAt ? `revoked ${when(k.revokedAt)}` : button(frame, 'keys/revoke', `Revoke ${k.name}`, { key_id: k.id }, 'danger')}</td></tr>`).join('\n');
+<td>${k.revokedAt ? `revoked ${when(k.revokedAt)}` : revokeConfirm(frame, k)}</td></tr>`).join('\n');
   return `${fresh}<section class="panel"><h2>Create a key</h2>
 ${formFor(frame, 'keys')}<label for="key-name">Descriptive name</label> <input id="key-name" name="name" required maxlength="100"> <button type="submit">Create key</button></form></section>
 <section class="panel"><h2>Keys</h2>${keys.length === 0 ? '<p class="empty">No keys yet.</p>' : `<table><caption class="visually-hidden">API keys</caption><thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th></tr></thead><tbody>
 ${rows}</tbody></table>`}</section>`;
 }
 
-/** The snippet that loads the tracker for a site, as the collector's README gives it. */
-export const trackerSnippet = (origin: string, trackerPath: string, siteId: string) =>
-  `<script>window.tracker=window.tracker||function(){(window.tracker.q=window.tracker.q||[]).push(arguments)}</script>\n<script defer src="${origin}${trackerPath}" data-site="${siteId}"></script>`;
+/**
+ * Revoking a key asks first, without script: "Revoke…" opens a disclosure that says what
+ * follows, with the button that posts. The post also carries `confirm=yes`, which the route
+ * requires, so no single stray click or replayed form revokes a key.
+ */
+function revokeConfirm(frame: AccountFrame, key: ApiKeyInfo): string {
+  return `<details class="confirm"><summary>Revoke…</summary><p>Requests with “${e(key.name)}” get 401 at once, and it cannot be turned back on.</p>${button(frame, 'keys/revoke', `Revoke ${key.name}`, { key_id: key.id, confirm: 'yes' }, 'danger')}</details>`;
+}
+
 
 /** Sites: add, list with the tracker snippet to copy; `more` adds a site's sharing and email reports. */
 export function sitesBody(frame: AccountFrame, sites: Site[], snippet: (site: Site) => string, form: { name?: string; domain?: string; timezone?: string } = {}, editing?: SiteEditForm, more: (site: Site) => string = () => ''): string {
@@ -93,9 +101,34 @@ ${editSiteForm(frame, s, editing?.siteId === s.id ? editing : undefined)}${more(
 ${formFor(frame, 'sites', ' class="stack"')}
 <label for="site-name">Name</label><input id="site-name" name="name" required maxlength="200" value="${e(form.name ?? '')}">
 <label for="site-domain">Domain</label><input id="site-domain" name="domain" maxlength="253" placeholder="example.com" value="${e(form.domain ?? '')}">
-<label for="site-timezone">Time zone</label><input id="site-timezone" name="timezone" required maxlength="64" value="${e(form.timezone ?? 'UTC')}">
+<label for="site-timezone">Time zone (the site's days and hours are counted in it; it cannot change later)</label>${zonePicker(form.timezone)}
 <button type="submit">Add site</button></form></section>
 <section><h2>Sites</h2>${sites.length === 0 ? '<p class="empty">No sites yet.</p>' : `<ul class="sites">${list}</ul>`}</section>`;
+}
+
+/**
+ * The time zones of the picker: @vvo/tzdb's list of IANA zones (MIT, kept current with the
+ * tz database; one entry per zone that differs, aliases folded in, modern names such as
+ * Europe/Kyiv and Asia/Kolkata), those this runtime's Intl knows (what `createSite`
+ * accepts), grouped by continent, UTC first.
+ */
+const CONTINENTS: ReadonlyMap<string, { zone: string; label: string }[]> = getTimeZones()
+  .filter((z) => isValidTimeZone(z.name))
+  .map((z) => ({ continent: z.continentName, zone: z.name, label: `${z.name.slice(z.name.lastIndexOf('/') + 1).replaceAll('_', ' ')}, ${z.countryName} (${z.alternativeName})` }))
+  .sort((a, b) => a.continent.localeCompare(b.continent) || a.label.localeCompare(b.label))
+  .reduce((groups, { continent, zone, label }) => groups.set(continent, [...(groups.get(continent) ?? []), { zone, label }]), new Map<string, { zone: string; label: string }[]>());
+const ZONE_NAMES: ReadonlySet<string> = new Set(['UTC', ...[...CONTINENTS.values()].flat().map((z) => z.zone)]);
+
+/**
+ * The time zone picker of the site form: `entered` selected (a zone posted before), else UTC
+ * with `data-local-zone`, which the page's script turns into the browser's own zone.
+ */
+function zonePicker(entered: string | undefined): string {
+  const selected = entered ?? 'UTC';
+  const option = (zone: string, label: string) => `<option value="${e(zone)}"${zone === selected ? ' selected' : ''}>${e(label)}</option>`;
+  const posted = ZONE_NAMES.has(selected) ? '' : option(selected, selected); // a zone the list spells differently (an alias) stays as posted
+  const groups = [...CONTINENTS].map(([continent, zones]) => `<optgroup label="${e(continent)}">${zones.map((z) => option(z.zone, z.label)).join('')}</optgroup>`).join('');
+  return `<select id="site-timezone" name="timezone" required${entered === undefined ? ' data-local-zone' : ''}>${posted}${option('UTC', 'UTC (Coordinated Universal Time)')}${groups}</select>`;
 }
 
 /** What an owner entered in a site's edit form, shown again (the form open) when it was refused. */
@@ -160,15 +193,17 @@ ${formFor(frame, 'password', ' class="stack"')}
 <button type="submit">Change password</button></form></section>`;
 }
 
-/** Two-factor: turn on (secret shown with its otpauth address, confirmed by a code; recovery codes shown once) or off. */
+/** Two-factor: turn on (a QR code of the otpauth address, the secret and the address, confirmed by a code; recovery codes shown once) or off. */
 export function twoFactorBody(frame: AccountFrame, on: boolean, step?: { secret: string; uri: string } | { codes: string[] }): string {
   if (step && 'codes' in step) {
     return `<section class="panel" aria-labelledby="codes-title"><h2 id="codes-title">Recovery codes</h2><p>Two-factor sign-in is on. Keep these codes somewhere safe: each one signs in once in place of a code, and they are shown only now.</p>
 <textarea id="recovery-codes" readonly rows="10" aria-labelledby="codes-title">${e(step.codes.join('\n'))}</textarea> <button type="button" data-copy="recovery-codes">Copy codes</button></section>`;
   }
   if (step) {
-    return `<section class="panel"><h2>Turn on two-factor sign-in</h2><p>Add this secret to an authenticator app (or open the otpauth address on the phone), then enter the code it shows.</p>
-<p>Secret: <code id="totp-secret">${e(step.secret.replace(/(.{4})/g, '$1 ').trim())}</code></p><p class="hint">Address: <code>${e(step.uri)}</code></p>
+    return `<section class="panel two-factor-setup" aria-labelledby="setup-title"><h2 id="setup-title">Turn on two-factor sign-in</h2>
+<p>Scan this code with an authenticator app (or type the secret into it), then enter the six-digit code the app shows.</p>
+<div class="qr-box">${qrSvg(step.uri, 'QR code for your authenticator app (the otpauth address below)')}
+<div><p>Secret: <code id="totp-secret">${e(step.secret.replace(/(.{4})/g, '$1 ').trim())}</code></p><p class="hint">Address: <code class="wrap">${e(step.uri)}</code></p></div></div>
 ${formFor(frame, 'password/totp-confirm', ' class="stack"')}<input type="hidden" name="secret" value="${e(step.secret)}">
 <label for="totp-code">Code from the app</label><input id="totp-code" name="code" inputmode="numeric" required maxlength="6" autocomplete="one-time-code"><button type="submit">Turn on</button></form></section>`;
   }
@@ -196,13 +231,34 @@ ${error ? `<p class="error" role="alert">${e(error)}</p>\n` : ''}<form method="p
 `;
 }
 
-/** The copy buttons: copies the value of the element a button names (`data-copy`). Served as `account/copy.js`. */
+/**
+ * The pages' one script (`account/copy.js`), each part an addition to a page that works
+ * without it: a copy button copies the field it names (`data-copy`) and says so in a live
+ * region beside it (the button itself reads "Copied" for a few seconds); the site form's
+ * time zone starts at the browser's own zone.
+ */
 export const COPY_SCRIPT = `for (const button of document.querySelectorAll('button[data-copy]')) {
+  const status = document.createElement('span');
+  status.className = 'copied';
+  status.setAttribute('role', 'status');
+  button.after(status);
+  const label = button.textContent;
+  let timer;
   button.addEventListener('click', async () => {
     const field = document.getElementById(button.dataset.copy);
     field.select();
-    try { await navigator.clipboard.writeText(field.value); button.textContent = 'Copied'; }
-    catch { button.textContent = 'Press Ctrl+C to copy'; }
+    try { await navigator.clipboard.writeText(field.value); button.textContent = 'Copied'; status.textContent = 'Copied to the clipboard.'; }
+    catch { button.textContent = 'Press Ctrl+C to copy'; status.textContent = 'The text is selected: press Ctrl+C (or Cmd+C) to copy it.'; }
+    clearTimeout(timer);
+    timer = setTimeout(() => { button.textContent = label; status.textContent = ''; }, 4000);
   });
+}
+const zone = document.querySelector('select[data-local-zone]');
+if (zone) {
+  // The browser may name its zone by an older alias (Asia/Calcutta for Asia/Kolkata): compare as Intl spells both.
+  const spelled = (name) => { try { return new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone; } catch { return ''; } };
+  const local = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const match = [...zone.options].find((o) => o.value === local) ?? [...zone.options].find((o) => spelled(o.value) === spelled(local));
+  if (match && match.value !== 'UTC') zone.value = match.value;
 }
 `;

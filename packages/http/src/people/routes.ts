@@ -5,11 +5,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { accountName, addGoal, type AccountStore, GoalError, COMMUNITY_ACCOUNT, createSite, deleteGoal, editSite, listGoals, People, PeopleError, type Role, type Site, type Storage, type UserRow, type WebSessionRow } from '@siteline/core';
+import { trackerSnippet } from '../collect/snippet.js';
 import type { DashboardAssets } from '../dashboard/assets.js';
 import { redirect, send, sendHtml } from '../dashboard/http-io.js';
 import { readForm, refusedPost } from './form.js';
 import { publicOrigin, setPasswordUrl } from './links.js';
-import { type AccountFrame, type AccountSection, accountPage, COPY_SCRIPT, type Flash, goalsBody, keysBody, passwordBody, type SiteEditForm, sitesBody, trackerSnippet, twoFactorBody, usersBody } from './pages.js';
+import { type AccountFrame, type AccountSection, accountPage, COPY_SCRIPT, type Flash, goalsBody, keysBody, passwordBody, type SiteEditForm, sitesBody, twoFactorBody, usersBody } from './pages.js';
 import { siteSharingBody } from './sharing-pages.js';
 import { type SharingDeps, type SharingOutcome, sharingAction, sitesSharing } from './sharing-routes.js';
 import { newRecoveryCodes, newTotpSecret, useTotpCode } from './totp.js';
@@ -80,7 +81,7 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
           const sites = await sitesOf();
           const sharing = options.sharing && (await sitesSharing(options.sharing, sites, extra.sharing as SharingOutcome['shown'] | undefined));
           const more = sharing ? (s: Site) => siteSharingBody(frame, s, sharing) : undefined;
-          return page(status, 'Sites', sitesBody(frame, sites, (s) => trackerSnippet(origin, options.trackerPath, s.id), extra.form as Record<string, string> | undefined, extra.editing as SiteEditForm | undefined, more), flash);
+          return page(status, 'Sites', sitesBody(frame, sites, (s) => trackerSnippet(`${origin}${options.trackerPath}`, s.id), extra.form as Record<string, string> | undefined, extra.editing as SiteEditForm | undefined, more), flash);
         }
         case 'goals': {
           const sites = await sitesOf();
@@ -121,6 +122,7 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
           return render({ info: `Key “${info.name}” created.` }, 201, { created: { key, name: info.name } });
         }
         case 'keys/revoke':
+          if (field('confirm') !== 'yes') return render({ error: 'Revoking a key needs its confirmation: open “Revoke…” beside the key and press its button.' });
           if (!(await accounts!.revokeKey(accountId, field('key_id')))) return render({ error: 'There is no such active key in this account.' }, 404);
           return render({ info: 'Key revoked: requests with it get 401 from now on.' });
         case 'sites/': {
@@ -179,11 +181,15 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
           const secret = field('secret');
           if (!/^[A-Z2-7]{32}$/.test(secret)) return render({ error: 'Start the set-up again.' });
           // The confirming code is spent like a sign-in's: it cannot sign in a second time.
-          if (!(await useTotpCode(people, user, secret, field('code'), options.now()))) return render({ error: 'That code is not right; check the app and the clock.' }, 422, { totp: newTotpSecret(user.email) });
+          const outcome = await useTotpCode(people, user, secret, field('code'), options.now());
+          if (outcome !== 'ok') {
+            const why = outcome === 'used' ? 'That code was used already; enter the next one your app shows.' : 'That code is not right; check the app and the clock.';
+            return render({ error: why }, 422, { totp: newTotpSecret(user.email) });
+          }
           const { codes, hashes } = newRecoveryCodes();
           await people.store.saveUser({ ...user, totp_secret: secret, recovery_hashes: hashes });
           user.totp_secret = secret; // this page shows it on
-          return render({ info: 'Two-factor sign-in is on.' }, 200, { totp: { codes } });
+          return render({ info: 'Two-factor sign-in is on. The code you just entered is used up: to sign in, wait for the next one your app shows.' }, 200, { totp: { codes } });
         }
         case 'password/totp-off':
           if (!(await people.checkPassword(user.email, field('current')))) return render({ error: 'The current password is not right.' });
@@ -192,7 +198,7 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
           return render({ info: 'Two-factor sign-in is off.' });
         case 'password/':
           await people.changePassword(user, field('current'), field('next'));
-          return redirect(req, res, '../../'); // every session ended, this one too: sign in again
+          return redirect(req, res, '../../?notice=password-changed'); // every session ended, this one too: sign in again
         default:
           return page(404, 'Not found', '<p>There is no such action.</p>');
       }

@@ -38,10 +38,18 @@ export function totpStep(secret: string, code: string, now: number): number | un
   return delta === null ? undefined : Math.floor(now / PERIOD_MS) + delta;
 }
 
+/**
+ * What became of a code: accepted (`ok`), a right code of a step already used (`used`: the
+ * one that turned two-factor on, or a replay, refused as RFC 6238 section 5.2 requires; the
+ * person should wait for the app's next code), or not the secret's code now (`wrong`).
+ */
+export type TotpOutcome = 'ok' | 'used' | 'wrong';
+
 /** Accepts `code` once: its step must match and be later than any accepted before for the user (a replay is refused). */
-export async function useTotpCode(people: People, user: UserRow, secret: string, code: string, now: number): Promise<boolean> {
+export async function useTotpCode(people: People, user: UserRow, secret: string, code: string, now: number): Promise<TotpOutcome> {
   const step = totpStep(secret, code, now);
-  return step !== undefined && (await people.store.useTotpStep(user.id, step));
+  if (step === undefined) return 'wrong';
+  return (await people.store.useTotpStep(user.id, step)) ? 'ok' : 'used';
 }
 
 /** New recovery codes (shown once) and their stored hashes. */
@@ -57,12 +65,13 @@ export function newRecoveryCodes(): { codes: string[]; hashes: string[] } {
  * The second factor of a sign-in: a current TOTP code not used before, or an unused recovery
  * code (which is then spent: the user is saved without it).
  */
-export async function verifyTotp(people: People, user: UserRow, code: string, now: number): Promise<boolean> {
-  if (code.length > 32) return false;
-  if (await useTotpCode(people, user, user.totp_secret, code, now)) return true;
+export async function verifyTotp(people: People, user: UserRow, code: string, now: number): Promise<TotpOutcome> {
+  if (code.length > 32) return 'wrong';
+  const totpOutcome = await useTotpCode(people, user, user.totp_secret, code, now);
+  if (totpOutcome !== 'wrong') return totpOutcome;
   const hash = Buffer.from(hashCode(code), 'hex');
   const index = user.recovery_hashes.findIndex((h) => timingSafeEqual(Buffer.from(h, 'hex'), hash));
-  if (index < 0 || code.trim() === '') return false;
+  if (index < 0 || code.trim() === '') return 'wrong';
   await people.store.saveUser({ ...user, recovery_hashes: user.recovery_hashes.filter((_, i) => i !== index) });
-  return true;
+  return 'ok';
 }

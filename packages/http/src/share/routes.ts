@@ -106,7 +106,7 @@ export function shareRoutes(ctx: DashboardContext, links: SharedLinks): (req: In
     if (rest === 'sites') {
       const site = await options.storage.getSite(link.site_id);
       if (!site) return sendJson(req, res, 401, { error: HTTP_MESSAGES.unauthorized });
-      return sendJson(req, res, 200, { sites: [siteInfo(site)], tracker: options.trackerPath ?? '/tracker.js', can: storageCan(options.storage), segment: link.segment });
+      return sendJson(req, res, 200, { sites: [siteInfo(site)], tracker: options.trackerPath ?? '/tracker.js', can: storageCan(options.storage), now: options.api.now(), you: 'shared link', segment: link.segment });
     }
     if (!REPORT_PATHS.has(`/${rest}`)) return sendJson(req, res, 404, { error: HTTP_MESSAGES.notFound });
     await options.api.serveAs(req, res, {

@@ -20,7 +20,14 @@ export interface SitesResponse {
   can: Capabilities;
   /** A shared link's segment: conditions the server adds to every request, which the viewer cannot remove. */
   segment?: FilterCondition[];
+  /** The server's clock (epoch ms): the API's "today" is by it, so the dashboard's dates are too. */
+  now: number;
+  /** Who is signed in, for what the page may offer: an owner adds sites on the Sites page, a viewer or a Cloud key cannot, the Community key's holder runs the server. */
+  you: SignedInAs;
 }
+
+/** Who reads the page: a user by role, a key, or anyone with a shared link's address. */
+export type SignedInAs = 'owner' | 'viewer' | 'community key' | 'cloud key' | 'shared link';
 
 export interface Capabilities {
   filters: boolean;

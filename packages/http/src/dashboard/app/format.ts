@@ -8,6 +8,7 @@ const locale = undefined; // the browser's preferred locale
 const integer = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
 const percentValue = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
 const change = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0, signDisplay: 'exceptZero' });
+const points = new Intl.NumberFormat(locale, { maximumFractionDigits: 1, signDisplay: 'exceptZero' });
 const seconds = new Intl.NumberFormat(locale, { style: 'unit', unit: 'second', unitDisplay: 'narrow', maximumFractionDigits: 0 });
 const minutes = new Intl.NumberFormat(locale, { style: 'unit', unit: 'minute', unitDisplay: 'narrow', maximumFractionDigits: 0 });
 const day = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
@@ -35,15 +36,36 @@ export function formatDuration(total: number): string {
   return `${minutes.format(Math.floor(rounded / 60))} ${seconds.format(rounded % 60)}`;
 }
 
-/** The change from `before` to `now` as a signed percentage, or `undefined` when there was nothing before. */
-export function changeOf(now: number, before: number): { ratio: number; text: string } | undefined {
-  if (before === 0) return undefined;
+/** How a metric's change is told: relative for counts and durations, in percentage points for rates (themselves percentages). */
+export type ChangeKind = 'relative' | 'points';
+
+export interface Change {
+  text: string;
+  /** The sign of the change as shown: -1, 0 (none, or `new`) or 1. */
+  direction: number;
+}
+
+/**
+ * The change from `before` to `now`: `+12%` (relative), `-3.5 pp` (points); `new` when a
+ * count rose from zero; undefined when both are zero (nothing happened in either range).
+ * @example changeBetween(30, 40, 'points') // { text: '-10 pp', direction: -1 }
+ */
+export function changeBetween(now: number, before: number, kind: ChangeKind): Change | undefined {
+  if (now === 0 && before === 0) return undefined;
+  if (kind === 'points') {
+    const pp = Math.round((now - before) * 10) / 10;
+    return { text: `${points.format(pp)} pp`, direction: Math.sign(pp) };
+  }
+  if (before === 0) return { text: 'new', direction: 0 };
   const ratio = (now - before) / before;
-  return { ratio, text: change.format(ratio) };
+  return { text: change.format(ratio), direction: Math.sign(Math.round(ratio * 100)) };
 }
 
 /** A calendar day `YYYY-MM-DD` as the reader writes it: `Nov 3, 2026`. */
 export const formatDay = (date: string) => fullDay.format(Date.parse(`${date}T00:00:00Z`));
+
+/** An inclusive range of days as the reader writes it: `Oct 22 – Nov 20, 2026`, or one day. */
+export const formatDays = (from: string, to: string) => (from === to ? formatDay(from) : fullDay.formatRange(Date.parse(`${from}T00:00:00Z`), Date.parse(`${to}T00:00:00Z`)));
 
 /** A timeseries label of its interval, short (axis) or long (table, tooltip). */
 export function formatBucket(label: string, interval: Interval, long = false): string {

@@ -28,6 +28,8 @@ export interface ListPanel {
   path: string;
   /** Heading of the name column. */
   nameHeading: string;
+  /** What the name column means, where two panels could be read alike (Referrers and Channels). */
+  description?: string;
   metricHeadings: string[];
   /** Per metric column; counts when absent. */
   formats?: MetricFormat[];
@@ -56,8 +58,14 @@ export const BREAKDOWN_LABELS: Record<Breakdown, string> = { device_type: 'Devic
 
 export const PANELS: readonly ListPanel[] = [
   simple('pages', 'Pages', 'pages', 'url', 'page', 'Page', ['visitors', 'pageviews'], ['Visitors', 'Pageviews'], 'No pageviews in this period.'),
-  simple('referrers', 'Referrers', 'referrers', 'source', 'source', 'Source', ['visitors', 'sessions'], ['Visitors', 'Sessions'], 'No visits in this period.'),
-  simple('channels', 'Channels', 'channels', 'channel', 'channel', 'Channel', ['visitors', 'sessions'], ['Visitors', 'Sessions'], 'No visits in this period.'),
+  {
+    ...simple('referrers', 'Referrers', 'referrers', 'source', 'source', 'Source', ['visitors', 'sessions'], ['Visitors', 'Sessions'], 'No visits in this period.'),
+    description: 'Source: the site whose link started the visit (the Referer\'s host). UTM tags do not change it: a visit without a referring site is Direct / None.',
+  },
+  {
+    ...simple('channels', 'Channels', 'channels', 'channel', 'channel', 'Channel', ['visitors', 'sessions'], ['Visitors', 'Sessions'], 'No visits in this period.'),
+    description: 'Channel: how the visit came, from the referring site, the UTM tags and ad click ids together (a link tagged utm_source=newsletter is Email, though Referrers counts it as Direct / None).',
+  },
   {
     id: 'locations', title: 'Locations', path: 'locations', nameHeading: 'Country', metricHeadings: ['Visitors'], empty: 'No visits in this period.',
     rows: (body) => list(body, 'locations').map((row) => {
@@ -80,7 +88,8 @@ export const PANELS: readonly ListPanel[] = [
       const [source, medium, campaign] = [String(row.source), String(row.medium), String(row.campaign)];
       return {
         key: `${source}\u0000${medium}\u0000${campaign}`,
-        label: `${source} / ${medium} / ${campaign}`,
+        // The API lists only sessions with all three set; a part that is empty anyway is left out rather than shown as a dangling slash.
+        label: [source, medium, campaign].filter((part) => part.trim() !== '').join(' / '),
         metrics: metrics(row, ['visitors', 'sessions']),
         compared: compared(row, ['visitors', 'sessions']),
         filter: [['is', 'utm_source', [source]], ['is', 'utm_medium', [medium]], ['is', 'utm_campaign', [campaign]]],
@@ -96,7 +105,7 @@ export const PANELS: readonly ListPanel[] = [
 export const GOALS_PANEL: ListPanel = {
   id: 'goals', title: 'Goals', path: 'goals', nameHeading: 'Goal', metricHeadings: ['Visitors', 'Conversions', 'Conversion rate'],
   formats: ['count', 'count', 'percent'],
-  empty: 'No goals for this site yet. Add one on the server: npx siteline goals add --site <id> --event signup (or --page "/thanks*").',
+  empty: 'No goals for this site yet. An owner adds them on the account\'s Goals page, or on the server: npx siteline goals add --site <id> --event signup (or --page "/thanks*").',
   rows: (body) => list(body, 'goals').map((row) => {
     const goal = String(row.goal);
     const fields = ['visitors', 'conversions', 'conversion_rate'];

@@ -1,32 +1,35 @@
 /**
- * The view, kept in the page's URL so it can be bookmarked, reloaded and shared: the
- * parameters are the API's own (`site_id`, `period`, `from`, `to`, `filters`, `compare`,
- * `interval`, `breakdown`) plus the chart's `metric`. What the URL does not say takes its
- * default; the URL is rewritten with only what differs from the defaults.
+ * The view, kept in the page's URL so it can be bookmarked, reloaded and shared: the API's
+ * own parameters (`site_id`, `period` or `from`/`to`, `filters`, `compare`, `interval`,
+ * `breakdown`), `range` for the ranges the dashboard computes (`yesterday`, `month`,
+ * `last_month`, `12mo`: a bookmark of "Month to date" stays month to date), and the chart's
+ * `metric`. What the URL does not say takes its default; the URL is rewritten with only what
+ * differs from the defaults. Date rules live in dates.ts.
  */
 import type { Breakdown, Compare, FilterCondition, FilterDimension, Interval, Period } from '@siteline/core';
+import { type DayRange, defaultInterval, intervalsFor, type RangeName, rangeQuery } from './dates.js';
 
 export type Metric = 'visitors' | 'pageviews' | 'sessions';
 export type CompareChoice = Compare | 'off';
 
 export interface View {
   site: string;
-  /** A period, or a custom range when `from`/`to` are set. */
-  period: Period;
-  from?: string;
-  to?: string;
+  range: RangeName;
+  /** The days of a custom range. */
+  custom?: DayRange | undefined;
   compare: CompareChoice;
-  interval: Interval;
+  /** The reader's pick of an interval; undefined: the range's default (dates.ts `intervalOf`). */
+  interval?: Interval | undefined;
   filters: FilterCondition[];
   breakdown: Breakdown;
   metric: Metric;
 }
 
-export const PERIODS: readonly Period[] = ['1d', '7d', '30d'];
 export const INTERVALS: readonly Interval[] = ['hour', 'day', 'week', 'month'];
 export const BREAKDOWNS: readonly Breakdown[] = ['device_type', 'browser', 'os'];
 export const METRICS: readonly Metric[] = ['visitors', 'pageviews', 'sessions'];
-const COMPARES: readonly CompareChoice[] = ['previous_period', 'year_over_year', 'off'];
+/** The comparison is off until the reader asks for one. */
+export const COMPARES: readonly CompareChoice[] = ['off', 'previous_period', 'year_over_year'];
 const DIMENSIONS: readonly FilterDimension[] = [
   'entry_page', 'source', 'channel', 'country', 'device_type', 'browser', 'os', 'utm_source', 'utm_medium', 'utm_campaign', 'page', 'event', 'goal',
 ];
@@ -35,20 +38,14 @@ const isDimension = (value: unknown): value is FilterDimension =>
   typeof value === 'string' && ((DIMENSIONS as readonly string[]).includes(value) || (value.startsWith('prop:') && value.length > 5));
 const OPERATORS = ['is', 'is_not', 'contains', 'contains_not'];
 
-const DEFAULTS = { period: '30d', compare: 'previous_period', interval: 'day', breakdown: 'device_type', metric: 'visitors' } as const;
+const DEFAULTS = { range: '30d', compare: 'off', breakdown: 'device_type', metric: 'visitors' } as const;
+/** The API's periods in the URL, and the ranges they name. */
+const PERIOD_RANGES: Record<Period, RangeName> = { '1d': 'today', '7d': '7d', '30d': '30d' };
+/** Ranges the dashboard computes, named by `range=` in the URL. */
+const COMPUTED: readonly RangeName[] = ['yesterday', 'month', 'last_month', '12mo'];
 
-const DAY_MS = 86_400_000;
 const isDate = (value: string | null): value is string => value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value));
 const oneOf = <T extends string>(list: readonly T[], value: string | null, fallback: T): T => (list as readonly (string | null)[]).includes(value) ? (value as T) : fallback;
-
-/** Days the view covers (a period's, or the custom range's). */
-export function rangeDays(view: Pick<View, 'period' | 'from' | 'to'>): number {
-  if (view.from && view.to) return Math.round((Date.parse(view.to) - Date.parse(view.from)) / DAY_MS) + 1;
-  return { '1d': 1, '7d': 7, '30d': 30 }[view.period];
-}
-
-/** Hours are only offered for ranges of up to 7 days (the API's rule). */
-export const hourAllowed = (view: Pick<View, 'period' | 'from' | 'to'>) => rangeDays(view) <= 7;
 
 /** Conditions read from the URL: kept only when each has the API's shape; the API checks the rest. */
 function parseFilters(text: string | null): FilterCondition[] {
@@ -70,45 +67,64 @@ export function readView(search: string, fallbackSite: string): View {
   const from = params.get('from');
   const to = params.get('to');
   const custom = isDate(from) && isDate(to) && from <= to;
-  const view: View = {
+  const period = params.get('period') as Period | null;
+  const named = oneOf(COMPUTED, params.get('range'), period && PERIOD_RANGES[period] ? PERIOD_RANGES[period] : DEFAULTS.range);
+  const interval = params.get('interval');
+  return {
     site: params.get('site_id') || fallbackSite,
-    period: oneOf(PERIODS, params.get('period'), DEFAULTS.period),
+    range: custom ? 'custom' : named,
+    ...(custom ? { custom: { from, to } } : {}),
     compare: oneOf(COMPARES, params.get('compare'), DEFAULTS.compare),
-    interval: oneOf(INTERVALS, params.get('interval'), DEFAULTS.interval),
+    ...(INTERVALS.includes(interval as Interval) ? { interval: interval as Interval } : {}),
     filters: parseFilters(params.get('filters')),
     breakdown: oneOf(BREAKDOWNS, params.get('breakdown'), DEFAULTS.breakdown),
     metric: oneOf(METRICS, params.get('metric'), DEFAULTS.metric),
-    ...(custom ? { from, to } : {}),
   };
-  if (view.interval === 'hour' && !hourAllowed(view)) view.interval = 'day';
-  return view;
 }
 
 /** The query string of a view (leading `?`), defaults left out. */
 export function writeView(view: View): string {
   const params = new URLSearchParams({ site_id: view.site });
-  if (view.from && view.to) {
-    params.set('from', view.from);
-    params.set('to', view.to);
-  } else if (view.period !== DEFAULTS.period) params.set('period', view.period);
+  const period = (Object.keys(PERIOD_RANGES) as Period[]).find((p) => PERIOD_RANGES[p] === view.range);
+  if (view.range === 'custom' && view.custom) {
+    params.set('from', view.custom.from);
+    params.set('to', view.custom.to);
+  } else if (period) {
+    if (view.range !== DEFAULTS.range) params.set('period', period);
+  } else params.set('range', view.range);
   if (view.filters.length > 0) params.set('filters', JSON.stringify(view.filters));
   if (view.compare !== DEFAULTS.compare) params.set('compare', view.compare);
-  if (view.interval !== DEFAULTS.interval) params.set('interval', view.interval);
+  if (view.interval) params.set('interval', view.interval);
   if (view.breakdown !== DEFAULTS.breakdown) params.set('breakdown', view.breakdown);
   if (view.metric !== DEFAULTS.metric) params.set('metric', view.metric);
   return `?${params}`;
 }
 
-/** The API parameters every report of the view shares (dates, filters, compare). */
-export function reportParams(view: View): URLSearchParams {
-  const params = new URLSearchParams({ site_id: view.site });
-  if (view.from && view.to) {
-    params.set('from', view.from);
-    params.set('to', view.to);
-  } else params.set('period', view.period);
+/**
+ * The API parameters every report of the view shares (dates, filters, compare); undefined
+ * while the range needs the site's `today` and it is not known yet.
+ */
+export function reportParams(view: View, today: string | undefined): URLSearchParams | undefined {
+  const range = rangeQuery(view.range, today, view.custom);
+  if (!range) return undefined;
+  const params = new URLSearchParams({ site_id: view.site, ...range });
   if (view.filters.length > 0) params.set('filters', JSON.stringify(view.filters));
   if (view.compare !== 'off') params.set('compare', view.compare);
   return params;
+}
+
+/**
+ * The view over another range of `days` days: the reader's interval is kept only where
+ * that range allows it (Hour, then 30 days: days), so no request is refused.
+ */
+export function withRange(view: View, range: RangeName, custom: DayRange | undefined, days: number, hours: boolean): View {
+  const interval = view.interval && intervalsFor(days, hours).includes(view.interval) && view.interval !== defaultInterval(days, hours) ? view.interval : undefined;
+  return { ...view, range, custom: range === 'custom' ? custom : undefined, interval };
+}
+
+/** The view drawn by `interval` (kept as a pick only when it is not the range's default). */
+export function withInterval(view: View, interval: Interval, days: number, hours: boolean): View {
+  return { ...view, interval: interval === defaultInterval(days, hours) ? undefined : interval };
 }
 
 /**

@@ -13,8 +13,11 @@ export interface Loaded<T> {
   busy: boolean;
 }
 
-/** Fetches `dashboard/data/<path>?<params>` whenever that string changes; `params` undefined: nothing to fetch yet. */
-export function useData<T>(path: string, params: URLSearchParams | undefined): Loaded<T> {
+/**
+ * Fetches `dashboard/data/<path>?<params>` whenever that string changes, or `version` does (a
+ * poll asks the same again); `params` undefined: nothing to fetch yet.
+ */
+export function useData<T>(path: string, params: URLSearchParams | undefined, version = 0): Loaded<T> {
   const request = params ? `${path}?${params}` : undefined;
   const [state, setState] = useState<Loaded<T>>({ query: undefined, data: undefined, error: undefined, busy: request !== undefined });
   useEffect(() => {
@@ -30,6 +33,6 @@ export function useData<T>(path: string, params: URLSearchParams | undefined): L
       },
     );
     return () => abort.abort();
-  }, [request]);
+  }, [request, version]);
   return state;
 }

@@ -1,11 +1,13 @@
 /**
  * The timeseries as an SVG line chart (hand-written: a few lines of geometry cost less than
  * a chart library, and SVG scales to any width), the compared range dashed, and the same
- * numbers as a table for keyboard and screen-reader users.
+ * numbers as a table for keyboard and screen-reader users. Nothing is drawn after now: the
+ * line stops at the bucket now falls in, which is drawn dashed and marked as running.
  */
 import type { Interval, TimeseriesRow } from '@siteline/core';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { type DayRange, elapsedBuckets } from '../dates.js';
 import { formatBucket, formatCount } from '../format.js';
 import { type Metric, METRICS } from '../state.js';
 import type { Loaded } from '../use-data.js';
@@ -14,29 +16,36 @@ import { DownloadCsv } from './DownloadCsv.js';
 type Series = { timeseries: TimeseriesRow[]; comparison?: TimeseriesRow[] };
 
 const H = 240;
-const PAD = { left: 52, right: 12, top: 12, bottom: 28 };
+const PAD = { left: 52, right: 16, top: 12, bottom: 28 };
+/** Points are marked with a dot up to this many buckets (beyond, dots would touch). */
+const MARKED_POINTS = 48;
 const METRIC_LABELS: Record<Metric, string> = { visitors: 'Visitors', pageviews: 'Pageviews', sessions: 'Sessions' };
 
-/** A round step so that four steps reach `max`: 1, 2, 2.5 or 5 times a power of ten. */
-function niceStep(max: number): number {
+/** A round step so that four steps reach `max`: 1, 2, 2.5 or 5 times a power of ten, and never under 1 (counts are whole). */
+export function niceStep(max: number): number {
   const raw = Math.max(max, 1) / 4;
+  if (raw <= 1) return 1;
   const power = 10 ** Math.floor(Math.log10(raw));
   return [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw)!;
 }
 
-function path(values: number[], x: (i: number) => number, y: (v: number) => number): string {
-  return values.map((v, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join('');
+function path(points: [number, number][]): string {
+  return points.map(([px, py], i) => `${i === 0 ? 'M' : 'L'}${px.toFixed(1)},${py.toFixed(1)}`).join('');
 }
 
 export interface ChartProps {
   loaded: Loaded<Series>;
   metric: Metric;
   onMetric(metric: Metric): void;
+  /** Whether the compared range is drawn (off, or nothing to compare with: not). */
+  changes: boolean;
+  /** Now, the site's zone and the view's days, once known: the buckets after now are not drawn. */
+  clock?: { now: number; zone: string; range: DayRange } | undefined;
   /** The interval switch, rendered in the panel's header. */
   children?: ComponentChildren;
 }
 
-export function Chart({ loaded, metric, onMetric, children }: ChartProps) {
+export function Chart({ loaded, metric, onMetric, changes, clock, children }: ChartProps) {
   const [hover, setHover] = useState<number | undefined>(undefined);
   // Drawn at the plot's own width in CSS pixels, so text keeps its size from a phone to a wide screen.
   const box = useRef<HTMLDivElement>(null);
@@ -50,18 +59,22 @@ export function Chart({ loaded, metric, onMetric, children }: ChartProps) {
   }, []);
   // The labels are those of the interval the shown rows were asked for (a newer choice may still be loading).
   const interval = (new URLSearchParams(loaded.query?.split('?')[1]).get('interval') ?? 'day') as Interval;
-  const rows = loaded.data?.timeseries ?? [];
-  const before = loaded.data?.comparison;
+  const all = loaded.data?.timeseries ?? [];
+  const { shown, current } = clock ? elapsedBuckets(all.map((r) => r.date), interval, clock.range, clock.now, clock.zone) : { shown: all.length, current: undefined };
+  const rows = all.slice(0, shown);
+  const before = changes ? loaded.data?.comparison : undefined;
   const values = rows.map((r) => r[metric]);
   const previous = before?.map((r) => r[metric]) ?? [];
   const step = niceStep(Math.max(0, ...values, ...previous));
   const top = step * 4;
   const plotW = W - PAD.left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;
-  const n = Math.max(rows.length, previous.length, 2);
+  const n = Math.max(all.length, previous.length, 2);
   const x = (i: number) => PAD.left + (i / (n - 1)) * plotW;
   const y = (v: number) => PAD.top + plotH * (1 - v / top);
-  const labelEvery = Math.max(1, Math.ceil(rows.length / Math.max(2, Math.floor(plotW / 90))));
+  const labelEvery = Math.max(1, Math.ceil(all.length / Math.max(2, Math.floor(plotW / 90))));
+  const complete = current ?? rows.length; // buckets before the running one
+  const points = values.map((v, i): [number, number] => [x(i), y(v)]);
   const onMove = (event: PointerEvent) => {
     const rect = (event.currentTarget as SVGSVGElement).getBoundingClientRect();
     const at = ((event.clientX - rect.left) / rect.width) * W;
@@ -69,6 +82,7 @@ export function Chart({ loaded, metric, onMetric, children }: ChartProps) {
     setHover(i >= 0 && i < rows.length ? i : undefined);
   };
   const hovered = hover === undefined ? undefined : rows[hover];
+  const bucketName = (r: TimeseriesRow, i: number) => `${formatBucket(r.date, interval, true)}${i === current ? ' (so far)' : ''}`;
   return (
     <section class="panel chart" aria-labelledby="h-chart" data-panel="timeseries" data-query={loaded.query} aria-busy={loaded.busy ? 'true' : 'false'}>
       <div class="panel-head">
@@ -90,9 +104,18 @@ export function Chart({ loaded, metric, onMetric, children }: ChartProps) {
               <text x={PAD.left - 6} y={y(k * step) + 4} text-anchor="end">{formatCount(k * step)}</text>
             </g>
           ))}
-          {rows.map((r, i) => (i % labelEvery === 0 ? <text key={r.date} class="axis" x={x(i)} y={H - 8} text-anchor="middle">{formatBucket(r.date, interval)}</text> : null))}
-          {previous.length > 0 && <path class="line compared" d={path(previous, x, y)} />}
-          {values.length > 0 && <path class="line current" d={path(values, x, y)} />}
+          {all.map((r, i) => {
+            if (i % labelEvery !== 0) return null;
+            // A label near the right edge ends there instead of being cut in half.
+            const anchor = x(i) > W - PAD.right - 40 ? 'end' : 'middle';
+            return <text key={r.date} class="axis" x={anchor === 'end' ? W - 2 : x(i)} y={H - 8} text-anchor={anchor}>{formatBucket(r.date, interval)}</text>;
+          })}
+          {previous.length > 0 && <path class="line compared" d={path(previous.map((v, i) => [x(i), y(v)]))} />}
+          {complete > 1 && <path class="line current" d={path(points.slice(0, complete))} />}
+          {current !== undefined && current > 0 && <path class="line current running" d={path(points.slice(current - 1, current + 1))} />}
+          {n <= MARKED_POINTS && points.map(([px, py], i) => (
+            <circle key={i} class={i === current ? 'point running' : 'point'} cx={px} cy={py} r={i === current ? 4 : 2.5} data-date={rows[i]!.date} />
+          ))}
           {hovered && hover !== undefined && (
             <g class="hover">
               <line x1={x(hover)} x2={x(hover)} y1={PAD.top} y2={PAD.top + plotH} />
@@ -102,13 +125,19 @@ export function Chart({ loaded, metric, onMetric, children }: ChartProps) {
         </svg>
         {hovered && hover !== undefined && (
           <div class="tip" style={{ left: `${(x(hover) / W) * 100}%` }}>
-            <strong>{formatBucket(hovered.date, interval, true)}</strong>
+            <strong>{bucketName(hovered, hover)}</strong>
             <span>{METRIC_LABELS[metric]}: {formatCount(hovered[metric])}</span>
             {before?.[hover] && <span>Before: {formatCount(before[hover]![metric])}</span>}
           </div>
         )}
       </div>
-      {before && <p class="legend"><span class="key current" /> This period <span class="key compared" /> Compared period</p>}
+      {(before || current !== undefined) && (
+        <p class="legend">
+          <span class="item"><span class="key current" /> This period</span>
+          {current !== undefined && <span class="item"><span class="key running" /> So far (not over yet)</span>}
+          {before && <span class="item"><span class="key compared" /> Compared period</span>}
+        </p>
+      )}
       <details>
         <summary>Show as a table</summary>
         <table class="series">
@@ -116,9 +145,9 @@ export function Chart({ loaded, metric, onMetric, children }: ChartProps) {
             <tr><th scope="col">{interval === 'hour' ? 'Hour' : interval === 'week' ? 'Week of' : interval === 'month' ? 'Month' : 'Day'}</th><th scope="col" class="num">Visitors</th><th scope="col" class="num">Pageviews</th><th scope="col" class="num">Sessions</th></tr>
           </thead>
           <tbody>
-            {rows.map((r) => (
-              <tr key={r.date} data-date={r.date}>
-                <th scope="row">{formatBucket(r.date, interval, true)}</th>
+            {rows.map((r, i) => (
+              <tr key={r.date} data-date={r.date} data-running={i === current ? 'true' : undefined}>
+                <th scope="row">{bucketName(r, i)}</th>
                 <td class="num">{formatCount(r.visitors)}</td>
                 <td class="num">{formatCount(r.pageviews)}</td>
                 <td class="num">{formatCount(r.sessions)}</td>

@@ -1,7 +1,8 @@
 /**
  * The properties of one custom event (properties-goals.md section 2), opened from its
- * Events row: the event's keys, then a key's values; a value's click filters by that event
- * with that value (`prop:<key>`). Read through the API like every other panel.
+ * Events row and shown right under it: the event's keys, then a key's values; a value's
+ * click filters by that event with that value (`prop:<key>`). Read through the API like
+ * every other panel.
  */
 import type { FilterCondition } from '@siteline/core';
 import { useMemo } from 'preact/hooks';
@@ -21,9 +22,11 @@ interface PropertiesProps {
   base: URLSearchParams;
   onOpen(open: OpenProperties | undefined): void;
   onFilter?: ((conditions: FilterCondition[]) => void) | undefined;
+  /** Whether rows show their change against the compared range. */
+  changes: boolean;
 }
 
-export function Properties({ open, base, onOpen, onFilter }: PropertiesProps) {
+export function Properties({ open, base, onOpen, onFilter, changes }: PropertiesProps) {
   const { event, property } = open;
   const params = useMemo(() => {
     const p = new URLSearchParams(base);
@@ -37,7 +40,7 @@ export function Properties({ open, base, onOpen, onFilter }: PropertiesProps) {
   const title = property === undefined ? `Properties of ${event}` : `${event}: ${property}`;
   return (
     <RankedTable
-      id="properties" title={title} nameHeading={property === undefined ? 'Property' : 'Value'} metricHeadings={['Events', 'Visitors']} loaded={loaded} rows={rows}
+      id="properties" title={title} nameHeading={property === undefined ? 'Property' : 'Value'} metricHeadings={['Events', 'Visitors']} loaded={loaded} rows={rows} changes={changes}
       empty={property === undefined ? `No ${event} event in this period carries properties.` : `No ${event} event in this period has ${property}.`}
       onOpen={property === undefined ? { run: (row) => onOpen({ event, property: row.key }), label: (row) => `Values of property ${row.label}` } : undefined}
       onFilter={property === undefined ? undefined : onFilter}

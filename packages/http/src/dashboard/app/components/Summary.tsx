@@ -1,45 +1,41 @@
 /** The five figures of `/stats`, each with its change against the compared range. */
 import type { StatsResponse, SummaryComparison } from '@siteline/core';
 import { useEffect } from 'preact/hooks';
-import { changeOf, formatCount, formatDay, formatDuration, formatPercent } from '../format.js';
+import { changeBetween, type ChangeKind, formatCount, formatDays, formatDuration, formatPercent } from '../format.js';
 import type { Loaded } from '../use-data.js';
 import { DownloadCsv } from './DownloadCsv.js';
 
 type Stats = StatsResponse & { comparison?: SummaryComparison };
 
 const FIGURES = [
-  { field: 'visitors', label: 'Visitors', format: formatCount, higherIsBetter: true },
-  { field: 'pageviews', label: 'Pageviews', format: formatCount, higherIsBetter: true },
-  { field: 'sessions', label: 'Sessions', format: formatCount, higherIsBetter: true },
-  { field: 'bounce_rate', label: 'Bounce rate', format: formatPercent, higherIsBetter: false },
-  { field: 'avg_duration', label: 'Visit duration', format: formatDuration, higherIsBetter: true },
+  { field: 'visitors', label: 'Visitors', format: formatCount, kind: 'relative', higherIsBetter: true },
+  { field: 'pageviews', label: 'Pageviews', format: formatCount, kind: 'relative', higherIsBetter: true },
+  { field: 'sessions', label: 'Sessions', format: formatCount, kind: 'relative', higherIsBetter: true },
+  { field: 'bounce_rate', label: 'Bounce rate', format: formatPercent, kind: 'points', higherIsBetter: false },
+  { field: 'avg_duration', label: 'Visit duration', format: formatDuration, kind: 'relative', higherIsBetter: true },
 ] as const;
 
-const points = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1, signDisplay: 'exceptZero' });
-
-/**
- * Counts and the duration change relative to the compared range (`+12%`); the bounce rate,
- * itself a percentage, changes in percentage points (`-3.5 pp`).
- */
-function Change({ field, now, before, higherIsBetter }: { field: string; now: number; before: number; higherIsBetter: boolean }) {
-  let text: string;
-  let direction: number;
-  if (field === 'bounce_rate') {
-    direction = Math.round((now - before) * 10);
-    text = `${points.format(Math.round((now - before) * 10) / 10)} pp`;
-  } else {
-    const change = changeOf(now, before);
-    if (!change) return <span class="chg">new</span>;
-    direction = Math.round(change.ratio * 100);
-    text = change.text;
-  }
-  const good = direction === 0 ? '' : (direction > 0) === higherIsBetter ? ' good' : ' bad';
-  return <span class={`chg${good}`}>{text}</span>;
+/** A figure's change against the compared range (format.ts `changeBetween`), green when it is for the better. */
+function Change({ now, before, kind, higherIsBetter }: { now: number; before: number; kind: ChangeKind; higherIsBetter: boolean }) {
+  const change = changeBetween(now, before, kind);
+  if (!change) return null;
+  const good = change.direction === 0 ? '' : (change.direction > 0) === higherIsBetter ? ' good' : ' bad';
+  return <span class={`chg${good}`}>{change.text}</span>;
 }
 
-export function Summary({ loaded }: { loaded: Loaded<Stats> }) {
+/** Whether a compared range holds nothing at all: no change is worth showing against it. */
+export const comparedEmpty = (comparison: SummaryComparison) => comparison.visitors === 0 && comparison.pageviews === 0 && comparison.sessions === 0;
+
+export interface SummaryProps {
+  loaded: Loaded<Stats>;
+  /** Whether the view's range includes the site's today (still running). */
+  running: boolean;
+}
+
+export function Summary({ loaded, running }: SummaryProps) {
   const stats = loaded.data;
   const comparison = stats?.comparison;
+  const changes = comparison !== undefined && !comparedEmpty(comparison);
   useEffect(() => {
     // The moment figures are on screen, for the bench (scripts/bench/dashboard.ts) and anyone profiling.
     if (stats && performance.getEntriesByName('siteline:figures').length === 0) performance.mark('siteline:figures');
@@ -55,12 +51,18 @@ export function Summary({ loaded }: { loaded: Loaded<Stats> }) {
             <dt>{f.label}</dt>
             <dd>
               <span class="value">{stats ? f.format(stats[f.field]) : '–'}</span>
-              {stats && comparison && <Change field={f.field} now={stats[f.field]} before={comparison[f.field]} higherIsBetter={f.higherIsBetter} />}
+              {stats && changes && <Change now={stats[f.field]} before={comparison[f.field]} kind={f.kind} higherIsBetter={f.higherIsBetter} />}
             </dd>
           </div>
         ))}
       </dl>
-      {comparison && <p class="note">Changes against {formatDay(comparison.from)} – {formatDay(comparison.to)}.</p>}
+      {comparison && (
+        <p class="note" data-comparison={changes ? 'shown' : 'empty'}>
+          {changes
+            ? `Changes against ${formatDays(comparison.from, comparison.to)}.${running ? ' Today is not over yet.' : ''}`
+            : `Nothing to compare with: no data in ${formatDays(comparison.from, comparison.to)}.`}
+        </p>
+      )}
     </section>
   );
 }
