@@ -53,6 +53,9 @@ export function changeText(field: keyof Summary, now: number, before: number, hi
   return { text, good: shown === 0 ? undefined : (shown > 0) === higherIsBetter };
 }
 
+/** A period's text for HTML with a month and its day kept on one line (`Nov&nbsp;9`). */
+const together = (text: string) => e(text).replace(/ (\d)/g, '&nbsp;$1');
+
 interface Table {
   title: string;
   headings: string[];
@@ -111,7 +114,7 @@ ${t.rows.map((r) => `<tr>${r.map((v, i) => `<td align="${i === 0 ? 'left' : 'rig
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f6f7f9"><tr><td align="center" style="padding:24px 8px">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;background:#ffffff;border:1px solid #dde1e7;border-radius:10px">
 <tr><td style="padding:24px 24px 4px"><div style="font-size:13px;color:#4d5665">Siteline · ${kind} report</div>
-<h1 style="margin:4px 0 2px;font-size:22px">${e(f.site.name)}</h1><div style="font-size:14px;color:#4d5665">${e(when)}, changes against ${e(before)}</div></td></tr>
+<h1 style="margin:4px 0 2px;font-size:22px">${e(f.site.name)}</h1><div style="font-size:14px;color:#4d5665">${together(when)}, changes against ${together(before)}</div></td></tr>
 <tr><td style="padding:8px 16px"><table role="presentation" width="100%" cellpadding="0" cellspacing="0">
 <tr>${figureCells[0]}${figureCells[1]}</tr><tr>${figureCells[2]}${figureCells[3]}</tr></table></td></tr>
 ${tableHtml}
