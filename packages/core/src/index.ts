@@ -65,7 +65,7 @@ export { type EmailReportStore, REPORT_KINDS, type ReportKind, type SendAttemptR
 export { type DayPair, latestPeriod, periodOf, type ReportPeriod, SEND_HOUR } from './email-reports/periods.js';
 export { CLAIM_TIMEOUT_MS, type DueSend, EmailReports, MAX_FAILURES, MAX_SUBSCRIBERS, nextAttempt, RETRY_AFTER_MS } from './email-reports/email-reports.js';
 export { REPORT_TOP_ROWS, type ReportFigures, reportFigures } from './email-reports/figures.js';
-export { type FigureChange, figureChange } from './metrics/change.js';
+export { type Change, type ChangeKind, measureChange, SUMMARY_CHANGE } from './metrics/change.js';
 export { CLOUD_KEY_PATTERN, generateCloudKey, hashCloudKey, hashesEqual, maskKey } from './accounts/keys.js';
 export { newAccountId, newKeyId, newSharedLinkId, newUserId, accountName, keyInfo, byCreation, type StoredKeyRow, LAST_USED_RESOLUTION_MS } from './accounts/rules.js';
 export * from './derive/index.js';

@@ -4,7 +4,7 @@
  * and the recipient's unsubscribe link, also as `List-Unsubscribe` with one-click (RFC 8058).
  * Every name from the data (pages, sources, goals, the site) is escaped: beacons write them.
  */
-import { figureChange, type ReportFigures, type Summary } from '@siteline/core';
+import { measureChange, type ReportFigures, type Summary, SUMMARY_CHANGE } from '@siteline/core';
 import { escapeHtml as e } from '../dashboard/pages.js';
 import type { MailMessage } from '../people/mail.js';
 
@@ -44,12 +44,13 @@ export const REPORT_FIGURES: { field: keyof Summary; label: string; format: (n: 
   { field: 'avg_duration', label: 'Visit duration', format: duration, higherIsBetter: true },
 ];
 
-/** The change of a figure as the dashboard writes it (`+12%`, `-3.5 pp`, `new`) and whether it is good news (undefined: no change). */
+/** The change of a figure as the dashboard writes it (`+12%`, `-3.5 pp`, `new`, nothing when both ranges had none) and whether it is good news (undefined: no change). */
 export function changeText(field: keyof Summary, now: number, before: number, higherIsBetter: boolean): { text: string; good: boolean | undefined } {
-  const change = figureChange(field, now, before);
-  if (!change) return { text: 'new', good: undefined };
-  const text = change.unit === 'points' ? `${points.format(change.value)} pp` : relative.format(change.value);
-  const shown = change.unit === 'points' ? Math.round(change.value * 10) : Math.round(change.value * 100);
+  const change = measureChange(now, before, SUMMARY_CHANGE[field]);
+  if (!change) return { text: '', good: undefined };
+  if (change.kind === 'new') return { text: 'new', good: undefined };
+  const text = change.kind === 'points' ? `${points.format(change.points)} pp` : relative.format(change.ratio);
+  const shown = change.kind === 'points' ? Math.round(change.points * 10) : Math.round(change.ratio * 100);
   return { text, good: shown === 0 ? undefined : (shown > 0) === higherIsBetter };
 }
 
@@ -90,7 +91,7 @@ export function renderReport(f: ReportFigures, links: ReportLinks, to: string): 
 
   const text = [
     `Siteline ${kind} report: ${f.site.name}`, `${when} (changes against ${before})`, '',
-    ...figures.map((fig) => `${fig.label.padEnd(16)}${fig.value.padStart(10)}  ${fig.change.text}`), '',
+    ...figures.map((fig) => `${fig.label.padEnd(16)}${fig.value.padStart(10)}  ${fig.change.text}`.trimEnd()), '',
     ...tables(f).flatMap((t) => [`${t.title} (${t.headings.slice(1).join(', ').toLowerCase()})`, ...(t.rows.length === 0 ? [`  ${t.empty}`] : t.rows.map((r) => `  ${r[0]}  ${r.slice(1).join('  ')}`)), '']),
     `Open the dashboard: ${links.dashboard}`, '',
     `You receive this ${kind} report of ${f.site.name} at ${to}. Stop it: ${links.unsubscribe}`, '',
