@@ -135,7 +135,9 @@ describe('shared links in Chromium', () => {
     const { link, token } = await links.create(await site(), { name: 'Soon revoked' });
     const { page, errors, close } = await open();
     await page.goto(`${t.origin}/share/${token}/`);
-    await settled(page); // every panel answered: the revocation meets the next request, not one in flight
+    // Every request of the page answered (Goals and the live count start once the sites list has come): the revocation meets the next request, not one in flight.
+    await settled(page);
+    await page.waitForFunction(() => document.querySelector('[data-panel=goals]')?.getAttribute('aria-busy') === 'false' && !document.querySelector('[data-panel=live]')?.textContent?.includes('–'));
     await links.revoke('ST-demo', link.id);
     await page.selectOption('select[aria-labelledby=label-period]', '7d');
     await page.waitForSelector('h1:has-text("This shared link does not work")', { timeout: 30_000 });
