@@ -25,10 +25,15 @@ export interface SitesSharing {
 export const embedSnippet = (url: string, siteName: string) =>
   `<iframe src="${e(url)}?embed=true&amp;theme=light" title="${e(siteName)} analytics" style="width:100%;height:1600px;border:0" loading="lazy"></iframe>`;
 
+/** Revoking asks first, as revoking a key does (no script): the disclosure says what follows; the post carries `confirm=yes`, which the route requires. */
+function revokeConfirm(frame: AccountFrame, site: Site, link: SharedLinkRow): string {
+  return `<details class="confirm"><summary>Revoke…</summary><p>Pages opened with “${e(link.name)}” stop working at their next request, and it cannot be turned back on.</p>${button(frame, 'sites/unshare', `Revoke ${link.name}`, { site_id: site.id, link_id: link.id, confirm: 'yes' }, 'danger')}</details>`;
+}
+
 function linkRows(frame: AccountFrame, site: Site, links: SharedLinkRow[]): string {
   if (links.length === 0) return '<p class="empty">No shared links.</p>';
   const rows = links.map((l) => `<tr><td>${e(l.name)}</td><td>${l.password_hash ? 'yes' : 'no'}</td><td>${l.frame_ancestors.length ? l.frame_ancestors.map((o) => `<code>${e(o)}</code>`).join(' ') : 'nowhere'}</td>
-<td>${l.segment.length ? `<code>${e(JSON.stringify(l.segment))}</code>` : 'whole site'}</td><td>${when(l.created_at)}</td><td>${button(frame, 'sites/unshare', `Revoke ${l.name}`, { site_id: site.id, link_id: l.id }, 'danger')}</td></tr>`).join('\n');
+<td>${l.segment.length ? `<code>${e(JSON.stringify(l.segment))}</code>` : 'whole site'}</td><td>${when(l.created_at)}</td><td>${revokeConfirm(frame, site, l)}</td></tr>`).join('\n');
   return `<table><caption class="visually-hidden">Shared links of ${e(site.name)}</caption><thead><tr><th scope="col">Name</th><th scope="col">Password</th><th scope="col">Embeddable by</th><th scope="col">Segment</th><th scope="col">Created</th><th scope="col">Revoke</th></tr></thead><tbody>
 ${rows}</tbody></table>`;
 }
@@ -50,8 +55,8 @@ export function siteSharingBody(frame: AccountFrame, site: Site, sharing: SitesS
   const fresh = created
     ? `<section class="new-key" aria-labelledby="new-link-${id}"><h4 id="new-link-${id}">Link “${e(created.name)}” created</h4>
 <p>Copy it now: it is shown this once (only its hash is kept). Anyone with it sees this site's dashboard until you revoke it.</p>
-<label for="link-url-${id}">Address</label> <input id="link-url-${id}" readonly value="${e(created.url)}" size="70"> <button type="button" data-copy="link-url-${id}">Copy</button>
-${created.embeddable ? `<label for="link-embed-${id}">Embed it on a page of an allowed origin</label><textarea id="link-embed-${id}" readonly rows="3">${e(embedSnippet(created.url, site.name))}</textarea> <button type="button" data-copy="link-embed-${id}">Copy</button>` : ''}</section>\n`
+<p><label for="link-url-${id}">Address</label> <input id="link-url-${id}" readonly value="${e(created.url)}" size="70"> <button type="button" data-copy="link-url-${id}">Copy</button></p>
+${created.embeddable ? `<p><label for="link-embed-${id}">Embed it on a page of an allowed origin</label><textarea id="link-embed-${id}" readonly rows="3">${e(embedSnippet(created.url, site.name))}</textarea> <button type="button" data-copy="link-embed-${id}">Copy</button></p>` : ''}</section>\n`
     : '';
   return `<details class="sharing"${sharing.openSite === site.id ? ' open' : ''}><summary>Shared links (${links.length}) and email reports (${subscriptions.length}) of ${e(site.name)}</summary>
 ${fresh}<h4>Shared links</h4>

@@ -43,6 +43,7 @@ export async function sharingAction(deps: SharingDeps, act: string, site: Site, 
         return { flash: { info: `Shared link “${link.name}” created.` }, status: 201, shown: { openSite, created: { siteId: site.id, name: link.name, url: shareUrl(origin, token), embeddable } } };
       }
       case 'unshare':
+        if (field('confirm') !== 'yes') return { flash: { error: 'Revoking a link needs its confirmation: open “Revoke…” beside the link and press its button.' }, status: 422, shown: { openSite } };
         if (!(await deps.links.revoke(site.id, field('link_id')))) return { flash: { error: 'There is no such working link of this site.' }, status: 404, shown: { openSite } };
         return { flash: { info: 'Link revoked: its pages stop working at their next request.' }, status: 200, shown: { openSite } };
       case 'report': {

@@ -34,7 +34,9 @@ describe('sharing on the Sites page', () => {
     expect(listed).toContain('<code>https://blog.acme.test</code> <code>http://127.0.0.1:8080</code>');
     expect(listed).not.toContain(url[2]);
     const linkId = /name="link_id" value="(lnk_[a-z0-9]{12})"/.exec(listed)![1]!;
-    expect((await post({ csrf, do: 'unshare', site_id: 'ST-demo', link_id: linkId })).text).toContain('Link revoked: its pages stop working at their next request.');
+    expect((await post({ csrf, do: 'unshare', site_id: 'ST-demo', link_id: linkId })).text).toContain('Revoking a link needs its confirmation'); // a stray click
+    expect((await t.request(new URL(url[1]!).pathname)).status).toBe(200);
+    expect((await post({ csrf, do: 'unshare', site_id: 'ST-demo', link_id: linkId, confirm: 'yes' })).text).toContain('Link revoked: its pages stop working at their next request.');
     expect((await t.request(new URL(url[1]!).pathname)).status).toBe(404);
   });
 

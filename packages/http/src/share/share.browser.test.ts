@@ -13,7 +13,7 @@ import { SharedLinks } from '@siteline/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDashboard, type TestDashboard } from '../dashboard/test-helpers.js';
-import { axe, launchChromium, settled } from '../people/account-browser-steps.js';
+import { axe, launchChromium, settled, signUpAndIn } from '../people/account-browser-steps.js';
 
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots-37';
 mkdirSync(SHOTS, { recursive: true });
@@ -185,5 +185,29 @@ describe('shared links in Chromium', () => {
       await allowed.close();
       await other.close();
     }
+  }, 120_000);
+
+  it('an owner creates a link on the Sites page, copies its address and opens it; the page passes axe at 1280 and 390 px', async () => {
+    const { page, errors, close } = await open();
+    const { link } = await t.people.addUser(t.cloud!.accountA, 'sharer@acme.test', 'owner');
+    await signUpAndIn(page, `${t.origin}/dashboard/set-password?token=${link}`, t.origin, 'sharer@acme.test', 'tulip-orbit-42-canyon');
+    await page.goto(`${t.origin}/dashboard/account/sites`);
+    await page.click('summary:has-text("Shared links (")');
+    await page.fill('#link-name-ST-demo', 'Agency');
+    await page.fill('#link-origins-ST-demo', 'https://agency.example.com');
+    await page.click('form:has(#link-name-ST-demo) button[type=submit]');
+    expect(await page.getByRole('status').first().textContent()).toContain('Shared link “Agency” created.');
+    const address = await page.inputValue('#link-url-ST-demo');
+    expect(address).toMatch(new RegExp(`^${t.origin}/share/[A-Za-z0-9_-]{43}/$`));
+    expect(await page.inputValue('#link-embed-ST-demo')).toContain(`<iframe src="${address}?embed=true&amp;theme=light"`);
+    expect(await axe(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/sites-sharing-1280.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 900 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: `${SHOTS}/sites-sharing-390.png`, fullPage: true });
+    await page.goto(address);
+    await figures(page);
+    expect(errors).toEqual([]);
+    await close();
   }, 120_000);
 });
