@@ -10,9 +10,9 @@ export type SharingTable = 'shared_links' | 'report_subscriptions' | 'report_sen
  * - `shared_links`: the whole row again with a higher `version`; reads take `argMax(…, version)`
  *   and `max(revoked_ms)`, so a revoked link stays revoked whatever the hosts' clocks.
  * - `report_subscriptions`: likewise, `removed` 1 when unsubscribed.
- * - `report_sends`: a claim is a row (outcome '', a random `claim_id`); a claim wins when it
- *   is the only one of its send and attempt (sharing/email-reports.ts); the outcome ('sent',
- *   'failed') is another row. Attempt 0 is a send by hand.
+ * - `report_sends`: a claim is a row (outcome '', a random `claim_id`); after a settling wait
+ *   the smallest claim of a send and attempt wins (sharing/email-reports.ts); the outcome
+ *   ('sent', 'failed') is another row. Attempt 0 is a send by hand.
  * Links are sharded by id, the rest by site, so every row of one link or send is on one shard.
  * New tables only: the step is idempotent.
  */
