@@ -5,10 +5,12 @@
  * `--fixtures` (or $SITELINE_FIXTURES, or by default `../shared/fixtures/` beside the
  * repository), never copied in; device type and bot recall against matomo-org/device-detector's
  * `Tests/fixtures/*.yml`, read from `--device-fixtures` (or $SITELINE_DEVICE_FIXTURES) and
- * from the fixtures directory if they appear there. Prints agreement per category, every
- * disagreement, and every case left out as not comparable with the reason. Exits 1 when a
- * target is missed, 2 when fixtures that were named cannot be read, and 0, saying what it
- * needs and where to pass it, when there are none at all (a clone on its own).
+ * from the fixtures directory if they appear there; channels against peers' tests transcribed
+ * into `--peer-fixtures <dir>` (or $SITELINE_PEER_FIXTURES) when given (peer-channels.ts).
+ * Prints agreement per category, every disagreement, and every case left out as not
+ * comparable with the reason. Exits 1 when a target is missed, 2 when fixtures that were
+ * named cannot be read, and 0, saying what it needs and where to pass it, when there are
+ * none at all (a clone on its own).
  * Not part of `npm test`. The figures and the naming mapping are in docs/derivations.md.
  */
 import { existsSync } from 'node:fs';
@@ -17,6 +19,7 @@ import { dbtGa4Channels, ga4SourceCategories, postHogChannels, postHogDomainType
 import { DEVICE_FIXTURES_ENV, deviceFixtureDirs, readDeviceFixtures } from './accuracy/device-detector.js';
 import { botTallies, deviceTypeTallies } from './accuracy/device-types.js';
 import { fixturesSource, noFixturesMessage } from './accuracy/fixtures.js';
+import { PEER_FIXTURES_ENV, peerChannelTallies, peerFixturesDir } from './accuracy/peer-channels.js';
 import { detailLines, meetsTarget, summaryLine, type Tally } from './accuracy/tally.js';
 import { userAgentTallies } from './accuracy/user-agents.js';
 
@@ -24,6 +27,7 @@ const { values: args } = parseArgs({
   options: {
     fixtures: { type: 'string' },
     'device-fixtures': { type: 'string' },
+    'peer-fixtures': { type: 'string' },
     limit: { type: 'string', default: '40' },
   },
 });
@@ -36,22 +40,25 @@ if (!Number.isInteger(limit) || limit < 0) {
 const started = performance.now();
 const { dir, chosen } = fixturesSource(args.fixtures);
 // Named fixtures that are missing are an error (exit 2); the default place empty is only "nothing to measure".
-const peers = chosen || existsSync(dir);
-if (!peers && !(args['device-fixtures'] ?? process.env[DEVICE_FIXTURES_ENV])) {
+const haveFixtures = chosen || existsSync(dir);
+const peerDir = peerFixturesDir(args['peer-fixtures']);
+if (!haveFixtures && !(args['device-fixtures'] ?? process.env[DEVICE_FIXTURES_ENV]) && peerDir === undefined) {
   console.log(noFixturesMessage(dir));
   process.exit(0);
 }
 let tallies: Tally[] = [];
 let deviceSources: string[] = [];
 let deviceTallies: Tally[] = [];
+let peerTallies: Tally[] = [];
 try {
-  if (peers) tallies = [dbtGa4Channels(dir), postHogChannels(dir), ga4SourceCategories(dir), postHogDomainTypes(dir), ...userAgentTallies(dir)];
+  if (haveFixtures) tallies = [dbtGa4Channels(dir), postHogChannels(dir), ga4SourceCategories(dir), postHogDomainTypes(dir), ...userAgentTallies(dir)];
   const deviceDirs = deviceFixtureDirs(args['device-fixtures'], dir);
   if (deviceDirs.length > 0) {
     const fixtures = readDeviceFixtures(deviceDirs);
     deviceSources = fixtures.sources;
     deviceTallies = [...deviceTypeTallies(fixtures), ...botTallies(fixtures)];
   }
+  if (peerDir !== undefined) peerTallies = peerChannelTallies(peerDir);
 } catch (error) {
   console.error(`accuracy: ${(error as Error).message}`);
   process.exit(2);
@@ -68,17 +75,19 @@ function combined(name: string, parts: Tally[]): Tally {
   }
   return all;
 }
-const channels = peers ? [combined('channel (both sets, comparable)', tallies.slice(0, 2))] : [];
+const channels = haveFixtures ? [combined('channel (both sets, comparable)', tallies.slice(0, 2))] : [];
+const peers = peerTallies.length === 0 ? [] : [combined('channel (peers, all files)', peerTallies), ...peerTallies];
 
-console.log(`# Derivation accuracy against public fixtures in ${peers ? dir : '(none: only device-detector\'s)'}`);
+console.log(`# Derivation accuracy against public fixtures in ${haveFixtures ? dir : '(none: only device-detector\'s)'}`);
 console.log(`device-detector fixtures: ${deviceSources.length > 0 ? deviceSources.join(', ') : 'none'}\n`);
-for (const tally of [...tallies, ...deviceTallies]) console.log(`${detailLines(tally, limit).join('\n')}\n`);
+for (const tally of [...tallies, ...deviceTallies, ...peerTallies]) console.log(`${detailLines(tally, limit).join('\n')}\n`);
 console.log('## Summary');
-for (const tally of [...channels, ...tallies, ...deviceTallies]) console.log(summaryLine(tally));
+for (const tally of [...channels, ...tallies, ...deviceTallies, ...peers]) console.log(summaryLine(tally));
 if (deviceTallies.length === 0) {
   const why = `no device-detector fixtures (its Tests/fixtures/*.yml) in ${dir} or ${dir}/device-detector; pass --device-fixtures <dir> or set ${DEVICE_FIXTURES_ENV}`;
   console.log(`device type: not measured: ${why}\nbot recall:  not measured: ${why}`);
 }
+if (peerDir === undefined) console.log(`channel (peers): not measured: pass --peer-fixtures <dir> or set ${PEER_FIXTURES_ENV}`);
 console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
 const missed = [...channels, ...tallies, ...deviceTallies].filter((t) => !meetsTarget(t));
 if (missed.length > 0) {

@@ -20,6 +20,8 @@ export const CHANNEL_NAMES: Readonly<Record<string, Channel | null>> = {
   Display: 'Display',
   Affiliates: 'Affiliates',
   Affiliate: 'Affiliates', // PostHog's spelling
+  'AI Assistants': 'AI Assistants', // Plausible's channel, as ours
+  AI: 'AI Assistants', // Rybbit's name for it
   // GA4 "Paid Other" (paid medium, source neither search, social, video nor shopping) is
   // folded into Display by our rules; PostHog calls the same thing "Paid Unknown".
   'Paid Other': 'Display',
@@ -40,6 +42,8 @@ export const CHANNEL_NAMES: Readonly<Record<string, Channel | null>> = {
   'Mobile Push Notifications': null,
   Unassigned: null,
   Unknown: null,
+  'Paid AI': null, // Rybbit: a paid medium from an AI assistant; our contract has no paid AI channel
+  Event: null, // Rybbit: utm_medium event, seminar, webinar
 };
 
 /** GA4's source categories (and PostHog's domain types) -> ours, which keep GA4's four. */

@@ -24,7 +24,7 @@ export const GA4_LIST_TARGET = 0.95;
 const SITE: Site = { id: 'ST-accuracy', name: 'Accuracy', timezone: 'UTC', domain: 'site.example', accountId: null } as Site;
 
 /** The channel our pipeline gives a landing URL and a referrer. */
-function channelOf(url: string, referrer: string): string {
+export function channelOf(url: string, referrer: string): string {
   return enrichEvent(SITE, { ts: 0, type: 'pageview', url, referrer }, () => 'salt', 0).channel;
 }
 
@@ -37,7 +37,7 @@ function landingUrl(params: Record<string, string | undefined>): string {
 }
 
 /** Maps a peer's channel name, or explains why the case is left out. */
-function expectedChannel(tally: Tally, name: string, input: string): string | undefined {
+export function expectedChannel(tally: Tally, name: string, input: string): string | undefined {
   const ours = CHANNEL_NAMES[name];
   if (ours === undefined) throw new Error(`${tally.name}: no mapping for channel name "${name}"; add it to channel-names.ts`);
   if (ours === null) exclude(tally, `"${name}" has no counterpart in our channels`, input);

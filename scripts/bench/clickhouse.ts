@@ -10,6 +10,7 @@
  * and its JSON is kept for the comparison with the SQLite store. Then the
  * collector's buffered writes into ClickHouse under `wrk`.
  */
+import { rmSync } from 'node:fs';
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -262,7 +263,10 @@ async function importBefore(dir: string, engine: Engine, options: ClickHouseBenc
   return { dir, importPerSecond: (events / importMs) * 1000, bytes: Number(parts?.b ?? 0) };
 }
 
-/** `POST /collect` under wrk with the collector writing into ClickHouse (in the request thread: the worker thread is SQLite's). */
+/**
+ * `POST /collect` under wrk into ClickHouse: on a clickhouse-server as the standalone server runs it (a worker thread
+ * through the spool); on chdb in the request thread, each beacon answered once inserted (chdb cannot run in a worker).
+ */
 async function collectInto(
   backend: { storage: ClickHouseStorage; salts: SaltStore }, options: ClickHouseBenchOptions, engine: Engine, server?: TestServer, kind: BeaconKind = 'pageview',
 ): Promise<CollectResult | string> {
@@ -273,7 +277,10 @@ async function collectInto(
   const site = options.sites.find((s) => s.id === options.siteId)!;
   const started = Date.now();
   // Beacons are stamped "now": run the clock on from the data's end, as the SQLite collector's does.
-  const collector = await startServer(backend, () => options.lines.endMs + (Date.now() - started), join(options.dir, 'tls'));
+  const spool = join(options.dir, 'spool-collect');
+  rmSync(spool, { recursive: true, force: true });
+  const worker = server ? { location: { engine: 'clickhouse' as const, url: server.url, username: 'default', password: '', database: 'bench' }, spool: { dir: spool, maxBytes: 256 * 1024 * 1024 } } : undefined;
+  const collector = await startServer(backend, () => options.lines.endMs + (Date.now() - started), join(options.dir, 'tls'), worker);
   const count = async () => Number((await (await storage.client.query({ query: `SELECT count() AS n FROM bench.events WHERE site_id = '${site.id}'`, format: 'JSONEachRow' })).json<{ n: string }>())[0]!.n);
   let stored = await count();
   try {
@@ -289,7 +296,7 @@ async function collectInto(
     return `failed: ${String(error).slice(0, 200)}`;
   } finally {
     await collector.close();
-    void server;
+    rmSync(spool, { recursive: true, force: true });
   }
 }
 

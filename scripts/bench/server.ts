@@ -12,6 +12,8 @@ import type { SaltStore } from '../../packages/core/src/salts/salts.js';
 import type { Storage } from '../../packages/core/src/storage/types.js';
 import { communityAuthenticator } from '../../packages/http/src/auth.js';
 import { createCollectHandler } from '../../packages/http/src/collect/handler.js';
+import type { SpoolConfig } from '../../packages/http/src/collect/thread-protocol.js';
+import type { DatabaseLocation } from '../../packages/http/src/database-url.js';
 import { createApiHandler } from '../../packages/http/src/handler.js';
 import { silentLogger } from '../../packages/http/src/log.js';
 
@@ -38,12 +40,18 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-/** `collectWorker`: the SQLite file for the collector's worker thread (as the standalone server runs it); none: in the request thread. */
-export async function startServer(backend: { storage: Storage; salts: SaltStore }, now: () => number, dir: string, collectWorker?: string): Promise<BenchServer> {
+/**
+ * `collectWorker`: where the collector's worker thread opens the backend (a SQLite file's path, or a location), with
+ * the spool a ClickHouse backend writes through, as the standalone server runs it; none: everything in the request thread.
+ */
+export async function startServer(
+  backend: { storage: Storage; salts: SaltStore }, now: () => number, dir: string, collectWorker?: string | { location: DatabaseLocation; spool?: SpoolConfig },
+): Promise<BenchServer> {
   const { storage } = backend;
   const tls = certificate(dir);
   const api = createApiHandler({ storage, authenticate: communityAuthenticator(BENCH_KEY), rateLimit: false, logger: silentLogger, now });
-  const worker = collectWorker ? { worker: { engine: 'sqlite' as const, path: collectWorker } } : {};
+  const where = typeof collectWorker === 'string' ? { location: { engine: 'sqlite' as const, path: collectWorker } } : collectWorker;
+  const worker = where ? { worker: where.location, ...(where.spool ? { spool: where.spool } : {}) } : {};
   const collect = createCollectHandler({ backend, trustProxy: true, logger: silentLogger, now, ...worker });
   // As the standalone server does: the collector's worker has opened the database before the first request.
   await collect.ready();

@@ -32,7 +32,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 const BASE = '/api/v1';
 /** The parameters most endpoints share, described once under "Common parameters". */
-export const COMMON = ['site_id', 'from', 'to', 'period', 'filters', 'compare', 'format'];
+export const COMMON = ['site_id', 'from', 'to', 'period', 'filters', 'compare', 'imported', 'format'];
 
 /** The one example request of each path (its query), as a reader would send it to the demo site. */
 export const EXAMPLES: Record<string, string> = {
@@ -86,7 +86,7 @@ function typeOf(doc: Json, schema: Json): string {
   return s.type ?? 'object';
 }
 
-/** Rows of `field | type | meaning` for an object schema, rows of arrays of objects spelled `list[].field`. */
+/** Rows of `field | type | meaning` for an object schema, rows of arrays of objects spelled `list[].field`, of objects `object.field`. */
 function fieldRows(doc: Json, schema: Json, prefix = ''): string[] {
   const object = resolve(doc, schema);
   const rows: string[] = [];
@@ -96,6 +96,8 @@ function fieldRows(doc: Json, schema: Json, prefix = ''): string[] {
     const rowsBelow = field.type === 'array' && resolve(doc, field.items).properties ? 'One row each, with the fields below.' : '';
     rows.push(`| ${code(path)} | ${typeOf(doc, raw)} | ${cell(field.description ?? raw.description ?? rowsBelow)} |`);
     if (field.type === 'array' && resolve(doc, field.items).properties) rows.push(...fieldRows(doc, field.items, `${path}[].`));
+    // An object field with fields of its own (`imported`): each of them, as `imported.included`.
+    else if (field.type === 'object' && field.properties && name !== 'comparison') rows.push(...fieldRows(doc, raw, `${path}.`));
   }
   return rows;
 }

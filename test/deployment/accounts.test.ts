@@ -6,35 +6,17 @@
  * sign-ins through both processes are counted together.
  */
 import { readFileSync } from 'node:fs';
-import https from 'node:https';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deploymentSetup, type Engine } from './engines.js';
-import { command, serve, type Served } from './processes.js';
+import { browserRequest, command, cookieOf, serve, type Served } from './processes.js';
 
 const { dir, tls, stops, engines } = deploymentSetup('accounts', ['SQLite', 'ClickHouse']);
 
-interface Reply {
-  status: number;
-  body: string;
-  headers: Record<string, string | string[] | undefined>;
-}
-
 /** A request to a served process as a browser on its pages would make it (its Origin, the cookie, a form). */
-function request(server: Served, method: string, path: string, options: { cookie?: string; form?: Record<string, string>; key?: string } = {}): Promise<Reply> {
-  const headers: Record<string, string> = {};
-  if (options.cookie) headers.Cookie = options.cookie;
-  if (options.key) headers.Authorization = `Bearer ${options.key}`;
-  if (options.form) Object.assign(headers, { 'Content-Type': 'application/x-www-form-urlencoded', Origin: server.origin });
-  return new Promise((resolve, reject) => {
-    const req = https.request(`${server.origin}${path}`, { method, ca: readFileSync(tls.certFile), servername: 'localhost', agent: false, headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
-    });
-    req.on('error', reject).end(options.form ? new URLSearchParams(options.form).toString() : undefined);
-  });
-}
+const request = (server: Served, method: string, path: string, options: { cookie?: string; form?: Record<string, string>; key?: string } = {}) =>
+  browserRequest(server, readFileSync(tls.certFile), method, path, options);
 
-const cookieOf = (reply: Reply) => ([] as string[]).concat(reply.headers['set-cookie'] ?? [])[0]?.split(';', 1)[0] ?? '';
 const csrfIn = (html: string) => /name="csrf" value="([A-Za-z0-9_-]{43})"/.exec(html)![1]!;
 
 describe.each(engines)('the account interface across two `siteline serve` processes on %s', (_name, make) => {
@@ -50,9 +32,10 @@ describe.each(engines)('the account interface across two `siteline serve` proces
     link = added.stdout.trim();
     const account = /acct_[a-z0-9]{16}/.exec(added.stderr)![0];
     await command(['sites', 'add', '--name', 'Acme shop', '--id', 'ST-acme', '--account', account], dir, env());
-    a = await serve(dir, env(), tls);
+    // Two processes on one machine: a collector spool directory each (one owner per directory).
+    a = await serve(dir, { ...env(), COLLECT_SPOOL_DIR: join(dir, `spool-${engine.name}-a`) }, tls);
     stops.push(() => a.stop());
-    b = await serve(dir, env(), tls);
+    b = await serve(dir, { ...env(), COLLECT_SPOOL_DIR: join(dir, `spool-${engine.name}-b`) }, tls);
     stops.push(() => b.stop());
   });
 

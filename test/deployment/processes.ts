@@ -114,3 +114,34 @@ export async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+export interface Reply {
+  status: number;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * A request to a served process as a browser on its pages would make it (its Origin, the
+ * cookie, a form), from the loopback address `from` when given (127.0.0.2 … are other clients).
+ */
+export function browserRequest(
+  server: Served, ca: Buffer, method: string, path: string,
+  options: { cookie?: string; form?: Record<string, string>; key?: string; from?: string } = {},
+): Promise<Reply> {
+  const headers: Record<string, string> = {};
+  if (options.cookie) headers.Cookie = options.cookie;
+  if (options.key) headers.Authorization = `Bearer ${options.key}`;
+  if (options.form) Object.assign(headers, { 'Content-Type': 'application/x-www-form-urlencoded', Origin: server.origin });
+  const from = options.from ? { localAddress: options.from } : {};
+  return new Promise((resolve, reject) => {
+    const req = https.request(`${server.origin}${path}`, { method, ca, servername: 'localhost', agent: false, headers, ...from }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+    });
+    req.on('error', reject).end(options.form ? new URLSearchParams(options.form).toString() : undefined);
+  });
+}
+
+/** The `name=value` of the session cookie a reply sets ('' when none). */
+export const cookieOf = (reply: Reply) => ([] as string[]).concat(reply.headers['set-cookie'] ?? [])[0]?.split(';', 1)[0] ?? '';

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINT_PATHS, type EndpointName, getPages, localDay, parseQuery } from '@siteline/core';
 import { deploymentSetup, type Engine } from './engines.js';
@@ -17,7 +18,8 @@ describe.each(engines)('two server processes on %s', (_name, make) => {
   let key = '';
   let keyId = '';
   let account = '';
-  const cloud = (node: number) => ({ ...engine.envVia(node), EDITION: 'cloud' });
+  // Each process has a spool directory of its own (one owner each), as two servers on one machine must.
+  const cloud = (node: number) => ({ ...engine.envVia(node), EDITION: 'cloud', COLLECT_SPOOL_DIR: join(dir, `spool-${engine.name}-${node}`) });
   /** Stops both processes (each writes its buffered beacons on SIGTERM) and starts them again. */
   const restart = async () => {
     expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);

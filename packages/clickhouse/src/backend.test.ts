@@ -33,6 +33,7 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse backend', () => {
     name: 'clickhouse, one server',
     open: async () => openClickHouseBackend({ url: (await (server ??= startClickHouse())).url, database: 'backend_one', now: () => now }),
     clock,
+    transactions: false,
     countRows: rowCounter(async () => (await (server ??= startClickHouse())).url, 'backend_one'),
   });
   testBackend({
@@ -45,6 +46,7 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse backend', () => {
       return openClickHouseBackend({ url, database: 'backend_shards', cluster: c.cluster, nodes, now: () => now });
     },
     clock,
+    transactions: false,
     countRows: rowCounter(async () => (await (cluster ??= startClickHouseCluster(2))).servers[0]!.url, 'backend_shards'),
   });
   let opened = 0;
@@ -119,7 +121,7 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse backend', () => {
       const first = await openClickHouseBackend({ url, database: 'opened_twice' });
       const second = await openClickHouseBackend({ url, database: 'opened_twice' });
       expect([second.kind, second.description, second.capabilities]).toEqual([
-        'clickhouse', `clickhouse ${url.replace('http://', '')}/opened_twice`, { writerThread: false, sharedAcrossHosts: true },
+        'clickhouse', `clickhouse ${url.replace('http://', '')}/opened_twice`, { writerThread: true, sharedAcrossHosts: true },
       ]);
       const client = createClient({ url });
       const tables = (await (await client.query({ query: "SELECT name FROM system.tables WHERE database = 'opened_twice' ORDER BY name", format: 'JSONEachRow' })).json<{ name: string }>()).map((r) => r.name);

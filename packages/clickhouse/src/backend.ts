@@ -68,7 +68,7 @@ export async function openClickHouseBackend(options: ClickHouseBackendOptions): 
       shares: createClickHouseShareStore(storage.client, target, settings),
       emailReports: createClickHouseEmailReportStore(storage.client, target, settings),
       salts: createClickHouseSaltStore(storage.client, target, { ...(options.now ? { now: options.now } : {}), dropDays, insertSettings: settings }),
-      capabilities: { writerThread: false, sharedAcrossHosts: true },
+      capabilities: { writerThread: true, sharedAcrossHosts: true },
       close: () => storage.close(),
     };
   } catch (error) {

@@ -4,6 +4,7 @@ import { connect, type ClientConnection } from './connection/client.js';
 import { clientIO } from './connection/client-io.js';
 import { outsideDateType, readDay } from './schema/days.js';
 import { createEventPages } from './reads/export.js';
+import { createImported } from './imported/imported.js';
 import { sqlIdent } from './connection/escape.js';
 import { goalRow, goalsSql, goalVersions, toGoal, type GoalRead } from './sites/goals.js';
 import { migrateSchema } from './schema/migrate.js';
@@ -15,6 +16,7 @@ import { createSelectionReads } from './reads/selection.js';
 import type { SchemaTarget } from './schema/schema.js';
 import { bySiteOrder, siteRow, sitesSql, toSite, type SiteRead } from './sites/sites.js';
 import { createVisitorReads } from './rollups/visitors.js';
+import { createRepeatableWrites } from './write/repeatable.js';
 import { createWriter, type TouchedDays } from './write/writer.js';
 
 export type { ClientConnection } from './connection/client.js';
@@ -122,7 +124,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const timezones = new Map<string, string>();
   const storage: ClickHouseStorage = {
     kind: 'clickhouse',
-    capabilities: { selection: true, properties: true, goals: true },
+    capabilities: { selection: true, properties: true, goals: true, imported: true },
     client,
     async migrate() {
       await Promise.all([rollups.idle(), goalVisitors.idle()]); // a step may rebuild the tables a background build writes to
@@ -161,17 +163,19 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
 
     async writeEvents(events, record) {
       // One write at a time per store: a write reads the state of its sessions, so two at once could both build on the same one.
-      const run = writing.then(async () => {
+      await serially(async () => {
         const touched = await write(events, record);
         if (record) await rollups.settle(touched);
       });
-      writing = run.catch(() => {});
-      await run;
     },
+
+    // Serialized with every other write, as writeEvents: a plan reads the state the writes before it left.
+    planWrite: (events) => serially(() => repeatable.plan(events)),
+    applyWrite: (plan, applyOptions) => serially(() => repeatable.apply(plan, applyOptions)),
 
     async writeImport(record, batches) {
       // As writeEvents with the record, a batch at a time (the writer merges a session written in several calls exactly).
-      const run = writing.then(async () => {
+      await serially(async () => {
         await write.refuseKnown(record);
         const touched: TouchedDays = new Map();
         for (const batch of batches) {
@@ -184,8 +188,6 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
         await write.recordImport(record);
         await rollups.settle(touched);
       });
-      writing = run.catch(() => {});
-      await run;
     },
 
     async summary(range, selection) {
@@ -290,6 +292,12 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
       return true;
     },
 
+    writeImported: (dataset, batches) => imported.writeImported(dataset, batches),
+    listImports: (siteId) => imported.listImports(siteId),
+    deleteImport: (siteId, importId) => imported.deleteImport(siteId, importId),
+    importedTotals: (request) => imported.importedTotals(request),
+    nativeDays: (siteId, days) => imported.nativeDays(siteId, days),
+
     async close() {
       await Promise.all([rollups.idle(), goalVisitors.idle()]);
       await client.close();
@@ -298,7 +306,14 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const nextGoalVersion = goalVersions();
 
   const write = createWriter(io, target);
+  const repeatable = createRepeatableWrites(io, target, write.changes);
   let writing: Promise<void> = Promise.resolve();
+  /** Runs `run` after every write queued before it (writes read the sessions the ones before them left). */
+  const serially = <T>(run: () => Promise<T>): Promise<T> => {
+    const result = writing.then(run);
+    writing = result.then(() => {}, () => {});
+    return result;
+  };
   const rollups = createRollups(io, target, {
     now: options.now ?? Date.now,
     async timezoneOf(siteId) {
@@ -316,6 +331,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const eventPage = createEventPages(rows, target);
   const goalVisitors = createGoalVisitors(io, target, { sources: (range) => rollups.sources(range), command });
   const propertyReads = createPropertyReads(target, selected, goalVisitors);
+  const imported = createImported(io, target, { client, nodes: options.nodes, username: options.username, password: options.password });
 
   return storage;
 }

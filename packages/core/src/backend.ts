@@ -14,11 +14,12 @@ import type { Storage } from './storage/types.js';
 /** What a backend can do beyond the contract; declared, never detected. */
 export interface BackendCapabilities {
   /**
-   * The collector may derive and write events on a worker thread with a connection of its
-   * own (the backend opened again with role `collect`), so writes and their CPU never run
-   * on the thread that answers requests. True for a SQLite file; false for `:memory:` (a
-   * second connection would see another database) and for ClickHouse (its writes are
-   * network calls; the collector buffers them in the request thread).
+   * The server runs the collector on a worker thread with a connection of its own (the
+   * backend opened again with role `collect`): true for ClickHouse, whose writes are network
+   * calls that the worker keeps in a local spool first (`Storage.planWrite`), so neither an
+   * fsync nor a slow server holds up the thread answering requests. False for SQLite: a commit
+   * of the few beacons that arrive meanwhile (a group commit) costs less than handing them to
+   * another thread and back, so the request thread commits them itself.
    */
   readonly writerThread: boolean;
   /**
@@ -30,11 +31,9 @@ export interface BackendCapabilities {
 }
 
 /**
- * Which connection a backend is opened for. `serve`: the server's request thread, whose
- * collector writes on a worker thread when `writerThread` (SQLite then never checkpoints
- * its WAL on this connection, so a long checkpoint never delays an answer). `collect`: the
- * collector's worker thread (SQLite checkpoints less often there). `tool`: commands and
- * embedders (engine defaults).
+ * Which connection a backend is opened for. `serve`: the server's request thread (on SQLite
+ * it also commits the collector's beacons). `collect`: a collector's worker thread (SQLite
+ * checkpoints less often there). `tool`: commands and embedders (engine defaults).
  */
 export type BackendRole = 'serve' | 'collect' | 'tool';
 
@@ -65,6 +64,8 @@ export interface Backend {
   /** Daily salts of the collector's visitor ids, shared by every process and kept across restarts. */
   readonly salts: SaltStore;
   readonly capabilities: BackendCapabilities;
+  /** What opening it changed that its owner should log (SQLite: data files others could read, made the owner's alone); none usually. */
+  readonly notices?: readonly string[];
   /** Closes every connection the backend opened. Safe to call twice. */
   close(): Promise<void>;
 }

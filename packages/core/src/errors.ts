@@ -16,11 +16,13 @@ export class SiteNotFoundError extends Error {
   }
 }
 
-/** One bad line of an NDJSON import. */
+/** One bad line of an import (an NDJSON line, a CSV row). */
 export interface ImportLineError {
-  /** 1-based line number in the input. */
+  /** 1-based line number in the input (0: the file as a whole). */
   line: number;
   reason: string;
+  /** The file of an export of several files (a Plausible zip), when the line is one of its. */
+  file?: string;
 }
 
 /** An import was rejected as a whole; nothing was stored. */
@@ -57,4 +59,31 @@ export class UnsupportedQueryError extends Error {
 /** A goal broke a rule (properties-goals.md section 4) or is not there; nothing was changed. */
 export class GoalError extends Error {
   override readonly name = 'GoalError';
+}
+
+/** What a `WriteUnavailableError` says, by where the write was refused; written once, tests import them. */
+export const WRITE_UNAVAILABLE_MESSAGES = {
+  full: "The database's disk is full; nothing was written. Free some space and try again.",
+  readonly: 'The database cannot be written (a read-only file, directory or mount); nothing was written.',
+  importFull: "The database's disk is full; nothing was imported. Free some space and run the import again.",
+  importReadonly: 'The database cannot be written (a read-only file, directory or mount); nothing was imported.',
+  stageFull: 'The temporary directory has no space left to stage the import; nothing was imported. Free some space there (or set TMPDIR to a larger disk) and run the import again.',
+} as const;
+
+/**
+ * The store cannot take writes right now: its disk is full (SQLite's `SQLITE_FULL`) or it is
+ * read-only (`SQLITE_READONLY`: a read-only file, directory or mount). Nothing of the write
+ * was kept, reads still answer, and the same write succeeds once space (or write access) is
+ * back. The HTTP layer answers 503 with `Retry-After`.
+ */
+export class WriteUnavailableError extends Error {
+  override readonly name = 'WriteUnavailableError';
+  constructor(
+    /** `full`: no space left; `readonly`: the file or its directory cannot be written. */
+    readonly reason: 'full' | 'readonly',
+    message: string = WRITE_UNAVAILABLE_MESSAGES[reason],
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
 }

@@ -17,7 +17,7 @@ export {
 } from './query/messages.js';
 export {
   SITE_ID_PATTERN, isCalendarDate, siteIdSchema, dateSchema, periodSchema, limitSchema, breakdownSchema, eventNameSchema,
-  filterConditionSchema, filterConditionsSchema, filterValuesSchema, compareSchema, intervalSchema, ENDPOINT_OWN_PARAMETERS,
+  filterConditionSchema, filterConditionsSchema, filterValuesSchema, compareSchema, intervalSchema, importedSchema, ENDPOINT_OWN_PARAMETERS,
   FORMATS, type Format, formatSchema,
   requiredEventNameSchema, propertySchema, filterDimensionSchema, PROP_DIMENSION_PATTERN, type EndpointParameter,
 } from './query/schema.js';
@@ -43,7 +43,7 @@ export {
   isPropDimension, propValue, eventPasses, goalConditionHolds, convertsOnAny, hasConditions, type GoalEvent,
 } from './storage/selection.js';
 export type * from './storage/types.js';
-export { createSqliteStorage, type SqliteStorageOptions } from './storage/sqlite/sqlite-storage.js';
+export { createSqliteStorage, type SqliteStorageOptions, type SqliteSynchronous } from './storage/sqlite/sqlite-storage.js';
 export { openSqliteBackend, type SqliteBackendOptions } from './storage/sqlite/sqlite-backend.js';
 export { type Backend, type BackendCapabilities, type BackendRole, BackendError } from './backend.js';
 export { createSite, editSite, generateSiteId, type NewSite, type SiteEdit } from './sites/sites.js';
@@ -54,20 +54,23 @@ export { deriveVisitorId } from './import/visitor.js';
 export { parseImportLine, importLineSchema, MAX_LINE_LENGTH } from './import/line-schema.js';
 export { isValidTimeZone, localDay, dayStart, shiftDay, daysBetween } from './time/zone.js';
 export type { Account, AccountStore, ApiKeyInfo, KeyIdentity } from './accounts/types.js';
-export { COMMUNITY_ACCOUNT, type ExpiryBounds, type LinkRow, type PeopleStore, type Role, ROLES, type SignInRow, type UserRow, type WebSessionRow } from './people/types.js';
-export { SignInThrottle, THROTTLE_DEFAULTS, type ThrottleOptions } from './people/throttle.js';
-export { ATTEMPTS_KEPT_MS, CLEANUP_INTERVAL_MS, csrfMatches, LINK_TTL_MS, MAX_EMAIL_LENGTH, normalEmail, People, PeopleError, type PeopleOptions, SESSION_LIMITS, type SessionSubject, TOKEN_PATTERN, TOTP_STEP_MS } from './people/people.js';
-export { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem, SCRYPT_PARAMS, verifyPassword } from './people/passwords.js';
+export {
+  COMMUNITY_ACCOUNT, type ExpiryBounds, type LinkRow, type PeopleStore, type Role, ROLES, type SignInAttempt, type SignInRow, type UserChange, type UserRow, type WebSessionRow,
+} from './people/types.js';
+export { type ReservedAttempt, SignInThrottle, THROTTLE_DEFAULTS, type ThrottleOptions } from './people/throttle.js';
+export { People, type PeopleOptions, type SessionSubject } from './people/people.js';
+export { ATTEMPTS_KEPT_MS, CLEANUP_INTERVAL_MS, csrfMatches, LINK_TTL_MS, MAX_EMAIL_LENGTH, normalEmail, PeopleError, SESSION_LIMITS, TOKEN_PATTERN, TOTP_STEP_MS } from './people/rules.js';
+export { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem, SCRYPT_PARAMS, verifyPassword, verifyPasswords } from './people/passwords.js';
 export { newToken, tokenHash } from './people/tokens.js';
 export type { SharedLinkRow, ShareStore } from './sharing/types.js';
-export { frameAncestor, MAX_FRAME_ANCESTORS, MAX_LINK_NAME_LENGTH, MAX_LINKS_PER_SITE, type NewSharedLink, ShareError, SharedLinks } from './sharing/links.js';
+export { frameAncestor, type LinkPasswordCheck, linkThrottleSubject, MAX_FRAME_ANCESTORS, MAX_LINK_NAME_LENGTH, MAX_LINKS_PER_SITE, type NewSharedLink, ShareError, SharedLinks, type SharedLinksOptions } from './sharing/links.js';
 export { type EmailReportStore, REPORT_KINDS, type ReportKind, type SendAttemptRow, type SendKey, type SubscriptionRow } from './email-reports/types.js';
 export { type DayPair, latestPeriod, periodOf, type ReportPeriod, SEND_HOUR } from './email-reports/periods.js';
 export { CLAIM_TIMEOUT_MS, type DueSend, EmailReports, MAX_FAILURES, MAX_SUBSCRIBERS, nextAttempt, RETRY_AFTER_MS } from './email-reports/email-reports.js';
 export { REPORT_TOP_ROWS, type ReportFigures, reportFigures } from './email-reports/figures.js';
 export { type Change, type ChangeKind, measureChange, SUMMARY_CHANGE } from './metrics/change.js';
 export { CLOUD_KEY_PATTERN, generateCloudKey, hashCloudKey, hashesEqual, maskKey } from './accounts/keys.js';
-export { newAccountId, newKeyId, newSharedLinkId, newUserId, accountName, keyInfo, byCreation, type StoredKeyRow, LAST_USED_RESOLUTION_MS } from './accounts/rules.js';
+export { accountIdFor, newAccountId, newKeyId, newSharedLinkId, newUserId, accountName, keyInfo, byCreation, type StoredKeyRow, LAST_USED_RESOLUTION_MS } from './accounts/rules.js';
 export * from './derive/index.js';
 export {
   type SaltStore,
@@ -83,3 +86,12 @@ export { CSV_TABLES, csvTable } from './csv/csv-tables.js';
 export { csvReport, type CsvReport } from './csv/csv-report.js';
 export { openExport, EXPORT_PAGE_SIZE, type EventExport } from './export/export-events.js';
 export { exportLine } from './export/export-line.js';
+export { importPlausible, type PlausibleImportOptions, type PlausibleImportSummary } from './import/plausible/plausible.js';
+export { IMPORTED_TABLES, type ImportedTable, type ImportedRow, type ImportedDataset, type ImportedMetrics, type ImportedTotals, type ImportedTotalsRequest, type KeyCondition, type DayRun, type DayBounds } from './imported/types.js';
+export { IMPORTED_TABLE_KEYS, MAX_IMPORTED_KEYS, SESSION_TABLES } from './imported/tables.js';
+export { importParsed, type RecordResult, type TakeRecord } from './import/import.js';
+export { parseImportObject } from './import/line-schema.js';
+export { importUmami, type UmamiImportOptions } from './import/umami/umami.js';
+export { importGa4, type Ga4ImportOptions } from './import/ga4/ga4.js';
+export { GA4_AUTOMATIC_EVENTS } from './import/ga4/ga4-row.js';
+export { importedDayRuns, runsOf } from './imported/plan.js';

@@ -120,23 +120,42 @@ export const CHANNELS = [
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 
-export interface StatsResponse extends Summary {}
-export interface TimeseriesResponse { timeseries: TimeseriesRow[] }
-export interface PagesResponse { pages: PageRow[] }
-export interface ReferrersResponse { referrers: ReferrerRow[] }
-export interface ChannelsResponse { channels: ChannelRow[] }
-export interface LocationsResponse { locations: LocationRow[] }
-export interface DevicesResponse { breakdown: Breakdown; devices: DeviceRow[] }
-export interface EventsResponse { events: EventRow[] }
-export interface CampaignsResponse { campaigns: CampaignRow[] }
+/**
+ * `imported` of a body: present only when the site has imported daily totals (a Plausible
+ * import) on days of the range (or the compared range) that count, days without native
+ * events (docs/behaviour.md, "Imported data").
+ */
+export interface ImportedNote {
+  /** Whether the numbers include the imported days. */
+  included: boolean;
+  /** Imported days of the main range that count (included or not). */
+  days: number;
+  /** Why they are left out, when they are. */
+  reason?: string;
+}
+
+/** Every body but `/live`'s may carry `imported` (see `ImportedNote`). */
+export interface WithImported {
+  imported?: ImportedNote;
+}
+
+export interface StatsResponse extends Summary, WithImported {}
+export interface TimeseriesResponse extends WithImported { timeseries: TimeseriesRow[] }
+export interface PagesResponse extends WithImported { pages: PageRow[] }
+export interface ReferrersResponse extends WithImported { referrers: ReferrerRow[] }
+export interface ChannelsResponse extends WithImported { channels: ChannelRow[] }
+export interface LocationsResponse extends WithImported { locations: LocationRow[] }
+export interface DevicesResponse extends WithImported { breakdown: Breakdown; devices: DeviceRow[] }
+export interface EventsResponse extends WithImported { events: EventRow[] }
+export interface CampaignsResponse extends WithImported { campaigns: CampaignRow[] }
 export interface LiveResponse { live: number }
 /** `/properties` without `property`: the keys of the event's properties. */
-export interface PropertyKeysResponse { name: string; properties: PropertyRow[] }
+export interface PropertyKeysResponse extends WithImported { name: string; properties: PropertyRow[] }
 /** `/properties` with `property`: the values of one key. */
-export interface PropertyValuesResponse { name: string; property: string; values: PropertyValueRow[] }
+export interface PropertyValuesResponse extends WithImported { name: string; property: string; values: PropertyValueRow[] }
 /** `/properties`: the keys (no `property` given) or the values of one key (tell them apart by `'values' in body`). */
 export type PropertiesResponse = PropertyKeysResponse | PropertyValuesResponse;
-export interface GoalsResponse { goals: GoalRow[] }
+export interface GoalsResponse extends WithImported { goals: GoalRow[] }
 
 /** Common query parameters accepted by every endpoint except `/live`. */
 export interface DateParams {
@@ -187,8 +206,14 @@ export type Compare = (typeof COMPARE_MODES)[number];
 export const INTERVALS = ['day', 'hour', 'week', 'month'] as const;
 export type Interval = (typeof INTERVALS)[number];
 
-/** `filters` and `compare`: accepted by every endpoint except `/live` (query-extensions.md). */
+/** `imported`: `include` (default) counts imported daily totals where they apply; `exclude` leaves them out. */
+export const IMPORTED_MODES = ['include', 'exclude'] as const;
+export type ImportedMode = (typeof IMPORTED_MODES)[number];
+
+/** `filters`, `compare` and `imported`: accepted by every endpoint except `/live` (query-extensions.md). */
 export interface ExtensionParams {
+  /** `exclude` leaves imported daily totals out (docs/behaviour.md, "Imported data"). */
+  imported?: ImportedMode;
   /** Conditions that must all hold; the SDK encodes them as the JSON text the API reads. */
   filters?: readonly FilterCondition[];
   /** Adds `comparison` to the response, computed over the compared range. */
@@ -244,18 +269,18 @@ export interface SummaryComparison extends Summary {
 
 export interface ComparedStatsResponse extends StatsResponse { comparison: SummaryComparison }
 /** `comparison`: the compared range's rows, same interval, in order (the count may differ, see the spec). */
-export interface ComparedTimeseriesResponse { timeseries: TimeseriesRow[]; comparison: TimeseriesRow[] }
-export interface ComparedPagesResponse { pages: Compared<PageRow, 'url'>[] }
-export interface ComparedReferrersResponse { referrers: Compared<ReferrerRow, 'source'>[] }
-export interface ComparedChannelsResponse { channels: Compared<ChannelRow, 'channel'>[] }
-export interface ComparedLocationsResponse { locations: Compared<LocationRow, 'country' | 'country_code'>[] }
-export interface ComparedDevicesResponse { breakdown: Breakdown; devices: Compared<DeviceRow, 'name'>[] }
-export interface ComparedEventsResponse { events: Compared<EventRow, 'name'>[] }
-export interface ComparedCampaignsResponse { campaigns: Compared<CampaignRow, 'source' | 'medium' | 'campaign'>[] }
-export interface ComparedPropertyKeysResponse { name: string; properties: Compared<PropertyRow, 'property'>[] }
-export interface ComparedPropertyValuesResponse { name: string; property: string; values: Compared<PropertyValueRow, 'value'>[] }
+export interface ComparedTimeseriesResponse extends WithImported { timeseries: TimeseriesRow[]; comparison: TimeseriesRow[] }
+export interface ComparedPagesResponse extends WithImported { pages: Compared<PageRow, 'url'>[] }
+export interface ComparedReferrersResponse extends WithImported { referrers: Compared<ReferrerRow, 'source'>[] }
+export interface ComparedChannelsResponse extends WithImported { channels: Compared<ChannelRow, 'channel'>[] }
+export interface ComparedLocationsResponse extends WithImported { locations: Compared<LocationRow, 'country' | 'country_code'>[] }
+export interface ComparedDevicesResponse extends WithImported { breakdown: Breakdown; devices: Compared<DeviceRow, 'name'>[] }
+export interface ComparedEventsResponse extends WithImported { events: Compared<EventRow, 'name'>[] }
+export interface ComparedCampaignsResponse extends WithImported { campaigns: Compared<CampaignRow, 'source' | 'medium' | 'campaign'>[] }
+export interface ComparedPropertyKeysResponse extends WithImported { name: string; properties: Compared<PropertyRow, 'property'>[] }
+export interface ComparedPropertyValuesResponse extends WithImported { name: string; property: string; values: Compared<PropertyValueRow, 'value'>[] }
 export type ComparedPropertiesResponse = ComparedPropertyKeysResponse | ComparedPropertyValuesResponse;
-export interface ComparedGoalsResponse { goals: Compared<GoalRow, 'goal'>[] }
+export interface ComparedGoalsResponse extends WithImported { goals: Compared<GoalRow, 'goal'>[] }
 
 /** Response body of each endpoint when `compare` is given (`/live` takes no `compare`). */
 export interface ComparedEndpointResponses {

@@ -18,7 +18,7 @@ import type { DatabaseLocation } from './database-url.js';
 export async function openBackend(location: DatabaseLocation, options: OpenBackendOptions = {}): Promise<Backend> {
   switch (location.engine) {
     case 'sqlite':
-      return openSqliteBackend(location.path, options);
+      return openSqliteBackend(location.path, { ...options, ...(location.synchronous ? { synchronous: location.synchronous } : {}) });
     case 'clickhouse': {
       const { openClickHouseBackend } = await loadClickHouse();
       const { engine: _, ...where } = location;

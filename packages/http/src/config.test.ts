@@ -35,8 +35,10 @@ describe('parseConfig', () => {
       port: 8443,
       tls: { certFile: cert, keyFile: key },
       trustProxy: false,
+      hstsMaxAgeSeconds: 31_536_000,
       rateLimitPerMinute: 600,
       collectBatch: { maxEvents: 500, maxDelayMs: 1000 },
+      collectSpool: { dir: join(dir, 'siteline-spool'), maxBytes: 256 * 1024 * 1024 },
       limits: {
         maxConnections: 900,
         maxConnectionsPerIp: 100,
@@ -132,6 +134,21 @@ describe('parseConfig', () => {
     expect(problems({ ...valid, COLLECT_BATCH_EVENTS: '0', COLLECT_BATCH_MS: '60001' })).toEqual([
       'COLLECT_BATCH_EVENTS must be an integer from 1 to 100000 (got "0").',
       'COLLECT_BATCH_MS must be an integer from 1 to 60000 (got "60001").',
+    ]);
+  });
+
+  it('reads the spool and SQLite durability settings', () => {
+    const parsed = parseConfig({ ...valid, COLLECT_SPOOL_DIR: 'var/spool', COLLECT_SPOOL_MB: '16', SQLITE_SYNCHRONOUS: 'FULL' }, dir);
+    expect([parsed.collectSpool, parsed.database]).toEqual([
+      { dir: join(dir, 'var/spool'), maxBytes: 16 * 1024 * 1024 },
+      { engine: 'sqlite', path: join(dir, 'siteline.db'), synchronous: 'full' },
+    ]);
+    expect(problems({ ...valid, COLLECT_SPOOL_MB: '0', SQLITE_SYNCHRONOUS: 'extra' })).toEqual([
+      'COLLECT_SPOOL_MB must be an integer from 1 to 1048576 (got "0").',
+      'SQLITE_SYNCHRONOUS must be normal or full, got "extra".',
+    ]);
+    expect(problems({ ...valid, DATABASE_URL: 'clickhouse://default:@127.0.0.1:8123/siteline', SQLITE_SYNCHRONOUS: 'full' })).toEqual([
+      'SQLITE_SYNCHRONOUS applies to a SQLite DATABASE_URL only; this one is ClickHouse (its beacons go through the spool, which is always fsynced).',
     ]);
   });
 

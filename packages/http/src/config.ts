@@ -22,10 +22,18 @@ export interface ServerConfig {
   tls: { certFile: string; keyFile: string } | null;
   /** Plain HTTP on loopback, trusting the proxy's `X-Forwarded-Proto`. */
   trustProxy: boolean;
+  /** `Strict-Transport-Security: max-age=` of every HTTPS answer (`HSTS_MAX_AGE_SECONDS`; default a year, 0 for a development host). */
+  hstsMaxAgeSeconds?: number;
   /** Requests per key and minute; 0 turns the limit off. */
   rateLimitPerMinute: number;
-  /** The collector writes accepted beacons at least every `maxDelayMs`, or as soon as `maxEvents` wait. */
+  /**
+   * The collector's writes: at most `maxEvents` events each (SQLite commits as soon as the
+   * previous commit is done); through the spool (ClickHouse), beacons gather `maxDelayMs` at
+   * most before one insert.
+   */
   collectBatch: { maxEvents: number; maxDelayMs: number };
+  /** Where ClickHouse beacons are appended and fsynced before their 202 (`COLLECT_SPOOL_DIR`), and the bytes it may hold (`COLLECT_SPOOL_MB`). */
+  collectSpool: { dir: string; maxBytes: number };
   /** Connections, timeouts and budgets of clients without a key (README: "Limits a deployment should set"). */
   limits: ServerLimits;
   /** Memory of the SQLite store's column cache of filtered reads, MiB (`COLUMN_CACHE_MB`; default 256). */
@@ -58,6 +66,8 @@ export const DEFAULTS = {
   RATE_LIMIT_PER_MINUTE: '600',
   COLLECT_BATCH_EVENTS: '500',
   COLLECT_BATCH_MS: '1000',
+  COLLECT_SPOOL_DIR: './siteline-spool',
+  COLLECT_SPOOL_MB: '256',
   // Limits (README: "Limits a deployment should set"): below a descriptor limit of 1,024 with room to spare,
   // timeouts a slow phone meets with margin, budgets far above one person and far below a flood.
   MAX_CONNECTIONS: '900',
@@ -71,6 +81,7 @@ export const DEFAULTS = {
   OPEN_SESSIONS_MB: '64',
   DASHBOARD_IDLE_MINUTES: '30',
   COLUMN_CACHE_MB: '256',
+  HSTS_MAX_AGE_SECONDS: '31536000',
 } as const;
 
 /** Below this length `SERVICE_API_KEY` is accepted with a warning (decisions.md section 7). */
@@ -98,6 +109,9 @@ const schema = z.object({
   RATE_LIMIT_PER_MINUTE: integer(0, 1_000_000).default(Number(DEFAULTS.RATE_LIMIT_PER_MINUTE)),
   COLLECT_BATCH_EVENTS: integer(1, 100_000).default(Number(DEFAULTS.COLLECT_BATCH_EVENTS)),
   COLLECT_BATCH_MS: integer(1, 60_000).default(Number(DEFAULTS.COLLECT_BATCH_MS)),
+  COLLECT_SPOOL_DIR: z.string().max(4096, { error: 'must be a directory path of at most 4096 characters' }).default(DEFAULTS.COLLECT_SPOOL_DIR),
+  COLLECT_SPOOL_MB: integer(1, 1_048_576).default(Number(DEFAULTS.COLLECT_SPOOL_MB)),
+  SQLITE_SYNCHRONOUS: z.string().optional(),
   MAX_CONNECTIONS: integer(0, 1_000_000).default(Number(DEFAULTS.MAX_CONNECTIONS)),
   MAX_CONNECTIONS_PER_IP: integer(0, 1_000_000).default(Number(DEFAULTS.MAX_CONNECTIONS_PER_IP)),
   TLS_HANDSHAKE_TIMEOUT_MS: integer(100, 600_000).default(Number(DEFAULTS.TLS_HANDSHAKE_TIMEOUT_MS)),
@@ -109,6 +123,7 @@ const schema = z.object({
   OPEN_SESSIONS_MB: integer(1, 65_536).default(Number(DEFAULTS.OPEN_SESSIONS_MB)),
   DASHBOARD_IDLE_MINUTES: integer(1, 1440).default(Number(DEFAULTS.DASHBOARD_IDLE_MINUTES)),
   COLUMN_CACHE_MB: integer(1, 1_048_576).default(Number(DEFAULTS.COLUMN_CACHE_MB)),
+  HSTS_MAX_AGE_SECONDS: integer(0, 63_072_000).default(Number(DEFAULTS.HSTS_MAX_AGE_SECONDS)),
   PUBLIC_URL: z.string().max(2048).refine((v) => /^https:\/\/[^/?#\s]+\/?$/.test(v), { error: 'must be the https:// origin people reach the server at, e.g. https://stats.example.com' }).optional(),
   SMTP_URL: z.string().max(2048).refine((v) => /^smtps?:\/\/[^\s]+$/.test(v), { error: 'must be smtp://user:password@host:port or smtps://…' }).optional(),
   MAIL_FROM: z.string().max(320).optional(),
@@ -190,8 +205,10 @@ export function parseConfig(vars: EnvVars, cwd: string): ServerConfig {
     port: data.PORT,
     tls: certFile && keyFile ? { certFile, keyFile } : null,
     trustProxy,
+    hstsMaxAgeSeconds: data.HSTS_MAX_AGE_SECONDS,
     rateLimitPerMinute: data.RATE_LIMIT_PER_MINUTE,
     collectBatch: { maxEvents: data.COLLECT_BATCH_EVENTS, maxDelayMs: data.COLLECT_BATCH_MS },
+    collectSpool: { dir: resolve(cwd, data.COLLECT_SPOOL_DIR), maxBytes: data.COLLECT_SPOOL_MB * 1024 * 1024 },
     limits: {
       maxConnections: data.MAX_CONNECTIONS,
       maxConnectionsPerIp: data.MAX_CONNECTIONS_PER_IP,
@@ -226,7 +243,14 @@ export function databaseLocation(vars: EnvVars, cwd: string): { location: Databa
   if (vars.DATABASE_PATH !== undefined && /^[a-z][a-z0-9+.-]+:\/\//i.test(value)) {
     return { problem: 'DATABASE_PATH is a SQLite file path; put a clickhouse:// address in DATABASE_URL.' };
   }
-  return parseDatabaseUrl(value, cwd, { name: vars.CLICKHOUSE_CLUSTER, nodes: vars.CLICKHOUSE_NODES });
+  const found = parseDatabaseUrl(value, cwd, { name: vars.CLICKHOUSE_CLUSTER, nodes: vars.CLICKHOUSE_NODES });
+  const synchronous = vars.SQLITE_SYNCHRONOUS?.toLowerCase();
+  if (synchronous === undefined || 'problem' in found) return found;
+  if (synchronous !== 'normal' && synchronous !== 'full') {
+    return { problem: `SQLITE_SYNCHRONOUS must be normal or full, got ${JSON.stringify(vars.SQLITE_SYNCHRONOUS)}.` };
+  }
+  if (found.location.engine !== 'sqlite') return { problem: 'SQLITE_SYNCHRONOUS applies to a SQLite DATABASE_URL only; this one is ClickHouse (its beacons go through the spool, which is always fsynced).' };
+  return { location: { ...found.location, synchronous } };
 }
 
 /**

@@ -6,6 +6,8 @@ export type DatabaseLocation =
       engine: 'sqlite';
       /** Absolute path of the file, or `:memory:`. */
       path: string;
+      /** When a commit is durable (`SQLITE_SYNCHRONOUS`); default `normal`: see docs/behaviour.md, "What 202 promises". */
+      synchronous?: 'normal' | 'full';
     }
   | {
       engine: 'clickhouse';

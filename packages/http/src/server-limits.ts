@@ -11,6 +11,7 @@ import type { Socket } from 'node:net';
 import type { AuthFailureLimit } from './auth-failures.js';
 import { clientNetwork, normalizeIp } from './collect/client-ip.js';
 import type { BeaconLimit } from './collect/beacon-limit.js';
+import { rawHstsHeader } from './hsts.js';
 import { HTTP_MESSAGES } from './errors.js';
 
 /** The limits a deployment sets (`.env`, see the README's "Limits a deployment should set"). */
@@ -61,24 +62,26 @@ export function serverOptions(limits: ServerLimits): http.ServerOptions & { hand
  * TLS handshakes that fail or time out (plain HTTP sent to the HTTPS port included: closed
  * before there is a TLS session to answer in), and an error after a response has begun on
  * that connection (another status line would corrupt it).
- * @example applyServerLimits(server, config.limits, { trustProxy: config.trustProxy });
+ * Those answers carry `Strict-Transport-Security` on a TLS connection when `hstsMaxAgeSeconds` is given (hsts.ts).
+ * @example applyServerLimits(server, config.limits, { trustProxy: config.trustProxy, hstsMaxAgeSeconds: config.hstsMaxAgeSeconds });
  */
-export function applyServerLimits(server: http.Server, limits: ServerLimits, options: { trustProxy: boolean }): void {
+export function applyServerLimits(server: http.Server, limits: ServerLimits, options: { trustProxy: boolean; hstsMaxAgeSeconds?: number }): void {
+  const hsts = (socket: Socket) => (options.hstsMaxAgeSeconds === undefined ? {} : rawHstsHeader(socket, options.hstsMaxAgeSeconds));
   if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   if (limits.maxConnectionsPerIp > 0 && !options.trustProxy) capPerClient(server, limits.maxConnectionsPerIp);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // As Node does: answer only if nothing of a response was written on this connection yet.
     const response = (socket as Socket & { _httpMessage?: http.ServerResponse | null })._httpMessage;
-    if (socket.writable && !response?.headersSent) socket.write(rawJson(...clientErrorAnswer(error.code)));
+    if (socket.writable && !response?.headersSent) socket.write(rawJson(...clientErrorAnswer(error.code), hsts(socket)));
     socket.destroy();
   });
-  server.on('checkExpectation', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+  server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const body = JSON.stringify({ error: HTTP_MESSAGES.expectationFailed });
-    res.writeHead(417, { ...JSON_HEADERS, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }).end(body);
+    res.writeHead(417, { ...JSON_HEADERS, ...hsts(req.socket), 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }).end(body);
   });
   server.on('connect', (_req: http.IncomingMessage, socket: Socket) => {
-    socket.end(rawJson(405, HTTP_MESSAGES.methodNotAllowed, { Allow: 'GET, HEAD, POST, OPTIONS' }));
+    socket.end(rawJson(405, HTTP_MESSAGES.methodNotAllowed, { Allow: 'GET, HEAD, POST, OPTIONS', ...hsts(socket) }));
   });
 }
 

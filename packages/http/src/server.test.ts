@@ -1,5 +1,5 @@
 import { type ChildProcess, execSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
@@ -111,11 +111,11 @@ describe('the standalone server as a real process', () => {
     expect(server.out.stderr).toBe('');
   });
 
-  it('collects beacons on its worker thread and writes every accepted one before it exits', async () => {
+  it('collects beacons in its request thread, each committed before its 202, and exits cleanly', async () => {
     const server = run(join(SRC, 'cli.ts'), ['serve'], tlsEnv);
     await server.waitFor('stdout', /"server started"/);
-    // The same command a user types takes the worker path (the backend declares it can), not a fallback.
-    expect(JSON.parse(/^.*"server started".*$/m.exec(server.out.stdout)![0])).toMatchObject({ storage: 'sqlite', collector: 'worker thread' });
+    // On SQLite the request thread commits its beacons itself (group commits; the backend declares no worker thread).
+    expect(JSON.parse(/^.*"server started".*$/m.exec(server.out.stdout)![0])).toMatchObject({ storage: 'sqlite', collector: 'request thread' });
     const origin = new URL(startedUrl(server.out.stdout)).origin;
     const ca = readFileSync(join(dir, '.siteline/dev-cert.pem'));
     const post = (body: object) =>
@@ -127,7 +127,7 @@ describe('the standalone server as a real process', () => {
       });
     const beacon = { site_id: 'ST-demo', type: 'pageview', url: 'https://demo.siteline.test/from-the-worker', referrer: '' };
     expect(await Promise.all([post(beacon), post(beacon), post({ ...beacon, type: 'event', name: 'worker-test' })])).toEqual([202, 202, 202]);
-    server.child.kill('SIGTERM'); // well within the 1-second batch delay: only the shutdown writes them
+    server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     expect(server.out.stderr).toBe('');
     const stored = new Database(join(dir, 'siteline.db'), { readonly: true });
@@ -205,15 +205,25 @@ describe('startServer in process', () => {
     await running.close();
   });
 
-  it('collects on a worker thread when the backend declares it can (a SQLite file), else in the request thread', async () => {
+  it('collects on a worker thread only when the backend declares it (ClickHouse, through the spool): on SQLite, file or memory, in the request thread', async () => {
     const onFile = await serve(parseConfig({ ...vars, TRUST_PROXY: 'true', DATABASE_URL: 'sqlite:worker.db' }, dir));
-    expect([onFile.collector, onFile.backend.capabilities.writerThread]).toEqual(['worker thread', true]);
+    expect([onFile.collector, onFile.backend.capabilities.writerThread]).toEqual(['request thread', false]);
     await onFile.close();
     const inMemory = await serve(parseConfig({ ...vars, TRUST_PROXY: 'true', DATABASE_URL: ':memory:' }, dir));
     expect([inMemory.collector, inMemory.backend.capabilities.writerThread]).toEqual(['request thread', false]);
     await inMemory.close();
     const started = logs.filter((l) => l.msg === 'server started').slice(-2).map((l) => [l.collector, l.database]);
-    expect(started).toEqual([['worker thread', `sqlite:${join(dir, 'worker.db')}`], ['request thread', 'sqlite::memory:']]);
+    expect(started).toEqual([['request thread', `sqlite:${join(dir, 'worker.db')}`], ['request thread', 'sqlite::memory:']]);
+  });
+
+  it('makes a database file others could read the owner\'s alone at start, and logs a warning saying so', async () => {
+    const file = join(dir, 'loose.db');
+    await (await openBackend({ engine: 'sqlite', path: file })).close();
+    chmodSync(file, 0o644);
+    const running = await serve(parseConfig({ ...vars, TRUST_PROXY: 'true', DATABASE_PATH: 'loose.db' }, dir));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(logs.filter((l) => l.level === 'warn').map((l) => l.msg)).toContain(`${file} was readable by others (mode 644): changed to 600, as every file holding data.`);
+    await running.close();
   });
 
   it('refuses to start with a clear message on a busy port, and closes the backend it was given', async () => {

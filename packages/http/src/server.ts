@@ -10,6 +10,7 @@ import { type CollectHandler, createCollectHandler } from './collect/index.js';
 import { ConfigError, isLoopback, type ServerConfig } from './config.js';
 import { createDashboardHandler } from './dashboard/index.js';
 import { type ApiHandler, createApiHandler } from './handler.js';
+import { DEFAULT_HSTS_MAX_AGE_SECONDS, withHsts } from './hsts.js';
 import { jsonLogger, type Logger } from './log.js';
 import { applyServerLimits, guardRequests, handlerLimits, type ServerLimits, serverOptions } from './server-limits.js';
 import { scheduleCleanup } from './people/cleanup.js';
@@ -63,8 +64,9 @@ export function authenticatorFor(config: Pick<ServerConfig, 'edition' | 'service
  * `config.host:config.port`, or over plain HTTP on loopback when `config.trustProxy` says a
  * TLS-terminating proxy is in front, on the backend `openBackend(config.database)` opened.
  * What the backend declares decides the rest: the collector derives and writes on a worker
- * thread when `capabilities.writerThread`, otherwise it buffers writes in this thread
- * (`config.collectBatch`); salts, accounts and keys are always the backend's. The server
+ * thread through the spool (`config.collectSpool`) when `capabilities.writerThread`, otherwise
+ * it commits in this thread (group commits of at most `config.collectBatch.maxEvents`); either
+ * way a beacon is answered 202 once durable. Salts, accounts and keys are always the backend's. The server
  * owns the backend from here and closes it on `close()`. Logs a start line (never a key
  * or password) and any configuration warnings.
  *
@@ -100,9 +102,10 @@ export async function startServer(config: ServerConfig, backend: Backend, option
       backend,
       trustProxy: config.trustProxy,
       logger,
-      batch: config.collectBatch,
+      // COLLECT_BATCH_MS is how long beacons gather in the spool (ClickHouse); a commit never waits for more (SQLite).
+      batch: onWorker ? config.collectBatch : { maxEvents: config.collectBatch.maxEvents },
       ...handlerLimits(config.limits).collect,
-      ...(onWorker ? { worker: config.database } : {}),
+      ...(onWorker ? { worker: config.database, spool: config.collectSpool } : {}),
     });
     try {
       await collect.ready();
@@ -110,9 +113,11 @@ export async function startServer(config: ServerConfig, backend: Backend, option
       await collect.close();
       throw error;
     }
-    const handler = guardRequests((req, res) => collect(req, res, () => void dashboard(req, res, () => void api(req, res))));
+    const hstsMaxAgeSeconds = config.hstsMaxAgeSeconds ?? DEFAULT_HSTS_MAX_AGE_SECONDS;
+    const routes = guardRequests((req, res) => collect(req, res, () => void dashboard(req, res, () => void api(req, res))));
+    const handler = withHsts(routes, { trustProxy: config.trustProxy, maxAgeSeconds: hstsMaxAgeSeconds });
     const server = config.tls ? httpsServer(config.tls, handler, config.limits) : http.createServer(serverOptions(config.limits), handler);
-    applyServerLimits(server, config.limits, { trustProxy: config.trustProxy });
+    applyServerLimits(server, config.limits, { trustProxy: config.trustProxy, hstsMaxAgeSeconds });
     await listen(server, config);
     const stopCleanup = scheduleCleanup(people, logger);
     const { port } = server.address() as AddressInfo;
@@ -123,7 +128,7 @@ export async function startServer(config: ServerConfig, backend: Backend, option
     const stopReports = reports && options.reports?.timers !== false ? reports.start() : async () => {};
     const url = `${config.tls ? 'https' : 'http'}://${displayHost(config.host)}:${port}/api/v1`;
     const collector = onWorker ? 'worker thread' : 'request thread';
-    for (const warning of config.warnings) logger({ level: 'warn', msg: warning });
+    for (const warning of [...config.warnings, ...(backend.notices ?? [])]) logger({ level: 'warn', msg: warning });
     logger({ level: 'info', msg: 'server started', url, edition: config.edition, storage: backend.kind, database: backend.description, collector, tls: config.tls ? 'direct' : 'proxy' });
 
     let closing: Promise<void> | undefined;

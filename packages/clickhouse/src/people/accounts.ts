@@ -2,6 +2,7 @@ import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 import {
   type Account,
   type AccountStore,
+  accountIdFor,
   accountName,
   byCreation,
   CLOUD_KEY_PATTERN,
@@ -10,7 +11,6 @@ import {
   hashesEqual,
   keyInfo,
   LAST_USED_RESOLUTION_MS,
-  newAccountId,
   newKeyId,
   type StoredKeyRow,
 } from '@siteline/core';
@@ -52,8 +52,8 @@ export function createClickHouseAccounts(client: ClickHouseClient, target: Schem
   };
 
   return {
-    async createAccount(name) {
-      const account = { id: newAccountId(), name: accountName(name, 'An account'), createdAt: new Date().toISOString() };
+    async createAccount(name, id) {
+      const account = { id: accountIdFor(id), name: accountName(name, 'An account'), createdAt: new Date().toISOString() };
       await insert('accounts', [{ id: account.id, name: account.name, created_at: account.createdAt }]);
       return account;
     },

@@ -21,9 +21,12 @@ describe.skipIf(chdbUnavailable !== undefined)('people on ClickHouse 26.x (chdb)
   const instance = () => ({ people: createClickHousePeople(storage!.client, target, {}, (run) => run(storage!.client, '').then(() => undefined)) }) as unknown as Backend;
   const [a, b] = [instance(), instance()];
   describe('people', () => {
-    peopleCases(() => [a, b], async (table, column, value) => {
-      const [row] = await (await storage!.client.query({ query: `SELECT count() AS n FROM ${target.database}.${table} WHERE ${column} = ${sqlString(value)}`, format: 'JSONEachRow' })).json<{ n: string }>();
-      return Number(row!.n);
+    peopleCases(() => [a, b], {
+      transactions: false,
+      async countRows(table, column, value) {
+        const [row] = await (await storage!.client.query({ query: `SELECT count() AS n FROM ${target.database}.${table} WHERE ${column} = ${sqlString(value)}`, format: 'JSONEachRow' })).json<{ n: string }>();
+        return Number(row!.n);
+      },
     });
   });
 });

@@ -1,36 +1,39 @@
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
-import { type ExpiryBounds, LINK_TTL_MS, type LinkRow, type PeopleStore, type Role, TOTP_STEP_MS, type UserRow, type WebSessionRow } from '@siteline/core';
+import { type ExpiryBounds, LINK_TTL_MS, type LinkRow, type PeopleStore, type SignInAttempt, type SignInRow, TOTP_STEP_MS, type WebSessionRow } from '@siteline/core';
 import { randomBytes } from 'node:crypto';
 import { goalVersions } from '../sites/goals.js';
 import type { PeopleTable } from '../schema/migrations/005-people.js';
 import type { AttemptsTable } from '../schema/migrations/007-people-attempts.js';
+import type { ChangesTable } from '../schema/migrations/010-people-changes.js';
+import { clickHouseUsers } from './people-users.js';
 import { sqlInt, sqlString } from '../connection/escape.js';
 import { storageTableName, tableName, type SchemaTarget } from '../schema/schema.js';
 
 /** Runs `run` on every server holding rows (each node of a cluster, or the one server); `on` is the ON CLUSTER clause when DDL must carry it. */
 export type EveryNode = (run: (client: ClickHouseClient, on: string) => Promise<unknown>) => Promise<void>;
 
-const USER_COLUMNS = ['account_id', 'email', 'role', 'password_hash', 'totp_secret', 'recovery_hashes', 'sessions_after_ms', 'created_at', 'removed'] as const;
 /** Versions written for an ended session: above any clock-made version, so a merge keeps the ended row. */
 const ENDED_VERSION = Number.MAX_SAFE_INTEGER;
 
-interface UserRead extends Omit<UserRow, 'role' | 'removed' | 'sessions_after_ms'> {
-  role: string;
-  removed: number | string;
-  sessions_after_ms: number | string;
-}
-
 /**
- * Users, one-time links and web sessions in ClickHouse (migration 6), shared by every server
- * process and host using the database. Rows are only inserted (see the migration): the newest
- * version of a user wins; a session is ended once any row says so and its last use is the
- * largest written. A link is used by inserting a use and counting the uses back: only a
- * caller that finds its own use alone succeeds. Inserts are synchronous (on a cluster too,
- * all uses of a token on one shard), so of two uses the later reader sees both: at most one
- * caller ever succeeds, with no clock involved. Two uses racing may both be refused (the
- * link is then spent; an owner or the operator makes a new one). A two-factor step is used
- * the same way (`totp_steps`: accepted when the caller's row is the only one of that step or
- * a later one for the user).
+ * Users, one-time links, web sessions, two-factor steps and sign-in attempts in ClickHouse
+ * (migrations 5, 7 and 10), shared by every server process and host using the database.
+ * Rows are only inserted. Users: `people-users.ts` (a change inserts only the fields it
+ * sets). A session is ended once any row says so and its last use is the largest written.
+ * A link is used by inserting a use and counting the uses back: only a caller that finds
+ * its own use alone succeeds. Inserts are synchronous (on a cluster too, all uses of a
+ * token on one shard), so of two uses the later reader sees both: at most one caller ever
+ * succeeds, with no clock involved. Two uses racing may both be refused (the link is then
+ * spent; an owner or the operator makes a new one). A two-factor step is used the same way
+ * (`totp_steps`: accepted when the caller's row is the only one of that step or a later one
+ * for the user), and so is a recovery code.
+ *
+ * A sign-in attempt is reserved the same way: its failure rows (one per key) are inserted
+ * first, then each key's rows are read; every reservation that finished inserting before
+ * this read is among them, so N attempts at once are counted as N (a later one sees all
+ * earlier ones; two racing ones may both be held, never both let through past the
+ * allowance). A refused or successful attempt is released by a row with `failed` 2 and its
+ * id, which reads leave out with the rows it names; a success also inserts a success row.
  *
  * `removeExpired` deletes with `ALTER TABLE … DELETE` (a mutation; ClickHouse 18.16 has no
  * TTL) on every server's own rows, only on tables holding such rows, and waits until the
@@ -40,44 +43,37 @@ interface UserRead extends Omit<UserRow, 'role' | 'removed' | 'sessions_after_ms
  * @example const people = new People(createClickHousePeople(client, { database: 'siteline' }, {}, (run) => run(client, '').then(() => undefined)));
  */
 export function createClickHousePeople(client: ClickHouseClient, target: SchemaTarget, insertSettings: ClickHouseSettings, everyNode: EveryNode): PeopleStore {
-  const table = (name: PeopleTable | AttemptsTable) => tableName(target, name);
+  const table = (name: PeopleTable | AttemptsTable | ChangesTable) => tableName(target, name);
   const rows = async <T>(query: string): Promise<T[]> => (await client.query({ query, format: 'JSONEachRow' })).json<T>();
-  const insert = (name: PeopleTable | AttemptsTable, values: object[]) =>
+  const insert = (name: PeopleTable | AttemptsTable | ChangesTable, values: object[]) =>
     client.insert({ table: table(name), values, format: 'JSONEachRow', clickhouse_settings: insertSettings });
   const version = goalVersions();
-
-  /** Newest version of each user, then the condition on it. */
-  const users = async (where: string): Promise<UserRow[]> => {
-    const latest = USER_COLUMNS.map((c) => `argMax(${c}, version) AS last_${c}`).join(', ');
-    const renamed = USER_COLUMNS.map((c) => `last_${c} AS ${c}`).join(', ');
-    const found = await rows<UserRead>(`SELECT id, ${renamed} FROM (SELECT id, ${latest} FROM ${table('users')} GROUP BY id) WHERE ${where}`);
-    return found.map((u) => ({ ...u, role: u.role as Role, removed: Number(u.removed) === 1, sessions_after_ms: Number(u.sessions_after_ms) }));
-  };
+  const count = async (query: string) => Number((await rows<{ n: string | number }>(query))[0]?.n);
+  /** A key's counted attempts, newest first: failures and successes, without released reservations nor `except`'s. */
+  const signIns = (key: string, limit: number, except: string) => rows<{ at_ms: string | number; failed: number | string }>(
+    `SELECT at_ms, failed FROM ${table('sign_ins')} WHERE key = ${sqlString(key)} AND failed < 2 AND id != ${sqlString(except)}
+       AND id GLOBAL NOT IN (SELECT id FROM ${table('sign_ins')} WHERE key = ${sqlString(key)} AND failed = 2)
+     ORDER BY at_ms DESC, failed DESC LIMIT ${sqlInt(limit)}`,
+  );
+  const release = (attempt: SignInAttempt) => attempt.keys.map(({ key }) => ({ key, at_ms: attempt.at_ms, failed: 2, id: attempt.id }));
 
   return {
-    async saveUser(row) {
-      await insert('users', [{ ...row, removed: row.removed ? 1 : 0, version: version() }]);
-    },
-    async userById(id) {
-      return (await users(`id = ${sqlString(id)}`))[0];
-    },
-    async userByEmail(email) {
-      return (await users(`email = ${sqlString(email)} AND removed = 0`))[0];
-    },
-    async usersOf(accountId) {
-      return users(`account_id = ${sqlString(accountId)} AND removed = 0`);
-    },
+    ...clickHouseUsers({ rows, insert, table, version }),
     async saveLink(row) {
       await insert('user_links', [row]);
     },
     async useLink(tokenHash, nowMs) {
       await insert('user_link_uses', [{ token_hash: tokenHash, use_id: randomBytes(16).toString('hex'), used_ms: nowMs }]);
-      const [uses] = await rows<{ n: string | number }>(`SELECT count() AS n FROM ${table('user_link_uses')} WHERE token_hash = ${sqlString(tokenHash)}`);
-      if (Number(uses?.n) !== 1) return undefined;
+      if ((await count(`SELECT count() AS n FROM ${table('user_link_uses')} WHERE token_hash = ${sqlString(tokenHash)}`)) !== 1) return undefined;
       const [link] = await rows<{ token_hash: string; user_id: string; expires_ms: string | number }>(
         `SELECT token_hash, user_id, expires_ms FROM ${table('user_links')} WHERE token_hash = ${sqlString(tokenHash)} LIMIT 1`,
       );
       return link && ({ ...link, expires_ms: Number(link.expires_ms) } satisfies LinkRow);
+    },
+    async endLinks(userId, nowMs) {
+      const links = await rows<{ token_hash: string }>(`SELECT token_hash FROM ${table('user_links')} WHERE user_id = ${sqlString(userId)}`);
+      if (links.length === 0) return;
+      await insert('user_link_uses', links.map(({ token_hash }) => ({ token_hash, use_id: randomBytes(16).toString('hex'), used_ms: nowMs })));
     },
     async saveSession(row) {
       await insert('web_sessions', [{ ...row, ended: row.ended ? 1 : 0, version: row.ended ? ENDED_VERSION : version() }]);
@@ -85,28 +81,31 @@ export function createClickHousePeople(client: ClickHouseClient, target: SchemaT
     async session(idHash) {
       const [row] = await rows<Record<keyof WebSessionRow, string | number>>(
         `SELECT id_hash, any(user_id) AS user_id, any(key_id) AS key_id, any(account_id) AS account_id, any(csrf) AS csrf,
-           min(created_ms) AS created_ms, max(last_seen_ms) AS last_seen_ms, max(ended) AS ended
+           min(created_ms) AS created_ms, max(last_seen_ms) AS last_seen_ms, max(ended) AS ended, min(user_epoch) AS user_epoch
          FROM ${table('web_sessions')} WHERE id_hash = ${sqlString(idHash)} GROUP BY id_hash`,
       );
       if (!row) return undefined;
       return {
         id_hash: String(row.id_hash), user_id: String(row.user_id), key_id: String(row.key_id), account_id: String(row.account_id),
         csrf: String(row.csrf), created_ms: Number(row.created_ms), last_seen_ms: Number(row.last_seen_ms), ended: Number(row.ended) === 1,
+        user_epoch: Number(row.user_epoch),
       };
     },
     async useTotpStep(userId, step) {
       await insert('totp_steps', [{ user_id: userId, step, use_id: randomBytes(16).toString('hex') }]);
-      const [uses] = await rows<{ n: string | number }>(`SELECT count() AS n FROM ${table('totp_steps')} WHERE user_id = ${sqlString(userId)} AND step >= ${sqlInt(step)}`);
-      return Number(uses?.n) === 1;
+      return (await count(`SELECT count() AS n FROM ${table('totp_steps')} WHERE user_id = ${sqlString(userId)} AND step >= ${sqlInt(step)}`)) === 1;
     },
-    async addSignIn(key, atMs, failed) {
-      await insert('sign_ins', [{ key, at_ms: atMs, failed: failed ? 1 : 0, id: randomBytes(8).toString('hex') }]);
+    async reserveSignIn(attempt, decide) {
+      await insert('sign_ins', attempt.keys.map(({ key }) => ({ key, at_ms: attempt.at_ms, failed: 1, id: attempt.id })));
+      const history = await Promise.all(attempt.keys.map(async ({ key, read }) =>
+        (await signIns(key, read, attempt.id)).map((r): SignInRow => ({ at_ms: Number(r.at_ms), failed: Number(r.failed) === 1 }))));
+      const wait = decide(history);
+      if (wait > 0) await insert('sign_ins', release(attempt));
+      return wait;
     },
-    async signIns(key, limit) {
-      const found = await rows<{ at_ms: string | number; failed: number }>(
-        `SELECT at_ms, failed FROM ${table('sign_ins')} WHERE key = ${sqlString(key)} ORDER BY at_ms DESC, failed DESC LIMIT ${sqlInt(limit)}`,
-      );
-      return found.map((r) => ({ at_ms: Number(r.at_ms), failed: Number(r.failed) === 1 }));
+    async signInSucceeded(attempt, clears, atMs) {
+      const successes = attempt.keys.filter(({ key }) => clears.includes(key)).map(({ key }) => ({ key, at_ms: atMs, failed: 0, id: `${attempt.id}-ok` }));
+      await insert('sign_ins', [...release(attempt), ...successes]);
     },
     async removeExpired(bounds) {
       await everyNode(async (node, on) => {

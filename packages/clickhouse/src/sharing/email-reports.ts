@@ -16,7 +16,7 @@ const sendIs = (k: SendKey) =>
 export const CLAIM_SETTLE_MS = 2_000;
 
 /**
- * Email report subscriptions and send attempts in ClickHouse (migration 10). A subscription
+ * Email report subscriptions and send attempts in ClickHouse (schema version 12). A subscription
  * is the newest version of (site, kind, address). ClickHouse has no transactions, so a
  * scheduled attempt is claimed in three steps: a claimer that finds no claim of the attempt
  * inserts its own (a random `claim_id`), waits `CLAIM_SETTLE_MS`, and sends only when its

@@ -9,7 +9,7 @@ const COLUMNS = ['site_id', 'name', 'token_hash', 'password_hash', 'frame_ancest
 type LinkRead = Omit<SharedLinkRow, 'segment' | 'revoked_ms'> & { segment: string; revoked_ms: string | number };
 
 /**
- * Shared links in ClickHouse (migration 10): every save inserts the whole row with a higher
+ * Shared links in ClickHouse (schema version 12): every save inserts the whole row with a higher
  * `version`; reads take the newest version of each column and the largest `revoked_ms`, so a
  * revoked link stays revoked whatever the hosts' clocks and whatever is saved after.
  *

@@ -25,5 +25,5 @@ describe.skipIf(chdbUnavailable !== undefined)('sharing and email reports on Cli
     emailReports: createClickHouseEmailReportStore(storage!.client, target, {}),
   }) as unknown as Backend;
   const [a, b] = [instance(), instance()];
-  describe('sharing', () => sharingCases(() => [a, b]));
+  describe('sharing', () => sharingCases(() => [a, b], { transactions: false }));
 });

@@ -42,6 +42,10 @@ export interface TestServer {
   httpPort: number;
   tcpPort: number;
   stop(): Promise<void>;
+  /** Stops the server and keeps its data: an outage, ended by `startAgain`. */
+  halt(): Promise<void>;
+  /** Starts a halted server again on the same ports and data; resolves once it answers. */
+  startAgain(): Promise<void>;
 }
 
 export interface TestCluster {
@@ -112,17 +116,22 @@ process.once('exit', () => {
 
 async function launch(ports: { http: number; tcp: number; interserver: number }, remoteServers = ''): Promise<TestServer> {
   if (!serverBinary.path) throw new Error(serverBinary.reason);
+  const binary = serverBinary.path;
   const dir = mkdtempSync(join(tmpdir(), 'siteline-ch-'));
   writeFileSync(join(dir, 'users.xml'), USERS_XML);
   writeFileSync(join(dir, 'config.xml'), configXml(dir, ports, remoteServers));
-  const child = spawn(serverBinary.path, [`--config-file=${join(dir, 'config.xml')}`], { cwd: dir, stdio: 'ignore' });
-  live.add(child);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let dead = false;
-  void exited.then(() => (dead = true));
   const url = `http://127.0.0.1:${ports.http}`;
-
-  const stop = async () => {
+  let child: ChildProcess;
+  let exited: Promise<void>;
+  let dead = false;
+  const spawnServer = () => {
+    child = spawn(binary, [`--config-file=${join(dir, 'config.xml')}`], { cwd: dir, stdio: 'ignore' });
+    live.add(child);
+    dead = false;
+    exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    void exited.then(() => (dead = true));
+  };
+  const halt = async () => {
     if (!dead) {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
@@ -130,27 +139,43 @@ async function launch(ports: { http: number; tcp: number; interserver: number },
       clearTimeout(timer);
     }
     live.delete(child);
+  };
+  const stop = async () => {
+    await halt();
     rmSync(dir, { recursive: true, force: true });
   };
-
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline && !dead) {
-    try {
-      const response = await fetch(`${url}/ping`);
-      if (response.ok) return { url, httpPort: ports.http, tcpPort: ports.tcp, stop };
-    } catch {
-      // not listening yet
+  /** Resolves once the server answers /ping, or throws with its error log. */
+  const answering = async () => {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && !dead) {
+      try {
+        const response = await fetch(`${url}/ping`);
+        if (response.ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  let log = '';
+    let log = '';
+    try {
+      log = readFileSync(join(dir, 'log', 'error.log'), 'utf8').slice(-2000);
+    } catch {
+      // no log written
+    }
+    throw new Error(`clickhouse-server did not answer /ping on port ${ports.http}${dead ? ' (it exited)' : ''}\n${log}`);
+  };
+  spawnServer();
   try {
-    log = readFileSync(join(dir, 'log', 'error.log'), 'utf8').slice(-2000);
-  } catch {
-    // no log written
+    await answering();
+  } catch (error) {
+    await stop();
+    throw error;
   }
-  await stop();
-  throw new Error(`clickhouse-server did not answer /ping on port ${ports.http}${dead ? ' (it exited)' : ''}\n${log}`);
+  const startAgain = async () => {
+    spawnServer();
+    await answering();
+  };
+  return { url, httpPort: ports.http, tcpPort: ports.tcp, stop, halt, startAgain };
 }
 
 const threePorts = async () => ({ http: await freePort(), tcp: await freePort(), interserver: await freePort() });

@@ -63,6 +63,12 @@ export interface GapRow {
  */
 export class GapChanges {
   readonly rows = new Map<string, GapRow>();
+  /**
+   * The stored sums of the pageviews whose gap a change takes back (`addSequence` of the stored
+   * events with sign -1): what `pageview_gaps` holds for them before the write. Every other
+   * changed pageview had none (a new one, or the session's stored last one, which no event followed).
+   */
+  private readonly taken = new Map<string, { timed: number; gap_ms: number }>();
 
   add(siteId: string, sessionId: string, view: Step, timed: number, ms: number): void {
     const key = `${siteId}\u0000${sessionId}\u0000${view.ts}\u0000${view.seq}`;
@@ -71,6 +77,18 @@ export class GapChanges {
       row.timed += timed;
       row.gap_ms += ms;
     } else this.rows.set(key, { site_id: siteId, day: view.day, path: view.path, session_id: sessionId, ts: view.ts, seq: view.seq, timed, gap_ms: ms });
+    if (timed < 0) {
+      const stored = this.taken.get(key) ?? { timed: 0, gap_ms: 0 };
+      stored.timed -= timed;
+      stored.gap_ms -= ms;
+      this.taken.set(key, stored);
+    }
+  }
+
+  /** What `pageview_gaps` sums to for a changed row's pageview once the change is in: the stored sums plus the change. */
+  after(row: GapRow): { timed: number; gap_ms: number } {
+    const stored = this.taken.get(`${row.site_id}\u0000${row.session_id}\u0000${row.ts}\u0000${row.seq}`);
+    return { timed: (stored?.timed ?? 0) + row.timed, gap_ms: (stored?.gap_ms ?? 0) + row.gap_ms };
   }
 
   /** Gaps of consecutive events of one session (sorted by ts, seq): each pageview followed by an event, times `sign`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tsvPieces } from './writer.js';
+import { tsvPieces } from './tsv.js';
 
 describe('tsvPieces', () => {
   it('makes whole lines in order, 5,000 a piece, each piece ending in a newline, only as they are read', () => {

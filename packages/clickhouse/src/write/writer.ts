@@ -3,6 +3,7 @@ import { compareBytes, DuplicateImportError, type ImportRecord, type StoredEvent
 import { readDay } from '../schema/days.js';
 import { sqlDate, sqlString, tsvStrings, tsvText } from '../connection/escape.js';
 import { checkEvent, EVENT_LINE_COLUMNS, eventLine } from './events.js';
+import { chunks, TsvBody, tsvPieces } from './tsv.js';
 import { GAP_COLUMNS } from '../schema/migrations/006-filter-layout.js';
 import { SESSION_COLUMNS } from '../schema/migrations/008-name-counts.js';
 import { GapChanges, type GapRow, makesStale, mergeSession, needsStoredEvents, sortByTime, type SessionState, type Step } from './session-plan.js';
@@ -27,9 +28,6 @@ export type TouchedDays = Map<string, Set<string>>;
 
 /** Sessions merged between two turns of the event loop while the events' insert streams. */
 const YIELD_EVERY = 5_000;
-
-/** Lines per piece of a `TabSeparated` body. */
-const LINES_PER_PIECE = 5_000;
 
 /** Session ids per look-up query: keeps the SQL text well under a megabyte. */
 const IDS_PER_QUERY = 10_000;
@@ -57,7 +55,7 @@ const toState = (r: StateRow): SessionState => ({
  * (`sessions`), joined once. Its numbers come from checked events
  * (`eventLine`) and sums of them, so they are written as they are.
  */
-function sessionLine(s: SessionState, sign: 1 | -1): string {
+export function sessionLine(s: SessionState, sign: 1 | -1): string {
   return [
     tsvText(s.site_id), tsvText(s.session_id), s.version, s.day, tsvText(s.visitor_id), s.start_ts, s.start_seq,
     s.end_ts, s.end_seq, s.end_day, s.end_type, tsvText(s.end_path), s.pageview_count, s.event_count,
@@ -68,55 +66,8 @@ function sessionLine(s: SessionState, sign: 1 | -1): string {
 }
 
 /** A time-on-page change's `TabSeparated` line in `GAP_COLUMNS` order, with the attributes of its session's state after the write. */
-const gapLine = (g: GapRow, session: SessionState): string =>
+export const gapLine = (g: GapRow, session: SessionState): string =>
   [tsvText(g.site_id), g.day, tsvText(g.path), tsvText(g.session_id), g.ts, g.seq, g.timed, g.gap_ms, ...SESSION_ATTRIBUTE_COLUMNS.map((c) => tsvText(session[c]))].join('\t');
-
-/**
- * A `TabSeparated` body built line by line, kept as pieces of a few thousand
- * joined lines (half a million separate lines alive at once cost more in
- * garbage collection than making them).
- */
-export class TsvBody {
-  readonly pieces: string[] = [];
-  private lines: string[] = [];
-  rows = 0;
-
-  add(line: string): void {
-    this.lines.push(line);
-    this.rows++;
-    if (this.lines.length >= LINES_PER_PIECE) this.cut();
-  }
-
-  /** The pieces, each ending in a newline. */
-  done(): string[] {
-    if (this.lines.length > 0) this.cut();
-    return this.pieces;
-  }
-
-  private cut(): void {
-    this.pieces.push(`${this.lines.join('\n')}\n`);
-    this.lines = [];
-  }
-}
-
-/**
- * The `TabSeparated` lines of `rows`, made a piece at a time as the insert reads
- * them: the body of a large import (hundreds of bytes an event) is never in
- * memory whole, only the pieces the request has not sent yet.
- */
-export function* tsvPieces<T>(rows: readonly T[], line: (row: T) => string): Generator<string> {
-  for (let start = 0; start < rows.length; start += LINES_PER_PIECE) {
-    const lines: string[] = [];
-    for (const row of rows.slice(start, start + LINES_PER_PIECE)) lines.push(line(row));
-    yield `${lines.join('\n')}\n`;
-  }
-}
-
-function chunks<T>(list: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
 
 /**
  * Writes events and keeps the session tables and time on page exact:
@@ -199,14 +150,14 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
   };
   const recordImport = (record: ImportRecord) => io.insert('imports', [importRow(record)]);
 
-  const write = async (events: readonly StoredEvent[], record?: ImportRecord): Promise<TouchedDays> => {
-    // Refuses what ClickHouse cannot hold before anything is written (the lines are made as the insert sends them).
-    for (const e of events) checkEvent(e);
-    if (record) await refuseKnown(record);
-    // The events go in while the sessions are worked out (the server parses on another core); the stored
-    // events read for a session below leave them out again.
-    const inserting = events.length > 0 ? io.insertLines('events', EVENT_LINE_COLUMNS, tsvPieces(events, eventLine)) : Promise.resolve();
-    inserting.catch(() => {}); // awaited below; not an unhandled rejection while the sessions are worked out
+  /**
+   * What a write of `events` changes besides the events, worked out against the stored state
+   * (2 above): the days it touches, each changed session's new state (+1) and the state it
+   * replaces (-1), the time-on-page changes, each session's state after the write, and the
+   * sessions it makes stale. `breathe` runs every few thousand sessions (a write streaming
+   * its events meanwhile lets the insert move on).
+   */
+  const changes = async (events: readonly StoredEvent[], breathe?: () => Promise<void>): Promise<Changes> => {
     const bySite = new Map<string, Map<string, StoredEvent[]>>();
     const touched: TouchedDays = new Map();
     for (const e of events) {
@@ -220,12 +171,7 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
       else sessions.set(e.sessionId, [e]);
       touched.get(e.siteId)!.add(e.day);
     }
-
-    const sessionLines = new TsvBody();
-    const gaps = new GapChanges();
-    /** Each session's state after the write, by site and session id (the attributes its gap rows carry). */
-    const after = new Map<string, SessionState>();
-    const stale: { site_id: string; session_id: string }[] = [];
+    const result: Changes = { touched, sessions: [], gaps: new GapChanges(), after: new Map(), stale: [] };
     for (const [siteId, sessions] of bySite) {
       for (const group of sessions.values()) sortByTime(group);
       const priors = await states(siteId, [...sessions.keys()]);
@@ -236,17 +182,29 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
       let merged = 0;
       for (const [id, group] of sessions) {
         const prior = priors.get(id);
-        const change = mergeSession(group, prior, insideIds.has(id) ? (stored.get(id) ?? []) : undefined, gaps);
-        sessionLines.add(sessionLine(change.state, 1));
-        if (change.cancel) sessionLines.add(sessionLine(change.cancel, -1));
-        after.set(`${siteId}\u0000${id}`, change.state);
-        if (makesStale(group, change)) stale.push({ site_id: siteId, session_id: id });
+        const change = mergeSession(group, prior, insideIds.has(id) ? (stored.get(id) ?? []) : undefined, result.gaps);
+        result.sessions.push({ state: change.state, sign: 1 });
+        if (change.cancel) result.sessions.push({ state: change.cancel, sign: -1 });
+        result.after.set(`${siteId}\u0000${id}`, change.state);
+        if (makesStale(group, change)) result.stale.push({ site_id: siteId, session_id: id });
         if (change.moved && prior) days.add(prior.day);
-        // Let the events' insert stream on meanwhile.
-        if (++merged % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+        if (breathe && ++merged % YIELD_EVERY === 0) await breathe();
       }
     }
+    return result;
+  };
 
+  const write = async (events: readonly StoredEvent[], record?: ImportRecord): Promise<TouchedDays> => {
+    // Refuses what ClickHouse cannot hold before anything is written (the lines are made as the insert sends them).
+    for (const e of events) checkEvent(e);
+    if (record) await refuseKnown(record);
+    // The events go in while the sessions are worked out (the server parses on another core); the stored
+    // events read for a session below leave them out again.
+    const inserting = events.length > 0 ? io.insertLines('events', EVENT_LINE_COLUMNS, tsvPieces(events, eventLine)) : Promise.resolve();
+    inserting.catch(() => {}); // awaited below; not an unhandled rejection while the sessions are worked out
+    const { touched, sessions, gaps, after, stale } = await changes(events, () => new Promise((resolve) => setImmediate(resolve)));
+    const sessionLines = new TsvBody();
+    for (const { state, sign } of sessions) sessionLines.add(sessionLine(state, sign));
     const gapLines = new TsvBody();
     for (const g of gaps.changed()) gapLines.add(gapLine(g, after.get(`${g.site_id}\u0000${g.session_id}`)!));
     await Promise.all([
@@ -256,11 +214,30 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
       gapLines.rows > 0 && io.insertLines('pageview_gaps', GAP_COLUMNS, gapLines.done()),
     ]);
     // Last: a build that sees this mark also sees the rows above (see rollups.ts).
-    const marks = [...touched].flatMap(([siteId, days]) => [...days].map((day) => ({ site_id: siteId, day, ver: 0, writes: 1, builds: 0 })));
+    const marks = dayMarks(touched);
     if (marks.length > 0) await io.insert('day_marks', marks);
     if (record) await recordImport(record);
     return touched;
   };
-  /** `write`, and the two ends of an import written in several calls: its hash checked before the first, recorded after the last. */
-  return Object.assign(write, { refuseKnown, recordImport });
+  /**
+   * `write`; the two ends of an import written in several calls (its hash checked before the
+   * first, recorded after the last); and `changes`, for a write planned before it is applied (repeatable.ts).
+   */
+  return Object.assign(write, { refuseKnown, recordImport, changes });
+}
+
+/** What a write changes besides its events (`changes`). */
+export interface Changes {
+  touched: TouchedDays;
+  /** Rows of `sessions`: each changed session's new state (+1) and the stored state it replaces (-1). */
+  sessions: { state: SessionState; sign: 1 | -1 }[];
+  gaps: GapChanges;
+  /** Each session's state after the write, by site and session id (the attributes its gap rows carry). */
+  after: Map<string, SessionState>;
+  stale: { site_id: string; session_id: string }[];
+}
+
+/** The `day_marks` rows of a write: one more write on every day it touched. */
+export function dayMarks(touched: TouchedDays): { site_id: string; day: string; ver: number; writes: number; builds: number }[] {
+  return [...touched].flatMap(([siteId, days]) => [...days].map((day) => ({ site_id: siteId, day, ver: 0, writes: 1, builds: 0 })));
 }

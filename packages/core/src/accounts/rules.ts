@@ -20,6 +20,16 @@ const randomId = (prefix: string, length: number) => {
 export const newAccountId = (): string => randomId('acct_', 16);
 
 /**
+ * The id for a new account: `id` when it has the shape of `newAccountId`'s, else an error; a new one without.
+ * @example accountIdFor(undefined) // 'acct_…' (new)
+ */
+export function accountIdFor(id: string | undefined): string {
+  if (id === undefined) return newAccountId();
+  if (!/^acct_[a-z0-9]{16}$/.test(id)) throw new Error(`An account id is acct_ and 16 lowercase letters or digits, got ${JSON.stringify(id.slice(0, 40))}.`);
+  return id;
+}
+
+/**
  * A new key id (not the key): `key_` and 12 lowercase letters or digits.
  * @example newKeyId() // 'key_p4n8d2s0w6qa'
  */

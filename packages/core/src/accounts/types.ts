@@ -30,7 +30,8 @@ export interface KeyIdentity {
  * revocation at once.
  */
 export interface AccountStore {
-  createAccount(name: string): Promise<Account>;
+  /** Creates an account; `id` (`newAccountId()`'s shape) when the caller made it first, e.g. to add its owner before it. */
+  createAccount(name: string, id?: string): Promise<Account>;
   getAccount(id: string): Promise<Account | undefined>;
   listAccounts(): Promise<Account[]>;
   /** Creates a key; the full key is in the result and nowhere else, ever. */

@@ -16,9 +16,12 @@ describe('adPlatformCategory', () => {
     ['reddit_promoted', 'social'],
     ['youtube_ads', 'video'],
     ['ads.tiktok.com', 'social'],
-    // one word: <network>ads
+    // one word: <network>ads or <network>ad
     ['bingads', 'search'],
     ['facebookads', 'social'],
+    ['fbad', 'social'],
+    ['YTads', 'video'], // yt: YouTube's shorthand (source-supplement.ts)
+    ['yt-ads', 'video'],
     // listed by name
     ['adwords', 'search'],
     ['Yandex Direct', 'search'],
@@ -29,6 +32,8 @@ describe('adPlatformCategory', () => {
     ['ads', null],
     ['spring-ads', null],
     ['adventure', null],
+    ['ipad', null], // ip names no network
+    ['thread', null],
     ['', null],
   ])('%j -> %s', (value, network) => {
     expect(adPlatformCategory(value)).toBe(network);

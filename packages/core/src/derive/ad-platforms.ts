@@ -12,12 +12,13 @@ export type AdNetwork = 'search' | 'social' | 'video';
 
 /** Words that, beside a network's name, make a source its ad platform (`meta_ads`, `linkedin-sponsored`). */
 const AD_WORDS = new Set(['ad', 'ads', 'advert', 'adverts', 'advertising', 'sponsored', 'promoted', 'paid', 'cpc', 'ppc']);
-/** `<network>ads` written as one word (`bingads`, `facebookads`). */
-const ADS_SUFFIX = 'ads';
+/** `<network>ads` or `<network>ad` written as one word (`bingads`, `facebookads`, `fbad`); longest first. */
+const AD_SUFFIXES = ['ads', 'ad'];
 
 /**
  * The network of an ad platform named by a `utm_source`: a platform listed by name
- * (`adwords`, `yandex direct`), a network's name written together with `ads` (`bingads`),
+ * (`adwords`, `yandex direct`), a network's name written together with `ads` or `ad`
+ * (`bingads`, `fbad`),
  * or a source whose words include a network's name and an ad word (`google_ads`,
  * `Facebook-Ads`, `fb_ad`, `tiktok ads`, `linkedin-sponsored`, `ads.tiktok.com`).
  * `null` for anything else, a network's own name included.
@@ -30,8 +31,8 @@ export function adPlatformCategory(source: string): AdNetwork | null {
   const compact = words.join('');
   const listed = AD_PLATFORM_NAMES[compact];
   if (listed !== undefined) return listed;
-  if (compact.endsWith(ADS_SUFFIX)) {
-    const network = networkOf(compact.slice(0, -ADS_SUFFIX.length));
+  for (const suffix of AD_SUFFIXES) {
+    const network = compact.endsWith(suffix) ? networkOf(compact.slice(0, -suffix.length)) : null;
     if (network !== null) return network;
   }
   if (!words.some((word) => AD_WORDS.has(word))) return null;

@@ -12,14 +12,15 @@
  * the contract's AI Assistants channel; docs/derivations.md lists them with their reasons.
  */
 import type { Channel } from '../types.js';
+import type { AdKind } from './click-ids.js';
 import type { SourceCategory } from './sources.js';
 
 /** The facts the rules test, derived once per call of `classifyChannel` (channel.ts). */
 export interface ChannelSignals {
   /**
    * Category of the `utm_source`; else of the ad platform it names, when paid; else, when
-   * the tags name neither a source nor the channel, of the referrer, or `social` for a
-   * lone `fbclid` (see channel.ts).
+   * the tags name neither a source nor the channel, of the referrer, or what a click id's
+   * platform says (`social` for a lone `fbclid`; see channel.ts).
    */
   category: SourceCategory | null;
   /** `utm_medium` lower-cased, runs of `_` and spaces read as `-` (`Social Media` -> `social-media`). */
@@ -30,8 +31,12 @@ export interface ChannelSignals {
   utmSource: string;
   /** GA4's paid medium, or an ad platform's name as the source with no other channel's medium. */
   paid: boolean;
-  /** A Google Ads (`gclid`, `gad_source`) or Microsoft Ads (`msclkid`) click id is present. */
-  adClick: boolean;
+  /**
+   * The kind of ad click a click id proves where its platform could have placed the click
+   * (`gclid` from Google, from YouTube or with no referrer; not from bing.com), else `null`
+   * (click-ids.ts).
+   */
+  adClick: AdKind | null;
   /** A referrer, `utm_source` or `utm_medium` is present. */
   referredOrTagged: boolean;
 }
@@ -111,9 +116,9 @@ const isSocialOrVideo = (s: ChannelSignals) => s.category === 'social' || s.cate
 
 /** The channel rules, in order; the first whose `test` holds decides. */
 export const CHANNEL_RULES: readonly ChannelRule[] = [
-  { channel: 'Display', when: 'ad click id, from an ad server', basis: 'ours: auto-tagged click from the Google Display Network (GA4 reads its network from Google Ads: Display)', test: (s) => s.adClick && s.category === 'ads' },
-  { channel: 'Paid Social', when: 'ad click id, from a social or video site', basis: 'ours: auto-tagged click on a YouTube ad (GA4 reads its network from Google Ads: Paid Video)', test: (s) => s.adClick && isSocialOrVideo(s) },
-  { channel: 'Paid Search', when: 'gclid, gad_source or msclkid present', basis: 'ours: an auto-tagged ad click beats manual tags, as in GA4 (support.google.com/analytics/answer/11259997)', test: (s) => s.adClick },
+  { channel: 'Display', when: 'ad click id of a display platform (dclid), or any ad click id from an ad server', basis: 'ours: auto-tagged click from the Google Display Network (GA4 reads its network from Google Ads: Display)', test: (s) => s.adClick === 'display' || (s.adClick !== null && s.category === 'ads') },
+  { channel: 'Paid Social', when: 'ad click id of a social platform (ttclid, li_fat_id, ...), or any ad click id from a social or video source', basis: 'ours: auto-tagged click on a YouTube ad (GA4 reads its network from Google Ads: Paid Video) or a social network\'s ad', test: (s) => s.adClick === 'social' || (s.adClick !== null && isSocialOrVideo(s)) },
+  { channel: 'Paid Search', when: 'any other ad click id: a search platform\'s (gclid, gbraid, wbraid, gad_source, msclkid, yclid)', basis: 'ours: an auto-tagged ad click beats manual tags, as in GA4 (support.google.com/analytics/answer/11259997)', test: (s) => s.adClick !== null },
   { channel: 'Paid Search', when: 'search source and paid medium', basis: `${GA4}: Paid Search`, test: (s) => s.paid && s.category === 'search' },
   { channel: 'Paid Social', when: 'social or video source and paid medium', basis: `${GA4}: Paid Social, Paid Video`, test: (s) => s.paid && isSocialOrVideo(s) },
   { channel: 'Display', when: 'medium display, banner, expandable, interstitial or cpm', basis: `${GA4}: Display`, test: (s) => MEDIUM_SAYS.display(s.medium) },

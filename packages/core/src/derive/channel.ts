@@ -6,21 +6,23 @@
  * The source category is GA4's "source" read as GA4 reads it: a `utm_source` names the
  * source and the referrer is then ignored (GA4's manual tags replace the referrer). Where
  * GA4 would be left without a source category, where the link was clicked fills in: the
- * referrer's category, else Facebook (social) for a lone `fbclid` (never paid: Facebook
- * adds it to every outbound link). Only when the `utm_source` is absent or names nothing
- * we know, and the tags do not name the channel themselves (`utm_medium=email`,
- * `affiliate`, `social`, `utm_source=newsletter`; see `tagsNameChannel`):
- * `utm_medium=cpc` from bing.com is Paid Search, `utm_source=spring` from l.facebook.com
- * is Social. An ad platform's name (`utm_source=google_ads`, ad-platforms.ts) is paid
- * traffic on its network unless the medium names another channel.
- * docs/derivations.md measures these rules against GA4's and PostHog's own test cases.
+ * referrer's category (sources.ts matches hosts, apps and subdomains to the lists), else
+ * what a click id's platform says (`fbclid`: Facebook, social, never paid: Facebook adds it
+ * to every outbound link). Only when the `utm_source` is absent or names nothing we know,
+ * and the tags do not name the channel themselves (`utm_medium=email`, `affiliate`,
+ * `social`, `utm_source=newsletter`; see `tagsNameChannel`): `utm_medium=cpc` from bing.com
+ * is Paid Search, `utm_source=spring` from l.facebook.com is Social. An ad platform's name
+ * (`utm_source=google_ads`, ad-platforms.ts) is paid traffic on its network unless the
+ * medium names another channel. An ad click id counts where its platform could have placed
+ * the click (click-ids.ts): `gclid` from bing.com is Bing's organic result.
+ * docs/derivations.md measures these rules against other projects' own test cases.
  */
 import type { Channel } from '../types.js';
 import { adPlatformCategory } from './ad-platforms.js';
 import { CHANNEL_RULES, MEDIUM_SAYS, mediumNamesChannel, tagsNameChannel, type ChannelRule, type ChannelSignals } from './channel-rules.js';
+import { adClick, clickedOnCategory, type ClickIds } from './click-ids.js';
 import { stripWww } from './host.js';
-import { hostCategory, sourceCategory, type SourceCategory } from './sources.js';
-import type { CampaignParams } from './url.js';
+import { matchHost, sourceCategory } from './sources.js';
 
 export { CHANNEL_RULES, type ChannelRule, type ChannelSignals } from './channel-rules.js';
 
@@ -31,7 +33,7 @@ export interface ChannelInput {
   utmSource?: string;
   utmMedium?: string;
   /** Click ids from the landing URL (`parsePageUrl(...).params` can be passed as it is). */
-  clickIds?: Pick<CampaignParams, 'gclid' | 'msclkid' | 'fbclid' | 'gad_source'>;
+  clickIds?: ClickIds;
 }
 
 /**
@@ -58,11 +60,12 @@ function channelSignals({ referrerHost, utmSource, utmMedium, clickIds }: Channe
   const source = utmSource?.trim().toLowerCase() ?? '';
   const medium = (utmMedium?.trim() ?? '').toLowerCase().replace(/[\s_]+/g, '-');
   const referrer = stripWww(referrerHost?.trim().toLowerCase() ?? '');
+  const referrerMatch = referrer === '' ? null : matchHost(referrer);
   const platform = source === '' ? null : adPlatformCategory(source);
   // An ad platform's name makes the traffic paid unless the medium names another channel.
   const adNetwork = mediumNamesChannel(medium) ? null : platform;
   // Where the link was clicked counts only when the tags name neither a source nor the channel.
-  const clickedOn = platform !== null || tagsNameChannel(source, medium) ? null : referrerOrFbclid(referrer, clickIds);
+  const clickedOn = platform !== null || tagsNameChannel(source, medium) ? null : (referrerMatch?.category ?? clickedOnCategory(clickIds));
   const paid = MEDIUM_SAYS.paid(medium) || adNetwork !== null;
   const category = (source === '' ? null : sourceCategory(source)) ?? adNetwork ?? clickedOn;
   return {
@@ -71,12 +74,7 @@ function channelSignals({ referrerHost, utmSource, utmMedium, clickIds }: Channe
     source: source || referrer,
     utmSource: source,
     paid,
-    adClick: Boolean(clickIds?.gclid || clickIds?.gad_source || clickIds?.msclkid),
+    adClick: adClick(clickIds, referrerMatch),
     referredOrTagged: referrer !== '' || source !== '' || medium !== '',
   };
-}
-
-/** The referrer's category, else `social` for a lone `fbclid` (Facebook adds it to every outbound link). */
-function referrerOrFbclid(referrer: string, clickIds: ChannelInput['clickIds']): SourceCategory | null {
-  return (referrer === '' ? null : hostCategory(referrer)) ?? (clickIds?.fbclid ? 'social' : null);
 }

@@ -36,6 +36,14 @@ const BROWSER_ALIASES: Readonly<Record<string, string>> = {
   qqbrowser: 'QQ Browser',
   nokiabrowser: 'Nokia Browser',
   ovibrowser: 'Ovi Browser',
+  // Names Umami's exports write (its detect-browser names).
+  'edge-chromium': 'Edge',
+  'edge-ios': 'Edge',
+  crios: 'Chrome',
+  fxios: 'Firefox',
+  'chromium-webview': 'Android WebView',
+  'ios-webview': 'Safari (in-app)',
+  samsung: 'Samsung Internet',
 };
 
 /** Browser names whose spelling varies only in case between user agents or import files. */
@@ -57,6 +65,16 @@ const OS_ALIASES: Readonly<Record<string, string>> = {
   'windows phone os': 'Windows Phone',
   'rim tablet os': 'BlackBerry Tablet OS',
   series40: 'Nokia Series 40',
+  // Names Plausible's, Umami's and GA4's exports write.
+  mac: 'macOS',
+  macintosh: 'macOS',
+  'gnu/linux': 'Linux',
+  'android os': 'Android',
+  'windows 10': 'Windows',
+  'windows 7': 'Windows',
+  'windows 8': 'Windows',
+  'windows 8.1': 'Windows',
+  'windows 11': 'Windows',
 };
 
 /** Linux distributions ua-parser names; reported as `Linux`, like GA4 does. */

@@ -16,4 +16,5 @@ export {
 export { sourceCategory, hostCategory, type SourceCategory } from './sources.js';
 export { parseUserAgent, type DeviceInfo, type DeviceType } from './user-agent.js';
 export { lookupCountry, countryName, normalizeCountryCode, UNKNOWN_COUNTRY_CODE } from './geo.js';
+export { countryCodeOfName } from './country-names.js';
 export { isBotUserAgent } from './bots.js';

@@ -31,6 +31,7 @@ export const SUPPLEMENTARY_HOSTS: Readonly<Record<string, SourceCategory | null>
   'chat.mistral.ai': 'ai',
   'chat.deepseek.com': 'ai',
   'grok.com': 'ai',
+  'copilot.com': 'ai', // Microsoft's short domain for Copilot
   'meta.ai': 'ai',
   'duck.ai': 'ai',
   'chat.qwen.ai': 'ai',
@@ -47,13 +48,19 @@ export const SUPPLEMENTARY_HOSTS: Readonly<Record<string, SourceCategory | null>
   // Social networks GA4's list lacks (it has their older names or other hosts).
   'threads.net': 'social',
   'threads.com': 'social',
-  'discord.com': 'social',
-  'discord.gg': 'social', // Discord's invite links
   'telegram.org': 'social', // web.telegram.org
   'bsky.app': 'social', // Bluesky
   'mastodon.social': 'social',
-  // YouTube's short links: GA4's list has youtube.com as video, Ghost's has youtu.be as social.
-  'youtu.be': 'video',
+  // Chat and team messaging. GA4's list files it as social (Skype, Yammer, WhatsApp,
+  // Messenger, LINE, Telegram's t.me, Google Messages), and so do Plausible (Slack, Teams,
+  // Discord) and snowplow's list (Slack, Workplace). Their apps and other hosts are in
+  // app-sources.ts. Documents are not chat: docs.google.com, Notion and Office files stay
+  // referrals.
+  'slack.com': 'social',
+  'teams.microsoft.com': 'social',
+  'discord.com': 'social',
+  'workplace.com': 'social', // Meta's Workplace; l. and lm. are its link shims, as on facebook.com
+  'chat.google.com': 'social',
   // Webmail that GA4's list files under search because a search company runs it; a visit
   // from it is a click in an email.
   'mail.yandex.ru': 'email',
@@ -98,10 +105,12 @@ export const SUPPLEMENTARY_SOURCE_NAMES: Readonly<Record<string, SourceCategory>
   deepseek: 'ai',
   grok: 'ai',
   mistral: 'ai',
-  // Short forms common in UTM tags. `meta` also overrides Ghost's defunct "Meta" search
-  // engine: today `utm_source=meta` means Facebook and Instagram.
+  // Short forms common in UTM tags, as Google's list has `fb` and `ig`. `meta` also
+  // overrides Ghost's defunct "Meta" search engine: today `utm_source=meta` means Facebook
+  // and Instagram.
   meta: 'social',
   x: 'social',
+  yt: 'video', // YouTube
   threads: 'social',
   telegram: 'social',
   discord: 'social',

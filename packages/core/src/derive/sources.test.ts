@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import list from './ga4-source-categories.json' with { type: 'json' };
 import { GA4_SOURCE_LIST, GA4_SOURCES } from './ga4-source-list.js';
-import { hostCategory, sourceCategory } from './sources.js';
+import { registrableDomain } from './host.js';
+import { HOSTS, SITE_DOMAINS } from './source-lists.js';
+import { hostCategory, matchHost, sourceCategory } from './sources.js';
 
 describe('sourceCategory', () => {
   it.each([
@@ -28,6 +30,7 @@ describe('sourceCategory', () => {
     ['hackernews', 'social'],
     ['fb', 'social'],
     ['meta', 'social'],
+    ['yt', 'video'],
     ['chatgpt', 'ai'],
     // listed by the package only as www.<host>: the keys lose www. like the lookups do
     ['qwant.com', 'search'],
@@ -111,6 +114,82 @@ describe('hostCategory', () => {
   it('never matches a bare top-level domain', () => {
     expect(hostCategory('com')).toBeNull();
     expect(hostCategory('example.com')).toBeNull();
+  });
+});
+
+/** [host as referrerHost gives it, category, the host the lists were asked about]; each checked by hand against the rule its group names. */
+type MatchCase = [string, string | null, string];
+
+describe('matchHost', () => {
+  it.each<MatchCase>([
+    // 1. apps, app hosts and short links through app-sources.ts
+    ['com.google.android.youtube', 'video', 'youtube.com'], // read as google.com (search) without the table
+    ['com.google.android.gm', 'email', 'mail.google.com'],
+    ['com.microsoft.teams', 'social', 'teams.microsoft.com'],
+    ['statics.teams.cdn.office.net', 'social', 'teams.microsoft.com'],
+    ['jp.naver.line.android', 'social', 'line.me'],
+    ['m.me', 'social', 'messenger.com'],
+    ['wa.me', 'social', 'whatsapp.com'],
+    ['youtu.be', 'video', 'youtube.com'],
+    ['discordapp.com', 'social', 'discord.com'],
+  ])('an app, app host or short link: %s -> %s', (host, category, asked) => {
+    expect(matchHost(host)).toEqual({ category, host: asked });
+  });
+
+  it.each<MatchCase>([
+    // 2. the host itself, or webmail by its name; an entry without category decides too
+    ['l.facebook.com', 'social', 'l.facebook.com'],
+    ['lnkd.in', 'social', 'lnkd.in'],
+    ['mail.ionos.de', 'email', 'mail.ionos.de'],
+    ['docs.google.com', null, 'docs.google.com'], // listed as no category: google.com (search) does not apply
+    ['com.google.android.googlequicksearchbox', 'search', 'com.google.android.googlequicksearchbox'], // a package Ghost's list has as it is
+    // 3. a parent domain, down to the registrable domain
+    ['mbasic.facebook.com', 'social', 'mbasic.facebook.com'],
+    ['app.slack.com', 'social', 'app.slack.com'],
+    ['ptb.discord.com', 'social', 'ptb.discord.com'],
+    ['web.yammer.com', 'social', 'web.yammer.com'],
+    ['math.stackexchange.com', 'social', 'math.stackexchange.com'],
+    ['someone.blogspot.com', 'social', 'someone.blogspot.com'],
+    // 4. a domain the lists name as a social source throughout (Google's list: skype and web.skype.com, zalo and chat.zalo.me)
+    ['join.skype.com', 'social', 'join.skype.com'],
+    ['zalo.me', 'social', 'zalo.me'],
+    ['id.zalo.me', 'social', 'id.zalo.me'],
+  ])('a listed host, parent or site: %s -> %s', (host, category, asked) => {
+    expect(matchHost(host)).toEqual({ category, host: asked });
+  });
+
+  it.each<MatchCase>([
+    // 5. an Android package read as its publisher's domain
+    ['com.facebook.katana', 'social', 'facebook.com'],
+    ['com.slack', 'social', 'slack.com'],
+    ['org.telegram.messenger', 'social', 'telegram.org'],
+    ['com.skype.raider', 'social', 'skype.com'],
+    ['com.whatsapp.w4b', 'social', 'whatsapp.com'],
+    ['tv.twitch.android.app', 'video', 'twitch.tv'],
+  ])('an Android package: %s -> %s', (host, category, asked) => {
+    expect(matchHost(host)).toEqual({ category, host: asked });
+  });
+
+  it.each<MatchCase>([
+    ['notfacebook.com', null, 'notfacebook.com'],
+    ['thefacebook.com', null, 'thefacebook.com'],
+    ['facebook.com.evil.test', null, 'facebook.com.evil.test'], // a listed host as a subdomain of someone else's
+    ['facebook.community', null, 'facebook.community'], // a source's name under another suffix
+    ['reddit.tk', null, 'reddit.tk'],
+    ['xt.co', null, 'xt.co'], // not t.co
+    ['t.co.uk', null, 't.co.uk'],
+    ['slack.example.org', null, 'slack.example.org'],
+    ['com.slackers', null, 'slackers.com'], // a package whose publisher is no listed site
+    ['org.telegramm.scam', null, 'telegramm.org'],
+    ['youtube.co.uk', null, 'youtube.co.uk'], // no list names this domain
+    ['notion.so', null, 'notion.so'], // documents are not chat
+  ])('a look-alike or unlisted host matches nothing: %s', (host, category, asked) => {
+    expect(matchHost(host)).toEqual({ category, host: asked });
+  });
+
+  it('never needs to stop at a registrable domain: no listed host or site domain is a public suffix', () => {
+    const suffixes = [...HOSTS.keys(), ...SITE_DOMAINS.keys()].filter((host) => registrableDomain(host) === null && registrableDomain(`x.${host}`)?.domain === `x.${host}`);
+    expect(suffixes).toEqual([]);
   });
 });
 

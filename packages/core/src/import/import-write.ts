@@ -1,7 +1,12 @@
 /**
  * The write of an import whose lines are all read and valid: at once (a small import, all
  * its events in memory), or from its stage (stage.ts) in time order, a batch at a time.
+ * Every import format ends here, so this is where a store that cannot take the write (a full
+ * disk, a read-only file) is reported: as `WriteUnavailableError`, saying nothing was imported
+ * (the SQLite store writes an import in one transaction) and that the same import can simply
+ * be run again once there is room.
  */
+import { WRITE_UNAVAILABLE_MESSAGES, WriteUnavailableError } from '../errors.js';
 import type { ImportRecord, Storage, StoredEvent } from '../storage/types.js';
 import type { EnrichedEvent } from './enrich.js';
 import type { ImportSummary } from './import.js';
@@ -15,7 +20,7 @@ const BATCH_CHARS = 8_000_000;
 /** A small import: sessions and attributes from all its events at once, written in one call. */
 export async function writeAtOnce(storage: Storage, events: EnrichedEvent[], record: ImportRecord): Promise<ImportSummary> {
   const stored = stampSessions(assignSessions(events));
-  await storage.writeEvents(stored, record);
+  await refusedAsUnavailable(() => storage.writeEvents(stored, record));
   const pageviews = stored.filter((e) => e.type === 'pageview').length;
   return {
     events: stored.length,
@@ -51,8 +56,7 @@ export async function writeStaged(storage: Storage, stage: Stage, record: Import
     }
     if (batch.length > 0) yield batch;
   }
-  if (storage.writeImport) await storage.writeImport(record, batches());
-  else await storage.writeEvents([...batches()].flat(), record);
+  await refusedAsUnavailable(() => (storage.writeImport ? storage.writeImport(record, batches()) : storage.writeEvents([...batches()].flat(), record)));
   return {
     events: record.events,
     pageviews: counts.pageviews,
@@ -61,6 +65,20 @@ export async function writeStaged(storage: Storage, stage: Stage, record: Import
     sites: [...counts.sites].sort(),
     hash: record.hash,
   };
+}
+
+/**
+ * The write, with a store's `WriteUnavailableError` (and the stage's, stage.ts) restated for an
+ * import: nothing of it was kept, and the same command can run again.
+ */
+async function refusedAsUnavailable(write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    if (!(error instanceof WriteUnavailableError) || error.message === WRITE_UNAVAILABLE_MESSAGES.stageFull) throw error;
+    const message = error.reason === 'full' ? WRITE_UNAVAILABLE_MESSAGES.importFull : WRITE_UNAVAILABLE_MESSAGES.importReadonly;
+    throw new WriteUnavailableError(error.reason, message, { cause: error });
+  }
 }
 
 /** Gives events without `session_id` a session by the 30-minute rule, in time order. */

@@ -93,7 +93,16 @@ export function parseImportLine(text: string): { ok: true; line: ImportLine } | 
     return { ok: false, reason: 'not valid JSON' };
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return { ok: false, reason: 'not a JSON object' };
-  const props = (json as Record<string, unknown>).props;
+  return parseImportObject(json as Record<string, unknown>);
+}
+
+/**
+ * Validates one event given as an object with the fields of a line (what the Umami and GA4
+ * converters build): the same rules and reasons as `parseImportLine`.
+ * @example parseImportObject({ site_id: 'ST-blog', ts: '2026-11-01T10:00:00Z', type: 'pageview', url: '/' })
+ */
+export function parseImportObject(json: Record<string, unknown>): { ok: true; line: ImportLine } | { ok: false; reason: string } {
+  const props = json.props;
   const line = plainLine(json as Record<string, unknown>);
   if (line) return withProps(line, props);
   const result = importLineSchema.safeParse(json);

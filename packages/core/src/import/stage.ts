@@ -5,9 +5,12 @@
  * size (docs/performance.md, "Import"). Deleted when closed.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DATA_FILE_MODE } from '../storage/sqlite/sqlite-file.js';
+import { WRITE_UNAVAILABLE_MESSAGES, WriteUnavailableError } from '../errors.js';
+import { writeUnavailable } from '../storage/sqlite/sqlite-errors.js';
 import type { PropEntry } from '../storage/types.js';
 import type { EnrichedEvent } from './enrich.js';
 
@@ -47,8 +50,30 @@ const fromRow = (r: Row): EnrichedEvent => {
  * stage.close();
  */
 export function openStage() {
+  return staging(stageIn);
+}
+
+/**
+ * Runs a step of the stage, reporting a full (or read-only) temporary directory as
+ * `WriteUnavailableError` with the stage's own message: it is not the database's disk.
+ */
+function staging<T>(step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    const refused = writeUnavailable(error);
+    const code = (error as NodeJS.ErrnoException | null)?.code;
+    if (refused || code === 'ENOSPC' || code === 'EROFS') throw new WriteUnavailableError(refused?.reason ?? (code === 'EROFS' ? 'readonly' : 'full'), WRITE_UNAVAILABLE_MESSAGES.stageFull, { cause: error });
+    throw error;
+  }
+}
+
+function stageIn() {
   const dir = mkdtempSync(join(tmpdir(), 'siteline-import-'));
-  const db = new Database(join(dir, 'stage.db'));
+  const file = join(dir, 'stage.db');
+  // The import's events are data like the database's: created 0600 (in a 0700 directory), whatever the umask.
+  closeSync(openSync(file, 'wx', DATA_FILE_MODE));
+  const db = new Database(file);
   // Nobody else reads it and it is deleted after: no journal, no syncs; a small cache, sorts on disk.
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
@@ -71,13 +96,16 @@ export function openStage() {
   let firstOf: Database.Statement | undefined;
 
   return {
+    /** Where the stage is (deleted by `close`). */
+    file,
+
     /** Adds events (in any order). */
-    add: (events: readonly EnrichedEvent[]): void => void add(events),
+    add: (events: readonly EnrichedEvent[]): void => staging(() => void add(events)),
 
     /** Every staged event by `(ts, seq)`, read a page of the b-tree at a time. Call once, after the last `add`. */
     *ordered(): Generator<EnrichedEvent> {
       // An index of the sessions the lines give, for `firstOf` (built before the read: the connection is busy during it).
-      db.exec('CREATE INDEX staged_session ON staged (site_id, session_id, ts, seq) WHERE session_id IS NOT NULL');
+      staging(() => db.exec('CREATE INDEX staged_session ON staged (site_id, session_id, ts, seq) WHERE session_id IS NOT NULL'));
       firstOf = db.prepare(`SELECT ${COLUMNS.join(', ')} FROM staged WHERE site_id = ? AND session_id = ? AND session_id IS NOT NULL ORDER BY ts, seq LIMIT 1`).raw();
       for (const r of db.prepare(`SELECT ${COLUMNS.join(', ')} FROM staged ORDER BY ts, seq`).raw().iterate() as IterableIterator<Row>) yield fromRow(r);
     },
@@ -96,4 +124,4 @@ export function openStage() {
   };
 }
 
-export type Stage = ReturnType<typeof openStage>;
+export type Stage = ReturnType<typeof stageIn>;

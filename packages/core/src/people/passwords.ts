@@ -43,18 +43,65 @@ const derive = (password: string, salt: Buffer, logN: number, r: number, p: numb
   });
 
 /**
- * The stored form of a password: `scrypt$<logN>$<r>$<p>$<salt b64url>$<hash b64url>`.
+ * The stored form of a password: `scrypt$<logN>$<r>$<p>$<salt b64url>$<hash b64url>`, with
+ * a new random salt, or the salt of `sharing` (another stored hash of the same email: see
+ * `verifyPasswords`).
  * @example const stored = await hashPassword('correct horse battery'); // 'scrypt$15$8$1$…'
  */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, sharing?: string): Promise<string> {
   const { logN, r, p, saltBytes, keyBytes } = SCRYPT_PARAMS;
-  const salt = randomBytes(saltBytes);
-  const key = await derive(password, salt, logN, r, p, keyBytes);
-  return ['scrypt', logN, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const shared = sharing === undefined ? undefined : parse(sharing);
+  const salt = shared && shared.logN === logN && shared.r === r && shared.p === p ? shared.salt : randomBytes(saltBytes).toString('base64url');
+  const key = await derive(password, Buffer.from(salt, 'base64url'), logN, r, p, keyBytes);
+  return ['scrypt', logN, r, p, salt, key.toString('base64url')].join('$');
 }
 
 /** A hash of nothing anyone knows, checked when there is no user, so both cases take one scrypt. */
 let decoy: Promise<string> | undefined;
+
+interface Parsed {
+  logN: number;
+  r: number;
+  p: number;
+  salt: string;
+  hash: string;
+  /** Everything but the hash: hashes sharing it need one scrypt for all. */
+  group: string;
+}
+
+function parse(stored: string): Parsed | undefined {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return undefined;
+  const [, logN, r, p, salt, hash] = parts as [string, string, string, string, string, string];
+  return { logN: Number(logN), r: Number(r), p: Number(p), salt, hash, group: parts.slice(0, 5).join('$') };
+}
+
+/**
+ * Which of `stored` (hashes of one email's users, `''` for no password) `password` matches,
+ * and how many scrypt derivations that took: one per distinct parameters-and-salt, so the
+ * users of one email, who share a salt (`hashPassword`'s `sharing`), cost one however many
+ * accounts they are in, and the time taken does not tell how many there are. With no
+ * usable hash (no user, no password set yet) a decoy is derived: still one, never a match.
+ * Compared in constant time.
+ * @example const { matches } = await verifyPasswords('correct horse battery', [stored]); // [true]
+ */
+export async function verifyPasswords(password: string, stored: readonly string[]): Promise<{ matches: boolean[]; derivations: number }> {
+  const parsed = stored.map(parse);
+  const fits = password.length <= MAX_PASSWORD_LENGTH;
+  const groups = new Map<string, Parsed>();
+  for (const p of parsed) if (p && fits && !groups.has(p.group)) groups.set(p.group, p);
+  if (groups.size === 0) groups.set('decoy', parse(await (decoy ??= hashPassword(randomBytes(16).toString('hex'))))!);
+  const keys = new Map<string, Buffer>();
+  for (const [group, p] of groups) {
+    keys.set(group, await derive(password.slice(0, MAX_PASSWORD_LENGTH), Buffer.from(p.salt, 'base64url'), p.logN, p.r, p.p, Buffer.from(p.hash, 'base64url').length));
+  }
+  const matches = parsed.map((p) => {
+    const key = p && fits ? keys.get(p.group) : undefined;
+    const expected = p ? Buffer.from(p.hash, 'base64url') : undefined;
+    return key !== undefined && expected !== undefined && key.length === expected.length && timingSafeEqual(key, expected);
+  });
+  return { matches, derivations: groups.size };
+}
 
 /**
  * Whether `password` matches `stored` (constant-time compare). An empty or malformed
@@ -63,10 +110,5 @@ let decoy: Promise<string> | undefined;
  * @example await verifyPassword('correct horse battery', stored) // true
  */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const parts = stored.split('$');
-  const valid = parts.length === 6 && parts[0] === 'scrypt' && password.length <= MAX_PASSWORD_LENGTH;
-  const [, logN, r, p, salt, hash] = valid ? parts : (await (decoy ??= hashPassword(randomBytes(16).toString('hex')))).split('$');
-  const expected = Buffer.from(hash!, 'base64url');
-  const key = await derive(password.slice(0, MAX_PASSWORD_LENGTH), Buffer.from(salt!, 'base64url'), Number(logN), Number(r), Number(p), expected.length);
-  return timingSafeEqual(key, expected) && valid;
+  return (await verifyPasswords(password, [stored])).matches[0]!;
 }

@@ -3,40 +3,11 @@
  * (SQLite here, ClickHouse in its package). Secrets (link tokens, session ids) are random
  * 256-bit values given to the caller once; stores keep only their SHA-256.
  */
-import { hashesEqual } from '../accounts/keys.js';
 import { newUserId } from '../accounts/rules.js';
-import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
+import { hashPassword, passwordProblem, verifyPasswords } from './passwords.js';
 import { newToken as token, tokenHash as sha256 } from './tokens.js';
-import { type PeopleStore, type Role, ROLES, type UserRow, type WebSessionRow } from './types.js';
-
-/** A set-password link is valid this long, once. */
-export const LINK_TTL_MS = 24 * 3_600_000;
-
-/** Session lifetimes: idle expiry, absolute expiry, and how often a use is written (the idle clock's resolution). */
-export const SESSION_LIMITS = { idleMs: 30 * 60_000, maxAgeMs: 12 * 3_600_000, touchMs: 60_000 } as const;
-
-/** A two-factor code's time step (RFC 6238's X, 30 s); stores keep accepted steps as `floor(ms / TOTP_STEP_MS)`. */
-export const TOTP_STEP_MS = 30_000;
-
-/**
- * How long sign-in attempts and accepted two-factor steps are kept: past the throttle's
- * memory (15 minutes) and a code's validity (90 s), so removing them changes no answer.
- */
-export const ATTEMPTS_KEPT_MS = 3_600_000;
-
-/** How often a server removes what can no longer be used (`People.removeExpired`). */
-export const CLEANUP_INTERVAL_MS = 3_600_000;
-
-/** Longest email accepted (RFC 5321's path limit). */
-export const MAX_EMAIL_LENGTH = 254;
-const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
-/** Session ids and link tokens as they travel: base64url of 32 random bytes. */
-export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
-/** A rule of people was broken; the message says what to do. */
-export class PeopleError extends Error {
-  override readonly name = 'PeopleError';
-}
+import { ATTEMPTS_KEPT_MS, LINK_TTL_MS, normalEmail, PeopleError, SESSION_LIMITS, TOKEN_PATTERN } from './rules.js';
+import { COMMUNITY_ACCOUNT, type PeopleStore, type Role, ROLES, type UserChange, type UserRow, type WebSessionRow } from './types.js';
 
 export interface PeopleOptions {
   /** Clock, for tests; default `Date.now`. */
@@ -46,18 +17,11 @@ export interface PeopleOptions {
   maxAgeMs?: number;
 }
 
-/** What a session stands for: a user (by password) or an API key. */
-export type SessionSubject = { userId: string; accountId: string } | { keyId: string; accountId: string };
-
 /**
- * The email as stored and compared: trimmed and lower-cased, or an error.
- * @example normalEmail(' Ann@Example.COM ') // 'ann@example.com'
+ * What a session stands for: a user (by password: the row as the sign-in read it, before
+ * checking the password, whose epoch the session keeps) or an API key.
  */
-export function normalEmail(email: string): string {
-  const normal = email.trim().toLowerCase();
-  if (normal.length > MAX_EMAIL_LENGTH || !EMAIL.test(normal)) throw new PeopleError('An email address looks like name@example.com.');
-  return normal;
-}
+export type SessionSubject = { user: UserRow } | { keyId: string; accountId: string };
 
 /**
  * Users, links and sessions of one backend.
@@ -70,6 +34,8 @@ export function normalEmail(email: string): string {
 export class People {
   readonly idleMs: number;
   readonly maxAgeMs: number;
+  /** Password hashes (scrypt derivations) this instance has computed to check passwords: what a guess costs, for tests and figures. */
+  hashChecks = 0;
   private readonly now: () => number;
 
   constructor(readonly store: PeopleStore, options: PeopleOptions = {}) {
@@ -78,20 +44,23 @@ export class People {
     this.maxAgeMs = options.maxAgeMs ?? SESSION_LIMITS.maxAgeMs;
   }
 
-  /** Adds a user without a password; returns the token of their one-time set-password link. */
+  /**
+   * Adds a user without a password; returns the token of their one-time set-password link.
+   * An email is unique within an account; other accounts may have users with it, and
+   * nothing here tells whether they do.
+   */
   async addUser(accountId: string, email: string, role: Role): Promise<{ user: UserRow; link: string }> {
     if (!ROLES.includes(role)) throw new PeopleError('A role is owner or viewer.');
     const normal = normalEmail(email);
-    if (await this.store.userByEmail(normal)) throw new PeopleError(`There is already a user ${normal}.`);
     const user: UserRow = {
       id: newUserId(), account_id: accountId, email: normal, role, password_hash: '', totp_secret: '', recovery_hashes: [],
       sessions_after_ms: 0, created_at: new Date(this.now()).toISOString(), removed: false,
     };
-    await this.store.saveUser(user);
+    if (!(await this.store.addUser(user))) throw new PeopleError(`There is already a user ${normal}${accountId === COMMUNITY_ACCOUNT ? '' : ' in this account'}.`);
     return { user, link: await this.newLink(user.id) };
   }
 
-  /** A new one-time link for the user (valid `LINK_TTL_MS`); earlier links stay valid until used or expired. */
+  /** A new one-time link for the user (valid `LINK_TTL_MS`); earlier links stay valid until used, expired, or a password is set. */
   async newLink(userId: string): Promise<string> {
     const secret = token();
     await this.store.saveLink({ token_hash: sha256(secret), user_id: userId, expires_ms: this.now() + LINK_TTL_MS });
@@ -99,8 +68,8 @@ export class People {
   }
 
   /**
-   * Sets the password of the link's user and uses the link up; ends the user's sessions.
-   * The password is checked first, so a refused one does not spend the link.
+   * Sets the password of the link's user and uses the link up; ends the user's sessions and
+   * their other links. The password is checked first, so a refused one does not spend the link.
    */
   async setPasswordWithLink(secret: string, password: string): Promise<UserRow> {
     const problem = await passwordProblem(password);
@@ -109,34 +78,63 @@ export class People {
     if (!TOKEN_PATTERN.test(secret)) throw refused;
     const link = await this.store.useLink(sha256(secret), this.now());
     const user = link && link.expires_ms > this.now() ? await this.store.userById(link.user_id) : undefined;
-    if (!user || user.removed) throw refused;
-    return this.replacePassword(user, password);
+    if (!user || user.removed || !(await this.replacePassword(user, password))) throw refused;
+    return (await this.store.userById(user.id))!;
   }
 
-  /** The user whose email and password these are (and who has a password), else undefined; one scrypt either way. */
-  async checkPassword(email: string, password: string): Promise<UserRow | undefined> {
-    let user: UserRow | undefined;
+  /**
+   * The users of this email (those `accept` admits: the edition's) whose password this is.
+   * One scrypt however many accounts the email has users in (their hashes share a salt),
+   * one against a decoy when it has none, so neither the time nor the answer tells a caller
+   * without the password anything about other accounts. Several: the person chooses.
+   */
+  async usersWithPassword(email: string, password: string, accept: (user: UserRow) => boolean = () => true): Promise<UserRow[]> {
+    let users: UserRow[];
     try {
-      user = await this.store.userByEmail(normalEmail(email));
-    } catch {
-      user = undefined;
+      users = (await this.store.usersByEmail(normalEmail(email))).filter(accept);
+    } catch (error) {
+      if (!(error instanceof PeopleError)) throw error;
+      users = [];
     }
-    const ok = await verifyPassword(password, user?.password_hash ?? '');
-    return ok && user && !user.removed ? user : undefined;
+    const { matches, derivations } = await verifyPasswords(password, users.map((u) => u.password_hash));
+    this.hashChecks += derivations;
+    return users.filter((_, i) => matches[i]);
   }
 
-  /** Changes a signed-in user's password after checking the current one; every session of the user ends. */
-  async changePassword(user: UserRow, current: string, next: string): Promise<UserRow> {
-    if (!(await verifyPassword(current, user.password_hash))) throw new PeopleError('The current password is not right.');
+  /** Whether `password` is the user's current one (one scrypt). */
+  isPassword(user: UserRow, password: string): Promise<boolean> {
+    return this.matchesHash(password, user.password_hash);
+  }
+
+  /**
+   * Whether `password` matches a stored password hash (a user's, or a shared link's): one
+   * scrypt, counted in `hashChecks`; an empty hash is checked against a decoy and never matches.
+   */
+  async matchesHash(password: string, stored: string): Promise<boolean> {
+    const { matches, derivations } = await verifyPasswords(password, [stored]);
+    this.hashChecks += derivations;
+    return matches[0]!;
+  }
+
+  /** Changes a signed-in user's password after checking the current one; every session and link of the user ends. */
+  async changePassword(user: UserRow, current: string, next: string): Promise<void> {
+    if (!(await this.isPassword(user, current))) throw new PeopleError('The current password is not right.');
+    await this.setPassword(user, next);
+  }
+
+  /** Sets a user's password (the caller checked the current one); every session and link of the user ends. */
+  async setPassword(user: UserRow, next: string): Promise<void> {
     const problem = await passwordProblem(next);
     if (problem) throw new PeopleError(problem);
-    return this.replacePassword(user, next);
+    if (!(await this.replacePassword(user, next))) throw new PeopleError('There is no such user in this account.');
   }
 
-  private async replacePassword(user: UserRow, password: string): Promise<UserRow> {
-    const updated = { ...user, password_hash: await hashPassword(password), sessions_after_ms: this.now() };
-    await this.store.saveUser(updated);
-    return updated;
+  /** Writes the new hash alone (salted as the email's other users are), then ends the user's other links. */
+  private async replacePassword(user: UserRow, password: string): Promise<boolean> {
+    const sharing = (await this.store.usersByEmail(user.email)).find((u) => u.id !== user.id && u.password_hash !== '')?.password_hash;
+    const changed = await this.store.changeUser(user.id, { kind: 'password', password_hash: await hashPassword(password, sharing) }, this.now());
+    if (changed) await this.store.endLinks(user.id, this.now());
+    return changed;
   }
 
   /** The account's users, by email. */
@@ -151,35 +149,38 @@ export class People {
     return user;
   }
 
-  /** Changes a user's role; the account keeps at least one owner. */
-  async setRole(accountId: string, userId: string, role: Role): Promise<UserRow> {
+  /** Changes a user's role; the account keeps at least one owner (checked in the same step as the change). */
+  async setRole(accountId: string, userId: string, role: Role): Promise<void> {
     if (!ROLES.includes(role)) throw new PeopleError('A role is owner or viewer.');
-    const user = await this.userOf(accountId, userId);
-    if (user.role === 'owner' && role !== 'owner') await this.keepAnOwner(accountId);
-    const updated = { ...user, role };
-    await this.store.saveUser(updated);
-    return updated;
+    await this.change(accountId, userId, { kind: 'role', role });
   }
 
   /** Removes a user (their sessions end at their next request); the account keeps at least one owner. */
   async removeUser(accountId: string, userId: string): Promise<void> {
-    const user = await this.userOf(accountId, userId);
-    if (user.role === 'owner') await this.keepAnOwner(accountId);
-    await this.store.saveUser({ ...user, removed: true, sessions_after_ms: this.now() });
+    await this.change(accountId, userId, { kind: 'removed' });
   }
 
-  private async keepAnOwner(accountId: string): Promise<void> {
-    const owners = (await this.store.usersOf(accountId)).filter((u) => u.role === 'owner');
-    if (owners.length <= 1) throw new PeopleError('An account keeps at least one owner: make someone else owner first.');
+  /** Turns two-factor on with this secret and recovery codes' hashes, or off (`''`, `[]`), for a user who is not removed. */
+  async setTwoFactor(user: UserRow, secret: string, recoveryHashes: string[]): Promise<void> {
+    await this.change(user.account_id, user.id, { kind: 'two-factor', totp_secret: secret, recovery_hashes: recoveryHashes });
+  }
+
+  private async change(accountId: string, userId: string, change: UserChange): Promise<void> {
+    await this.userOf(accountId, userId);
+    if (await this.store.changeUser(userId, change, this.now())) return;
+    await this.userOf(accountId, userId); // removed meanwhile: say so
+    throw new PeopleError('An account keeps at least one owner: make someone else owner first.');
   }
 
   /** Starts a session; returns the id for the cookie (stored only as its hash) and the row. */
   async startSession(subject: SessionSubject): Promise<{ id: string; session: WebSessionRow }> {
     const id = token();
     const now = this.now();
+    const user = 'user' in subject ? subject.user : undefined;
     const session: WebSessionRow = {
-      id_hash: sha256(id), user_id: 'userId' in subject ? subject.userId : '', key_id: 'keyId' in subject ? subject.keyId : '',
-      account_id: subject.accountId, csrf: token(), created_ms: now, last_seen_ms: now, ended: false,
+      id_hash: sha256(id), user_id: user?.id ?? '', key_id: 'keyId' in subject ? subject.keyId : '',
+      account_id: user?.account_id ?? ('accountId' in subject ? subject.accountId : ''), csrf: token(), created_ms: now, last_seen_ms: now, ended: false,
+      user_epoch: user?.sessions_after_ms ?? 0,
     };
     await this.store.saveSession(session);
     return { id, session };
@@ -188,7 +189,8 @@ export class People {
   /**
    * The live session with this id and, for a password session, its user; marks it used
    * (written at most once a minute). Undefined for malformed, unknown, ended or expired ids,
-   * a removed user, or a session older than the user's last password change.
+   * a removed user, or a session whose sign-in read the user before a password change (its
+   * epoch is below the user's).
    */
   async session(id: string | undefined): Promise<{ session: WebSessionRow; user?: UserRow } | undefined> {
     if (id === undefined || !TOKEN_PATTERN.test(id)) return undefined;
@@ -198,7 +200,7 @@ export class People {
     let user: UserRow | undefined;
     if (session.user_id !== '') {
       user = await this.store.userById(session.user_id);
-      if (!user || user.removed || session.created_ms < user.sessions_after_ms) return undefined;
+      if (!user || user.removed || session.user_epoch < user.sessions_after_ms) return undefined;
     }
     if (now - session.last_seen_ms >= SESSION_LIMITS.touchMs) await this.store.saveSession({ ...session, last_seen_ms: now });
     return user ? { session, user } : { session };
@@ -223,13 +225,4 @@ export class People {
     const session = await this.store.session(sha256(id));
     if (session && !session.ended) await this.store.saveSession({ ...session, ended: true });
   }
-}
-
-/**
- * Whether a posted CSRF token is the session's (constant-time).
- * @example csrfMatches(session, form.get('csrf'))
- */
-export function csrfMatches(session: WebSessionRow, posted: string | null | undefined): boolean {
-  // Bytes, not characters, are compared: a token of as many characters with a wider one is refused, not thrown on.
-  return typeof posted === 'string' && hashesEqual(Buffer.from(posted), Buffer.from(session.csrf));
 }

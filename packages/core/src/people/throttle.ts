@@ -1,6 +1,6 @@
 /**
  * Slows password guessing without locking anyone out. Failed sign-ins are counted per
- * (email, client address) and per email; once a count passes its free allowance, the next
+ * (email, client network) and per email; once a count passes its free allowance, the next
  * attempt for that email (from that client, or from anyone) must wait 2^(failures past the
  * allowance) seconds after the last failure, at most `maxDelayMs`; an attempt that comes
  * too early is refused unread (no scrypt spent). A success clears the pair's count; 15
@@ -8,12 +8,14 @@
  * by a stranger's failures until the email's larger allowance is spent, and never for
  * longer than `maxDelayMs`.
  *
- * The attempts live in the backend (`PeopleStore.addSignIn`, under SHA-256 hashes of the
- * email and of email and client), so every server process on one backend counts the same
- * failures: N processes allow what one does, not N times as much.
+ * An attempt is counted BEFORE its password is checked: `reserve` records it as a failure
+ * in the backend (`PeopleStore.reserveSignIn`, under SHA-256 hashes of the email and of
+ * email and client) in the same step that decides whether it may go on, and only a success
+ * takes that back (`succeeded`). So N attempts sent at once are N counted attempts: no more
+ * than the allowance reach the hash, however many processes share the backend.
  */
-import { createHash } from 'node:crypto';
-import type { PeopleStore } from './types.js';
+import { createHash, randomBytes } from 'node:crypto';
+import type { PeopleStore, SignInAttempt, SignInRow } from './types.js';
 
 export interface ThrottleOptions {
   /** Free failures of one email from one client; default 5. */
@@ -33,11 +35,14 @@ const SATURATED = 8;
 
 const keyOf = (...parts: string[]) => createHash('sha256').update(parts.join('\n')).digest('hex');
 
+/** A reservation `reserve` made: settle it with `succeeded`, or leave it (it stays a failure). */
+export type ReservedAttempt = SignInAttempt & { readonly pairKey: string };
+
 /**
  * @example
  * const throttle = new SignInThrottle(backend.people);
- * const wait = await throttle.waitMs(email, ip, Date.now()); // > 0: answer 429 with Retry-After
- * ok ? await throttle.succeeded(email, ip, Date.now()) : await throttle.failed(email, ip, Date.now());
+ * const { waitMs, attempt } = await throttle.reserve(email, clientNetwork(ip), Date.now()); // waitMs > 0: answer 429 with Retry-After
+ * if (await passwordIsRight()) await throttle.succeeded(attempt!, Date.now()); // else the reservation stays a failure
  */
 export class SignInThrottle {
   private readonly options: Required<ThrottleOptions>;
@@ -46,37 +51,40 @@ export class SignInThrottle {
     this.options = { ...THROTTLE_DEFAULTS, ...options };
   }
 
-  /** How long this attempt must still wait (0: go ahead). */
-  async waitMs(email: string, client: string, now: number): Promise<number> {
-    const [pair, all] = await Promise.all([this.wait(keyOf(email, client), this.options.perClientFree, now), this.wait(keyOf(email), this.options.perEmailFree, now)]);
-    return Math.max(pair, all);
+  /**
+   * Counts an attempt for `email` (or a shared link's `linkThrottleSubject`) from `client`
+   * (a client network: an IPv6 client's /64) before its password is checked. `waitMs` > 0: refused, nothing counted, try again then;
+   * otherwise `attempt` is counted as a failure until `succeeded` says otherwise.
+   */
+  async reserve(email: string, client: string, now: number): Promise<{ waitMs: number; attempt?: ReservedAttempt }> {
+    const { perClientFree, perEmailFree } = this.options;
+    const pairKey = keyOf(email, client);
+    const attempt: ReservedAttempt = {
+      id: randomBytes(12).toString('hex'), at_ms: now, pairKey,
+      keys: [{ key: pairKey, read: perClientFree + SATURATED }, { key: keyOf(email), read: perEmailFree + SATURATED }],
+    };
+    const waitMs = await this.store.reserveSignIn(attempt, ([pair = [], all = []]) =>
+      Math.max(this.wait(pair, perClientFree, now), this.wait(all, perEmailFree, now)));
+    return waitMs > 0 ? { waitMs } : { waitMs, attempt };
   }
 
-  async failed(email: string, client: string, now: number): Promise<void> {
-    await Promise.all([this.store.addSignIn(keyOf(email, client), now, true), this.store.addSignIn(keyOf(email), now, true)]);
+  /** The reserved attempt succeeded: it clears its (email, client) count and is not a failure of the email. */
+  async succeeded(attempt: ReservedAttempt, now: number): Promise<void> {
+    await this.store.signInSucceeded(attempt, [attempt.pairKey], now);
   }
 
-  async succeeded(email: string, client: string, now: number): Promise<void> {
-    await this.store.addSignIn(keyOf(email, client), now, false);
-  }
-
-  /** The failures still counted: newest first, back to a success or a gap of `forgetMs` (the newest within `forgetMs` of now). */
-  private async count(key: string, free: number, now: number): Promise<{ failures: number; lastMs: number }> {
-    const rows = await this.store.signIns(key, free + SATURATED);
+  /** How long an attempt at `now` waits behind `rows` (a key's newest first): 0 within the allowance. */
+  private wait(rows: SignInRow[], free: number, now: number): number {
     let failures = 0;
     let after = now;
+    // The failures still counted: back to a success or a gap of `forgetMs` (the newest within `forgetMs` of now).
     for (const row of rows) {
       if (!row.failed || after - row.at_ms >= this.options.forgetMs) break;
       failures++;
       after = row.at_ms;
     }
-    return { failures, lastMs: rows[0]?.at_ms ?? 0 };
-  }
-
-  private async wait(key: string, free: number, now: number): Promise<number> {
-    const { failures, lastMs } = await this.count(key, free, now);
     if (failures < free) return 0;
     const delay = Math.min(1000 * 2 ** (failures - free), this.options.maxDelayMs);
-    return Math.max(0, lastMs + delay - now);
+    return Math.max(0, rows[0]!.at_ms + delay - now);
   }
 }

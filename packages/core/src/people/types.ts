@@ -12,26 +12,45 @@ export const ROLES: readonly Role[] = ['owner', 'viewer'];
 /** The account of the Community edition's users (it has no accounts). */
 export const COMMUNITY_ACCOUNT = '';
 
-/** A user as stores keep it. A row is replaced whole on every change (ClickHouse keeps the newest version). */
+/**
+ * A user as stores keep it. Only `addUser` writes a whole row; every later change is one
+ * narrow `PeopleStore.changeUser` (or `useRecoveryCode`) that writes its own fields and
+ * nothing read before it, so concurrent changes never undo each other.
+ */
 export interface UserRow {
   /** `usr_` and 16 letters or digits. */
   id: string;
   /** The Cloud account, or `COMMUNITY_ACCOUNT`. */
   account_id: string;
-  /** Lower-cased, trimmed; unique among users not removed. */
+  /** Lower-cased, trimmed; unique among the account's users not removed (an email may have users in several accounts). */
   email: string;
   role: Role;
   /** `passwords.ts` form, `''` until the user sets one through a link. */
   password_hash: string;
   /** Base32 TOTP secret, `''` without two-factor. */
   totp_secret: string;
-  /** SHA-256 hex of each unused recovery code. */
+  /** SHA-256 hex of each recovery code not used yet. */
   recovery_hashes: string[];
-  /** Sessions created before this instant (ms) are ended: set on a password change ("sign out everywhere"). */
+  /**
+   * The user's session epoch: raised (to at least the instant, ms, and always above its
+   * previous value) by every password change. A session records the epoch its sign-in read
+   * and ends once the user's is higher ("sign out everywhere", with no clock comparison).
+   */
   sessions_after_ms: number;
   created_at: string;
   removed: boolean;
 }
+
+/** One change to one user, as `PeopleStore.changeUser` writes it: only these fields. */
+export type UserChange =
+  /** A new password hash; raises the session epoch (every session ends). */
+  | { kind: 'password'; password_hash: string }
+  /** A new role; refused when it would leave the account without an owner. */
+  | { kind: 'role'; role: Role }
+  /** Removes the user (their sessions end); refused when it would leave the account without an owner. */
+  | { kind: 'removed' }
+  /** Two-factor on (a secret and recovery codes' hashes) or off (`''`, `[]`). */
+  | { kind: 'two-factor'; totp_secret: string; recovery_hashes: string[] };
 
 /** A one-time link's stored form: the SHA-256 of its token, never the token. */
 export interface LinkRow {
@@ -54,20 +73,38 @@ export interface WebSessionRow {
   created_ms: number;
   last_seen_ms: number;
   ended: boolean;
+  /** The user's `sessions_after_ms` when the sign-in read the user (before checking the password); 0 for a key session. */
+  user_epoch: number;
 }
 
 /**
- * What a backend stores for people: rows in, rows out. The rules (who may do what, expiry,
- * hashing) are `People`'s, written once over this contract.
+ * What a backend stores for people: rows in, rows out, each change atomic on its own. The
+ * rules (who may do what, expiry, hashing, the throttle's arithmetic) are `People`'s and
+ * `SignInThrottle`'s, written once over this contract.
  */
 export interface PeopleStore {
-  /** Inserts or replaces the whole row. */
-  saveUser(row: UserRow): Promise<void>;
+  /**
+   * Adds a user; false (nothing added) when the account already has a user with this email
+   * who is not removed. Of concurrent adds of one email to one account at most one succeeds
+   * (a store without transactions may refuse all of them).
+   */
+  addUser(row: UserRow): Promise<boolean>;
   userById(id: string): Promise<UserRow | undefined>;
-  /** The user with this (normalised) email who is not removed. */
-  userByEmail(email: string): Promise<UserRow | undefined>;
+  /** The users with this (normalised) email who are not removed, of every account, in any order. */
+  usersByEmail(email: string): Promise<UserRow[]>;
   /** The account's users who are not removed, in any order. */
   usersOf(accountId: string): Promise<UserRow[]>;
+  /**
+   * Applies one narrow change to a user who is not removed, atomically; false when there is
+   * no such user or (role, removal) the account would be left without an owner.
+   */
+  changeUser(userId: string, change: UserChange, nowMs: number): Promise<boolean>;
+  /**
+   * Spends one of the user's recovery codes (by its hash): true for exactly one caller per
+   * code, false when it is not among the unused ones. A store without transactions may
+   * refuse all of several racing uses (the code is then spent).
+   */
+  useRecoveryCode(userId: string, codeHash: string): Promise<boolean>;
   saveLink(row: LinkRow): Promise<void>;
   /**
    * Marks the link used and returns it, if it exists and was not used before: of several
@@ -75,6 +112,8 @@ export interface PeopleStore {
    * without transactions may refuse all of several racing calls.
    */
   useLink(tokenHash: string, nowMs: number): Promise<LinkRow | undefined>;
+  /** Marks every link of the user used (a password was set: older links must not set another). */
+  endLinks(userId: string, nowMs: number): Promise<void>;
   /** Inserts or replaces the whole row; a row with `ended` stays ended. */
   saveSession(row: WebSessionRow): Promise<void>;
   session(idHash: string): Promise<WebSessionRow | undefined>;
@@ -84,10 +123,21 @@ export interface PeopleStore {
    * racing calls for one step at most one gets true (a store without transactions may refuse all).
    */
   useTotpStep(userId: string, step: number): Promise<boolean>;
-  /** Records a sign-in attempt under the throttle's key (a hash): failed, or a success that clears the count before it. */
-  addSignIn(key: string, atMs: number, failed: boolean): Promise<void>;
-  /** The key's latest `limit` attempts, newest first; of attempts in the same millisecond the failures count as newer (a tie holds rather than frees). */
-  signIns(key: string, limit: number): Promise<SignInRow[]>;
+  /**
+   * Reserves a sign-in attempt before its password is checked: `decide` is given, per key of
+   * the attempt, the key's newest counted rows (newest first, the attempt's own left out)
+   * and returns how long the attempt must wait (ms). 0: the attempt is recorded as a failure
+   * under every key (until `signInSucceeded`) and may go on; more: nothing stays recorded.
+   * Concurrent reservations see each other (a store with transactions runs them one at a
+   * time; one without inserts first, then reads, so each sees every reservation made before
+   * it and N concurrent attempts count as N).
+   */
+  reserveSignIn(attempt: SignInAttempt, decide: (history: SignInRow[][]) => number): Promise<number>;
+  /**
+   * The reserved attempt succeeded: under each key of `clears` it becomes a success at
+   * `atMs` (the failures before it stop counting); under its other keys it stops counting.
+   */
+  signInSucceeded(attempt: SignInAttempt, clears: readonly string[], atMs: number): Promise<void>;
   /**
    * Deletes what can no longer be used (`People.removeExpired` decides the bounds): web
    * sessions created before `sessionsCreatedBefore`, and (where a store can tell them
@@ -98,7 +148,16 @@ export interface PeopleStore {
   removeExpired(bounds: ExpiryBounds): Promise<void>;
 }
 
-/** One sign-in attempt as the throttle counts it. */
+/** A sign-in attempt as the throttle reserves it. */
+export interface SignInAttempt {
+  /** Random; names the attempt's rows. */
+  id: string;
+  at_ms: number;
+  /** The keys it counts under (hashes), each with how many of the key's newest rows `decide` needs. */
+  keys: readonly { key: string; read: number }[];
+}
+
+/** One sign-in attempt as the throttle counts it: a failure (or a reservation not settled yet), or a success. */
 export interface SignInRow {
   at_ms: number;
   failed: boolean;

@@ -26,6 +26,7 @@ export const MESSAGES = {
   filtersCount: 'The filters field may not have more than 10 conditions.',
   compare: 'The selected compare is invalid.',
   interval: 'The selected interval is invalid.',
+  imported: 'The selected imported is invalid.',
   hourRange: 'The hour interval supports ranges of at most 7 days.',
   // Export (issue 27)
   format: 'The selected format is invalid. Use json or csv.',

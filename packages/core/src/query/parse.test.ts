@@ -8,7 +8,7 @@ const fails = failure;
 describe('parseQuery', () => {
   it('applies defaults', () => {
     expect(parseQuery('pages', { site_id: 'ST-abc1' })).toEqual({
-      siteId: 'ST-abc1', dates: { period: '30d' }, limit: 20, breakdown: 'device_type', name: undefined, filters: [], compare: undefined, interval: 'day', format: 'json',
+      siteId: 'ST-abc1', dates: { period: '30d' }, limit: 20, breakdown: 'device_type', name: undefined, property: undefined, filters: [], compare: undefined, interval: 'day', format: 'json', imported: 'include',
     });
   });
 
@@ -101,5 +101,15 @@ describe('parseQuery', () => {
     expect(parseQuery('stats', { site_id: 'ST-a', limit: 'x', breakdown: 'y', name: '' }).limit).toBe(20);
     expect(parseQuery('live', { site_id: 'ST-a', from: 'garbage', to: '2026-13-45', period: 'x' })).toMatchObject({ siteId: 'ST-a' });
     expect(fails('live', { from: 'garbage' })).toBe(MESSAGES.siteIdRequired);
+  });
+
+  it('imported: include (default) or exclude, checked after interval and before the endpoint\'s own parameters; /live ignores it', () => {
+    expect(parseQuery('stats', { site_id: 'ST-a', imported: 'exclude' }).imported).toBe('exclude');
+    expect(parseQuery('stats', { site_id: 'ST-a', imported: 'include' }).imported).toBe('include');
+    expect(fails('stats', { site_id: 'ST-a', imported: 'none' })).toBe('The selected imported is invalid.');
+    expect(fails('stats', { site_id: 'ST-a', imported: ['exclude', 'exclude'] })).toBe('The selected imported is invalid.');
+    expect(fails('timeseries', { site_id: 'ST-a', interval: 'minute', imported: 'none' })).toBe(MESSAGES.interval);
+    expect(fails('pages', { site_id: 'ST-a', imported: 'none', limit: '0' })).toBe('The selected imported is invalid.');
+    expect(parseQuery('live', { site_id: 'ST-a', imported: 'none' }).imported).toBe('include');
   });
 });

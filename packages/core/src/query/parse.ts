@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ValidationError } from '../errors.js';
 import { rangeLength } from '../time/zone.js';
-import type { Breakdown, Compare, EndpointName, FilterCondition, Interval, Period } from '../types.js';
+import type { Breakdown, Compare, EndpointName, FilterCondition, ImportedMode, Interval, Period } from '../types.js';
 import { parseFilters } from './filters.js';
 import { DEFAULT_LIMIT, MAX_HOUR_RANGE_DAYS, MAX_RANGE_DAYS, MESSAGES, PERIOD_DAYS } from './messages.js';
 import {
@@ -11,6 +11,7 @@ import {
   eventNameSchema,
   type Format,
   formatSchema,
+  importedSchema,
   intervalSchema,
   limitSchema,
   periodSchema,
@@ -46,6 +47,8 @@ export interface Query {
   interval: Interval;
   /** `json` (default) or `csv`; `/live` answers JSON only. */
   format: Format;
+  /** `include` (default): imported daily totals count where they apply; `exclude`: left out. */
+  imported: ImportedMode;
 }
 
 const DATE_SCHEMAS = { from: dateSchema('from'), to: dateSchema('to') };
@@ -53,7 +56,7 @@ const DATE_SCHEMAS = { from: dateSchema('from'), to: dateSchema('to') };
 /**
  * Validates raw endpoint parameters in the order of decisions.md section 5 and
  * query-extensions.md section 4 (site_id, from, to, period, filters, compare,
- * interval, then the endpoint's own, then `format`) and returns a typed query, or throws
+ * interval, imported, then the endpoint's own, then `format`) and returns a typed query, or throws
  * `ValidationError` with the message of the first failing rule. Unknown
  * parameters are ignored, and so are parameters an endpoint does not take
  * (`interval` outside `/stats/timeseries`); `/live` reads only `site_id`.
@@ -61,14 +64,14 @@ const DATE_SCHEMAS = { from: dateSchema('from'), to: dateSchema('to') };
  * @example
  * const query = parseQuery('pages', new URLSearchParams('site_id=ST-abc&limit=5&compare=previous_period'));
  * // { siteId: 'ST-abc', dates: { period: '30d' }, limit: 5, breakdown: 'device_type', name: undefined,
- * //   filters: [], compare: 'previous_period', interval: 'day', format: 'json' }
+ * //   filters: [], compare: 'previous_period', interval: 'day', format: 'json', imported: 'include' }
  */
 export function parseQuery(endpoint: EndpointName, raw: RawParams): Query {
   const get = getter(raw);
   const siteId = readSiteId(get);
   const query: Query = {
     siteId, dates: { period: '30d' }, limit: DEFAULT_LIMIT, breakdown: 'device_type', name: undefined, property: undefined, filters: [], compare: undefined,
-    interval: 'day', format: 'json',
+    interval: 'day', format: 'json', imported: 'include',
   };
   if (endpoint === 'live') return query;
   query.dates = readDates(get);
@@ -82,6 +85,7 @@ export function parseQuery(endpoint: EndpointName, raw: RawParams): Query {
     const days = 'from' in query.dates ? rangeLength(query.dates.from, query.dates.to) : PERIOD_DAYS[query.dates.period];
     if (query.interval === 'hour' && days > MAX_HOUR_RANGE_DAYS) throw new ValidationError(MESSAGES.hourRange);
   }
+  query.imported = single(get('imported'), importedSchema) ?? 'include';
 
   if (endpoint === 'properties') {
     // properties-goals.md section 2: name (required), property, then limit.

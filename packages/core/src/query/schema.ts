@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMPARE_MODES, type EndpointName, FILTER_DIMENSIONS, FILTER_OPERATORS, INTERVALS } from '../types.js';
+import { COMPARE_MODES, type EndpointName, FILTER_DIMENSIONS, FILTER_OPERATORS, IMPORTED_MODES, INTERVALS } from '../types.js';
 import {
   MAX_EVENT_NAME_LENGTH,
   MAX_FILTER_CONDITIONS,
@@ -90,6 +90,8 @@ export const filterConditionsSchema = z
 export const compareSchema = z.enum(COMPARE_MODES, { error: MESSAGES.compare });
 
 export const intervalSchema = z.enum(INTERVALS, { error: MESSAGES.interval });
+
+export const importedSchema = z.enum(IMPORTED_MODES, { error: MESSAGES.imported });
 
 /** Response formats of a report: the JSON body, or its rows as CSV (docs/behaviour.md, "CSV"). */
 export const FORMATS = ['json', 'csv'] as const;

@@ -21,7 +21,9 @@ import type {
   ReferrersResponse,
 } from '../types.js';
 import { attachComparison } from './compare.js';
-import { readBoth, type ReportOptions, resolveQuery } from './resolve.js';
+import { addBreakdown, BREAKDOWN_SOURCES } from '../imported/merge.js';
+import type { ImportedNote } from '../types.js';
+import { importedPlan, readBoth, type ReportOptions, resolveQuery, withNote } from './resolve.js';
 
 /**
  * One session breakdown: the storage's groups turned into rows and ordered, and, with
@@ -38,14 +40,19 @@ async function breakdown<Row extends object, M extends keyof Row>(
     metrics: readonly M[];
     names: readonly (keyof Row)[];
   },
-): Promise<Row[] | (Row & { comparison: Pick<Row, M> })[]> {
+): Promise<{ rows: Row[] | (Row & { comparison: Pick<Row, M> })[]; note: ImportedNote | undefined }> {
   const resolved = await resolveQuery(storage, query, options);
-  const [main, other] = await readBoth(resolved, (range) => storage.sessionBreakdown(range, dimension, resolved.selection));
+  const { table, groupBy } = BREAKDOWN_SOURCES[dimension];
+  const plan = await importedPlan(storage, resolved, { kind: 'breakdown', table });
+  const [main, other] = await readBoth(resolved, async (range) => {
+    const [native, imported] = await Promise.all([storage.sessionBreakdown(range, dimension, resolved.selection), plan.rows(range, groupBy)]);
+    return addBreakdown(native, imported);
+  });
   const rows = sortRows(shape.rows(main), shape.metrics, shape.names);
-  if (!other) return rows;
+  if (!other) return { rows, note: plan.note };
   const key = (row: Row) => shape.names.map((n) => row[n]).join('\u0000');
   const zero = (row: Row | undefined) => Object.fromEntries(shape.metrics.map((m) => [m, row ? row[m] : 0])) as Pick<Row, M>;
-  return attachComparison(rows, shape.rows(other), key, zero);
+  return { rows: attachComparison(rows, shape.rows(other), key, zero), note: plan.note };
 }
 
 /**
@@ -53,12 +60,12 @@ async function breakdown<Row extends object, M extends keyof Row>(
  * @example const { referrers } = await getReferrers(storage, parseQuery('referrers', { site_id: 'ST-demo' }));
  */
 export async function getReferrers(storage: Storage, query: Query, options?: ReportOptions): Promise<ReferrersResponse | ComparedReferrersResponse> {
-  const referrers = await breakdown<ReferrerRow, 'visitors' | 'sessions'>(storage, query, options, 'referrerSource', {
+  const { rows: referrers, note } = await breakdown<ReferrerRow, 'visitors' | 'sessions'>(storage, query, options, 'referrerSource', {
     rows: (groups) => groups.map(({ key, visitors, sessions }) => ({ source: key[0]!, visitors, sessions })),
     metrics: ['visitors', 'sessions'],
     names: ['source'],
   });
-  return { referrers };
+  return withNote({ referrers }, note);
 }
 
 /**
@@ -66,12 +73,12 @@ export async function getReferrers(storage: Storage, query: Query, options?: Rep
  * @example const { channels } = await getChannels(storage, parseQuery('channels', { site_id: 'ST-demo' }));
  */
 export async function getChannels(storage: Storage, query: Query, options?: ReportOptions): Promise<ChannelsResponse | ComparedChannelsResponse> {
-  const channels = await breakdown<ChannelRow, 'visitors' | 'sessions'>(storage, query, options, 'channel', {
+  const { rows: channels, note } = await breakdown<ChannelRow, 'visitors' | 'sessions'>(storage, query, options, 'channel', {
     rows: (groups) => groups.map(({ key, visitors, sessions }) => ({ channel: key[0] as Channel, visitors, sessions })),
     metrics: ['visitors', 'sessions'],
     names: ['channel'],
   });
-  return { channels };
+  return withNote({ channels }, note);
 }
 
 /**
@@ -79,12 +86,12 @@ export async function getChannels(storage: Storage, query: Query, options?: Repo
  * @example const { locations } = await getLocations(storage, parseQuery('locations', { site_id: 'ST-demo' }));
  */
 export async function getLocations(storage: Storage, query: Query, options?: ReportOptions): Promise<LocationsResponse | ComparedLocationsResponse> {
-  const locations = await breakdown<LocationRow, 'visitors'>(storage, query, options, 'countryCode', {
+  const { rows: locations, note } = await breakdown<LocationRow, 'visitors'>(storage, query, options, 'countryCode', {
     rows: (groups) => groups.map(({ key, visitors }) => ({ country: countryName(key[0]!), country_code: key[0]!, visitors })),
     metrics: ['visitors'],
     names: ['country', 'country_code'],
   });
-  return { locations };
+  return withNote({ locations }, note);
 }
 
 const DEVICE_DIMENSION = { device_type: 'deviceType', browser: 'browser', os: 'os' } as const;
@@ -94,12 +101,12 @@ const DEVICE_DIMENSION = { device_type: 'deviceType', browser: 'browser', os: 'o
  * @example const { devices } = await getDevices(storage, parseQuery('devices', { site_id: 'ST-demo', breakdown: 'browser' }));
  */
 export async function getDevices(storage: Storage, query: Query, options?: ReportOptions): Promise<DevicesResponse | ComparedDevicesResponse> {
-  const devices = await breakdown<DeviceRow, 'visitors'>(storage, query, options, DEVICE_DIMENSION[query.breakdown], {
+  const { rows: devices, note } = await breakdown<DeviceRow, 'visitors'>(storage, query, options, DEVICE_DIMENSION[query.breakdown], {
     rows: (groups) => groups.map(({ key, visitors }) => ({ name: key[0]!, visitors })),
     metrics: ['visitors'],
     names: ['name'],
   });
-  return { breakdown: query.breakdown, devices };
+  return withNote({ breakdown: query.breakdown, devices }, note);
 }
 
 /**
@@ -107,7 +114,7 @@ export async function getDevices(storage: Storage, query: Query, options?: Repor
  * @example const { campaigns } = await getCampaigns(storage, parseQuery('campaigns', { site_id: 'ST-demo' }));
  */
 export async function getCampaigns(storage: Storage, query: Query, options?: ReportOptions): Promise<CampaignsResponse | ComparedCampaignsResponse> {
-  const campaigns = await breakdown<CampaignRow, 'visitors' | 'sessions'>(storage, query, options, 'utm', {
+  const { rows: campaigns, note } = await breakdown<CampaignRow, 'visitors' | 'sessions'>(storage, query, options, 'utm', {
     rows: (groups) =>
       groups
         .filter(({ key }) => key.length === 3 && key.every((part) => part !== ''))
@@ -115,5 +122,5 @@ export async function getCampaigns(storage: Storage, query: Query, options?: Rep
     metrics: ['visitors', 'sessions'],
     names: ['source', 'medium', 'campaign'],
   });
-  return { campaigns };
+  return withNote({ campaigns }, note);
 }

@@ -3,7 +3,8 @@ import type { Query } from '../query/parse.js';
 import type { Storage } from '../storage/types.js';
 import type { ComparedEventsResponse, EventsResponse, LiveResponse } from '../types.js';
 import { attachComparison } from './compare.js';
-import { nowMs, readableSite, readBoth, type ReportOptions, resolveQuery } from './resolve.js';
+import { addEvents } from '../imported/merge.js';
+import { importedPlan, nowMs, readableSite, readBoth, type ReportOptions, resolveQuery, withNote } from './resolve.js';
 
 /** `/live` window: pageviews in (now - 5 min, now]. */
 export const LIVE_WINDOW_MS = 5 * 60_000;
@@ -15,11 +16,15 @@ export const LIVE_WINDOW_MS = 5 * 60_000;
  */
 export async function getEvents(storage: Storage, query: Query, options?: ReportOptions): Promise<EventsResponse | ComparedEventsResponse> {
   const resolved = await resolveQuery(storage, query, options);
-  const [main, other] = await readBoth(resolved, async (range) =>
-    (await storage.customEvents(range, query.name, resolved.selection)).filter((row) => row.count > 0));
+  const plan = await importedPlan(storage, resolved, { kind: 'events' });
+  const named = query.name === undefined ? [] : [{ key: 0, operator: 'is' as const, values: [query.name] }];
+  const [main, other] = await readBoth(resolved, async (range) => {
+    const [native, imported] = await Promise.all([storage.customEvents(range, query.name, resolved.selection), plan.rows(range, [0], { extra: named })]);
+    return addEvents(native, imported).filter((row) => row.count > 0);
+  });
   const events = sortRows(main, ['count'], ['name']);
-  if (!other) return { events };
-  return { events: attachComparison(events, other, (row) => row.name, (row) => ({ count: row?.count ?? 0 })) };
+  if (!other) return withNote({ events }, plan.note);
+  return withNote({ events: attachComparison(events, other, (row) => row.name, (row) => ({ count: row?.count ?? 0 })) }, plan.note);
 }
 
 /**

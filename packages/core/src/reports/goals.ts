@@ -5,7 +5,7 @@ import type { Query } from '../query/parse.js';
 import type { DayRange, Storage } from '../storage/types.js';
 import type { ComparedGoalsResponse, GoalRow, GoalsResponse } from '../types.js';
 import { attachComparison } from './compare.js';
-import { readBoth, type ReportOptions, resolveQuery, siteGoals } from './resolve.js';
+import { importedPlan, readBoth, type ReportOptions, resolveQuery, siteGoals, withNote } from './resolve.js';
 
 /**
  * `/goals` (properties-goals.md section 4): every goal of the site, zeros included, with
@@ -20,6 +20,7 @@ import { readBoth, type ReportOptions, resolveQuery, siteGoals } from './resolve
  */
 export async function getGoals(storage: Storage, query: Query, options?: ReportOptions): Promise<GoalsResponse | ComparedGoalsResponse> {
   const resolved = await resolveQuery(storage, query, options);
+  const plan = await importedPlan(storage, resolved, { kind: 'never', reason: 'Goals are computed from events; imported data has none.' });
   const goals = (await siteGoals(storage, resolved.site.id)).sort((a, b) => compareBytes(a.name, b.name));
   const totals = storage.goalTotals?.bind(storage);
   if (!totals) throw new UnsupportedQueryError(`The ${storage.kind} storage declares goals but has no goalTotals read.`);
@@ -36,12 +37,12 @@ export async function getGoals(storage: Storage, query: Query, options?: ReportO
   };
   const [main, other] = await readBoth(resolved, rowsIn);
   const rows = sortRows(main, ['visitors', 'conversions', 'conversion_rate'], ['goal']);
-  if (!other) return { goals: rows };
-  return {
+  if (!other) return withNote({ goals: rows }, plan.note);
+  return withNote({
     goals: attachComparison(rows, other, (row) => row.goal, (row) => ({
       visitors: row?.visitors ?? 0,
       conversions: row?.conversions ?? 0,
       conversion_rate: row?.conversion_rate ?? 0,
     })),
-  };
+  }, plan.note);
 }

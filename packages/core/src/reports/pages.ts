@@ -4,7 +4,8 @@ import type { Query } from '../query/parse.js';
 import type { PageTotals, Storage } from '../storage/types.js';
 import type { ComparedPagesResponse, PageRow, PagesResponse } from '../types.js';
 import { attachComparison } from './compare.js';
-import { readBoth, type ReportOptions, resolveQuery } from './resolve.js';
+import { addPages } from '../imported/merge.js';
+import { importedPlan, readBoth, type ReportOptions, resolveQuery, withNote } from './resolve.js';
 
 const rowsOf = (totals: PageTotals[]): PageRow[] =>
   totals
@@ -25,15 +26,22 @@ const rowsOf = (totals: PageTotals[]): PageRow[] =>
  */
 export async function getPages(storage: Storage, query: Query, options?: ReportOptions): Promise<PagesResponse | ComparedPagesResponse> {
   const resolved = await resolveQuery(storage, query, options);
-  const [main, other] = await readBoth(resolved, (range) => storage.pages(range, resolved.selection));
+  const plan = await importedPlan(storage, resolved, { kind: 'pages' });
+  const [main, other] = await readBoth(resolved, async (range) => {
+    // A page filter reads the entry pages too: a session entering on a path viewed it.
+    const [native, pages, entries] = await Promise.all([
+      storage.pages(range, resolved.selection), plan.rows(range, [0]), plan.rows(range, [0], { table: 'entry_pages' }),
+    ]);
+    return addPages(native, pages, entries);
+  });
   const pages = sortRows(rowsOf(main), ['pageviews', 'visitors'], ['url']).slice(0, query.limit);
-  if (!other) return { pages };
-  return {
+  if (!other) return withNote({ pages }, plan.note);
+  return withNote({
     pages: attachComparison(pages, rowsOf(other), (row) => row.url, (row) => ({
       pageviews: row?.pageviews ?? 0,
       visitors: row?.visitors ?? 0,
       bounce_rate: row?.bounce_rate ?? 0,
       avg_duration: row?.avg_duration ?? 0,
     })),
-  };
+  }, plan.note);
 }

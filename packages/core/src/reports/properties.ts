@@ -4,7 +4,7 @@ import type { Query } from '../query/parse.js';
 import type { PropertyTotals, Storage } from '../storage/types.js';
 import type { ComparedPropertiesResponse, PropertiesResponse } from '../types.js';
 import { attachComparison } from './compare.js';
-import { readBoth, type ReportOptions, requireCapability, resolveQuery } from './resolve.js';
+import { importedPlan, readBoth, type ReportOptions, requireCapability, resolveQuery, withNote } from './resolve.js';
 
 interface Row {
   key: string;
@@ -30,6 +30,7 @@ export async function getProperties(storage: Storage, query: Query, options?: Re
   requireCapability(storage, 'properties', 'properties');
   const read = storage.properties?.bind(storage);
   if (!read) throw new UnsupportedQueryError(`The ${storage.kind} storage declares properties but has no properties read.`);
+  const plan = await importedPlan(storage, resolved, { kind: 'never', reason: 'Imported data has no event properties.' });
   const name = query.name!;
   const [main, other] = await readBoth(resolved, (range) => read(range, name, query.property, resolved.selection));
   const rows = sortRows(rowsOf(main), ['count', 'visitors'], ['key']).slice(0, query.limit);
@@ -37,7 +38,7 @@ export async function getProperties(storage: Storage, query: Query, options?: Re
     ? attachComparison(rows, rowsOf(other), (row) => row.key, (row) => ({ count: row?.count ?? 0, visitors: row?.visitors ?? 0 }))
     : rows;
   if (query.property === undefined) {
-    return { name, properties: listed.map(({ key, ...rest }) => ({ property: key, ...rest })) } as PropertiesResponse | ComparedPropertiesResponse;
+    return withNote({ name, properties: listed.map(({ key, ...rest }) => ({ property: key, ...rest })) }, plan.note) as PropertiesResponse | ComparedPropertiesResponse;
   }
-  return { name, property: query.property, values: listed.map(({ key, ...rest }) => ({ value: key, ...rest })) } as PropertiesResponse | ComparedPropertiesResponse;
+  return withNote({ name, property: query.property, values: listed.map(({ key, ...rest }) => ({ value: key, ...rest })) }, plan.note) as PropertiesResponse | ComparedPropertiesResponse;
 }

@@ -6,6 +6,9 @@ import { compileSelection, isPropDimension } from '../storage/selection.js';
 import type { DayRange, Selection, Storage } from '../storage/types.js';
 import { dayStart, localDay, shiftDay } from '../time/zone.js';
 import type { Site } from '../types.js';
+import { type ImportedPlan, type ImportedRead, planImported } from '../imported/plan.js';
+import type { ImportedDataset } from '../imported/types.js';
+import type { ImportedNote } from '../types.js';
 import { comparedDays } from './compare.js';
 
 /** Who is asking and when; every field optional. */
@@ -45,6 +48,10 @@ export interface ResolvedQuery {
   compared: DayRange | undefined;
   /** The compiled `query.filters`, undefined when there are none. */
   selection: Selection | undefined;
+  /** The query, for the imported-data plan (`importedPlan`). */
+  query: Query;
+  /** The site's imports of daily totals (none on a storage without `capabilities.imported`). */
+  datasets: ImportedDataset[];
 }
 
 /**
@@ -54,13 +61,33 @@ export interface ResolvedQuery {
  * answering it unfiltered. `goal` conditions are resolved against the site's goals.
  */
 export async function resolveQuery(storage: Storage, query: Query, options: ReportOptions = {}): Promise<ResolvedQuery> {
+  // The site's imports are asked for beside the site (a network round trip on some stores), not after it.
+  const listed = storage.capabilities?.imported && storage.listImports ? storage.listImports(query.siteId) : Promise.resolve([]);
+  listed.catch(() => {}); // awaited below; a missing site throws first
   const { site, range } = await resolveRange(storage, query, options);
+  const datasets = await listed;
   if (query.filters.length > 0) requireCapability(storage, 'selection', 'filters');
   if (query.filters.some(([, dimension]) => isPropDimension(dimension))) requireCapability(storage, 'properties', 'prop: filters');
   const goals = query.filters.some(([, dimension]) => dimension === 'goal') ? await siteGoals(storage, site.id) : [];
   const selection = compileSelection(query.filters, goals);
   const days = query.compare && comparedDays(range.from, range.to, query.compare);
-  return { site, range, compared: days && dayRange(site, days.from, days.to), selection };
+  return { site, range, compared: days && dayRange(site, days.from, days.to), selection, query, datasets };
+}
+
+/**
+ * The imported-data plan of a report (imported/plan.ts): which imported rows it adds to its
+ * native totals, and the body's `imported` field.
+ */
+export function importedPlan(storage: Storage, resolved: ResolvedQuery, read: ImportedRead): Promise<ImportedPlan> {
+  return planImported(storage, resolved.query, resolved.site, resolved, resolved.datasets, read);
+}
+
+/**
+ * The body with `imported` last when the plan has a note (a site with imported days in
+ * range); the body itself otherwise, so other sites' bodies do not change by a byte.
+ */
+export function withNote<Body extends object>(body: Body, note: ImportedNote | undefined): Body {
+  return note ? { ...body, imported: note } : body;
 }
 
 /** Throws `UnsupportedQueryError` unless the storage declares the capability (`what`: the feature, for the message). */

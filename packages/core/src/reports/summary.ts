@@ -3,8 +3,10 @@ import { averageSeconds, bounceRate } from '../metrics/metrics.js';
 import type { Query } from '../query/parse.js';
 import type { DayRange, Storage, SummaryTotals } from '../storage/types.js';
 import type { ComparedStatsResponse, ComparedTimeseriesResponse, StatsResponse, TimeseriesResponse, TimeseriesRow } from '../types.js';
+import { addDays, addSummary } from '../imported/merge.js';
+import type { ImportedPlan } from '../imported/plan.js';
 import { dayBuckets, hourBuckets } from './buckets.js';
-import { readBoth, type ReportOptions, type ResolvedQuery, resolveQuery } from './resolve.js';
+import { importedPlan, readBoth, type ReportOptions, type ResolvedQuery, resolveQuery, withNote } from './resolve.js';
 
 const summaryOf = (t: SummaryTotals): StatsResponse => ({
   visitors: t.visitors,
@@ -22,10 +24,14 @@ const summaryOf = (t: SummaryTotals): StatsResponse => ({
  */
 export async function getStats(storage: Storage, query: Query, options?: ReportOptions): Promise<StatsResponse | ComparedStatsResponse> {
   const resolved = await resolveQuery(storage, query, options);
-  const [main, other] = await readBoth(resolved, (range) => storage.summary(range, resolved.selection));
-  if (!other) return summaryOf(main);
+  const plan = await importedPlan(storage, resolved, { kind: 'summary' });
+  const [main, other] = await readBoth(resolved, async (range) => {
+    const [native, imported] = await Promise.all([storage.summary(range, resolved.selection), plan.rows(range, [])]);
+    return addSummary(native, imported);
+  });
+  if (!other) return withNote(summaryOf(main), plan.note);
   const { from, to } = resolved.compared!;
-  return { ...summaryOf(main), comparison: { from, to, ...summaryOf(other) } };
+  return withNote({ ...summaryOf(main), comparison: { from, to, ...summaryOf(other) } }, plan.note);
 }
 
 /**
@@ -37,12 +43,16 @@ export async function getStats(storage: Storage, query: Query, options?: ReportO
  */
 export async function getTimeseries(storage: Storage, query: Query, options?: ReportOptions): Promise<TimeseriesResponse | ComparedTimeseriesResponse> {
   const resolved = await resolveQuery(storage, query, options);
-  const [timeseries, comparison] = await readBoth(resolved, (range) => rowsOf(storage, query, resolved, range));
-  return comparison ? { timeseries, comparison } : { timeseries };
+  const plan = await importedPlan(storage, resolved, query.interval === 'hour' ? { kind: 'never', reason: 'Imported data has daily totals, no hours.' } : { kind: 'summary' });
+  const [timeseries, comparison] = await readBoth(resolved, (range) => rowsOf(storage, query, resolved, range, plan));
+  return withNote(comparison ? { timeseries, comparison } : { timeseries }, plan.note);
 }
 
-async function rowsOf(storage: Storage, query: Query, { site, selection }: ResolvedQuery, range: DayRange): Promise<TimeseriesRow[]> {
-  if (query.interval !== 'hour') return dayBuckets(range.from, range.to, await storage.timeseries(range, selection), query.interval);
+async function rowsOf(storage: Storage, query: Query, { site, selection }: ResolvedQuery, range: DayRange, plan: ImportedPlan): Promise<TimeseriesRow[]> {
+  if (query.interval !== 'hour') {
+    const [native, imported] = await Promise.all([storage.timeseries(range, selection), plan.rows(range, [], { byDay: true })]);
+    return dayBuckets(range.from, range.to, addDays(native, imported), query.interval);
+  }
   if (!storage.hourBuckets) throw new UnsupportedQueryError(`The ${storage.kind} storage does not implement interval=hour (Storage.hourBuckets).`);
   const { starts, labels } = hourBuckets(range.startMs, range.endMs, site.timezone);
   const byStart = new Map((await storage.hourBuckets(range, starts, selection)).map((row) => [row.start, row]));

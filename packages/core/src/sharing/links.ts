@@ -7,8 +7,9 @@
 import { newSharedLinkId } from '../accounts/rules.js';
 import { ValidationError } from '../errors.js';
 import type { People } from '../people/people.js';
-import { TOKEN_PATTERN } from '../people/people.js';
-import { hashPassword, passwordProblem, verifyPassword } from '../people/passwords.js';
+import { TOKEN_PATTERN } from '../people/rules.js';
+import { hashPassword, passwordProblem } from '../people/passwords.js';
+import { SignInThrottle } from '../people/throttle.js';
 import { newToken, tokenHash } from '../people/tokens.js';
 import { parseFilters } from '../query/filters.js';
 import type { Site } from '../types.js';
@@ -39,6 +40,24 @@ export interface NewSharedLink {
   segment?: string;
 }
 
+export interface SharedLinksOptions {
+  /** Clock, for tests; default `Date.now`. */
+  now?: () => number;
+  /** The throttle of password guesses: the sign-in's (its options); default one with `THROTTLE_DEFAULTS` over the people store. */
+  throttle?: SignInThrottle;
+}
+
+/** A password typed for a link: right, wrong, or held by the throttle (`waitMs`; no hash was computed). */
+export type LinkPasswordCheck = { right: true } | { right: false; waitMs?: number };
+
+/**
+ * What the sign-in throttle counts a link's password guesses under, in place of an email
+ * (no email has this form: it has no `@`), so they are throttled per link and client
+ * network and per link, apart from every user's sign-ins.
+ * @example linkThrottleSubject({ id: 'lnk_7c2m9x0q4v1b' }) // 'share:lnk_7c2m9x0q4v1b'
+ */
+export const linkThrottleSubject = (link: Pick<SharedLinkRow, 'id'>): string => `share:${link.id}`;
+
 /**
  * One origin of an embedding allow-list, normalised (lower-case, no trailing slash), or a
  * `ShareError` saying what one looks like. `*` alone is refused: an owner lists who may frame.
@@ -63,9 +82,11 @@ export function frameAncestor(text: string): string {
  */
 export class SharedLinks {
   private readonly now: () => number;
+  private readonly throttle: SignInThrottle;
 
-  constructor(readonly store: ShareStore, private readonly people: People, options: { now?: () => number } = {}) {
+  constructor(readonly store: ShareStore, private readonly people: People, options: SharedLinksOptions = {}) {
     this.now = options.now ?? Date.now;
+    this.throttle = options.throttle ?? new SignInThrottle(people.store);
   }
 
   /** Creates a link to the site; returns the row and the token (shown once: only its hash is kept). */
@@ -119,9 +140,21 @@ export class SharedLinks {
     return link && link.revoked_ms === 0 ? link : undefined;
   }
 
-  /** Whether `password` is the link's (one scrypt; a link without a password never matches). */
-  checkPassword(link: SharedLinkRow, password: string): Promise<boolean> {
-    return verifyPassword(password, link.password_hash);
+  /**
+   * Checks a password typed for the link from `client` (a client network, `clientNetwork`:
+   * an IPv6 client's /64), throttled exactly as a sign-in is: the guess is counted in the
+   * backend before its hash (`SignInThrottle.reserve`, under `linkThrottleSubject(link)` in
+   * place of an email), so guesses sent at once are as many counted guesses whichever
+   * process takes them, and a held one computes no hash (`waitMs`: try again then). The
+   * hash is one scrypt, counted in `People.hashChecks` as a user's is; a link without a
+   * password never matches. The right password clears the count of the link and client.
+   */
+  async checkPassword(link: SharedLinkRow, password: string, client: string): Promise<LinkPasswordCheck> {
+    const { waitMs, attempt } = await this.throttle.reserve(linkThrottleSubject(link), client, this.now());
+    if (!attempt) return { right: false, waitMs };
+    if (!(await this.people.matchesHash(password, link.password_hash))) return { right: false }; // the reservation stays a failure
+    await this.throttle.succeeded(attempt, this.now());
+    return { right: true };
   }
 
   /** Starts a session for a viewer who gave the link's password; returns the id for the cookie. */

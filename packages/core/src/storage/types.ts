@@ -1,4 +1,5 @@
 import type { Goal, GoalDefinition } from '../goals/goal.js';
+import type { DayBounds, ImportedDataset, ImportedRow, ImportedTotals, ImportedTotalsRequest } from '../imported/types.js';
 import type { FilterOperator, Site } from '../types.js';
 
 /** One property of a custom event as stored: `[key, value]`, both exactly as sent (numbers and booleans as `String()` writes them). */
@@ -268,6 +269,18 @@ export interface StorageCapabilities {
    * `/goals` and `goal` filters with an error.
    */
   readonly goals?: boolean;
+  /**
+   * Imported daily totals (issue 39, docs/behaviour.md "Imported data"): `writeImported`,
+   * `listImports`, `deleteImport`, `importedTotals` and `nativeDays`. Without it the core
+   * refuses a Plausible import and reports read events only.
+   */
+  readonly imported?: boolean;
+}
+
+/** A write worked out by `Storage.planWrite`: plain JSON, meaningful only to the store that made it. */
+export interface WritePlan {
+  /** Which store and plan layout made it; `applyWrite` refuses a plan of another. */
+  readonly format: string;
 }
 
 /** One page of `Storage.eventPage`. */
@@ -336,6 +349,19 @@ export interface Storage {
    * core collects the batches into one `writeEvents` call.
    */
   writeImport?(importRecord: ImportRecord, batches: Iterable<readonly StoredEvent[]>): Promise<void>;
+  /**
+   * Optional, for a store whose write is several inserts with no transaction around them
+   * (ClickHouse): `writeEvents(events)` in two steps, so a write cut short (a crash, the
+   * server going away part-way) can be finished later without storing anything twice.
+   * `planWrite` works out every row the write inserts against what is stored now and returns
+   * them as plain JSON, which the caller keeps (the collector's spool) before it calls
+   * `applyWrite`; `applyWrite` inserts them, and with `resume` (after a crash or a failure)
+   * first leaves out the rows already stored. Plans must be applied in the order they were
+   * made, each before the next is made. The collector writes through these when a store has
+   * them (see its spool).
+   */
+  planWrite?(events: readonly StoredEvent[]): Promise<WritePlan>;
+  applyWrite?(plan: WritePlan, options: { resume: boolean }): Promise<void>;
 
   /** The aggregate reads: `selection` (see `Selection`) is given only for a filtered query. */
   summary(range: DayRange, selection?: Selection): Promise<SummaryTotals>;
@@ -386,6 +412,22 @@ export interface Storage {
   listGoals?(siteId: string): Promise<Goal[]>;
   /** `capabilities.goals`: deletes the site's goal with that display name; whether there was one. */
   deleteGoal?(siteId: string, name: string): Promise<boolean>;
+
+  /**
+   * `capabilities.imported`: stores an import of daily totals and its rows, all or nothing where
+   * the engine has transactions; where it has not, the rows count only once the dataset is stored,
+   * which is done last. `DuplicateImportError` (nothing stored) when the site has a dataset with
+   * the same hash. Batches hold at most a few thousand rows each.
+   */
+  writeImported?(dataset: ImportedDataset, batches: Iterable<readonly ImportedRow[]>): Promise<void>;
+  /** `capabilities.imported`: the site's imports, in any order. */
+  listImports?(siteId: string): Promise<ImportedDataset[]>;
+  /** `capabilities.imported`: removes the site's import and exactly its rows; whether there was one. */
+  deleteImport?(siteId: string, importId: string): Promise<boolean>;
+  /** `capabilities.imported`: sums of imported rows (`ImportedTotalsRequest`); groups without rows may be left out. */
+  importedTotals?(request: ImportedTotalsRequest): Promise<ImportedTotals[]>;
+  /** `capabilities.imported`: which of these days of the site have native events (any event whose `ts` is in the day's bounds). */
+  nativeDays?(siteId: string, days: readonly DayBounds[]): Promise<string[]>;
 
   close(): Promise<void>;
 }

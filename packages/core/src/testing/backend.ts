@@ -16,6 +16,8 @@ export interface TestBackendOptions {
   clock: { set(ms: number): void };
   /** Rows of a people table whose `column` is `value`, counted in the backend's own storage (to see that removed rows are gone). */
   countRows: CountRows;
+  /** Whether the people store decides each change in a transaction (`PeopleCasesOptions`). */
+  transactions: boolean;
 }
 
 /**
@@ -26,9 +28,9 @@ export interface TestBackendOptions {
  *
  * @example
  * let now = Date.now();
- * testBackend({ name: 'sqlite file', open: async () => openSqliteBackend(file, { now: () => now }), clock: { set: (ms) => (now = ms) }, countRows });
+ * testBackend({ name: 'sqlite file', open: async () => openSqliteBackend(file, { now: () => now }), clock: { set: (ms) => (now = ms) }, countRows, transactions: true });
  */
-export function testBackend({ name, open, clock, countRows }: TestBackendOptions): void {
+export function testBackend({ name, open, clock, countRows, transactions }: TestBackendOptions): void {
   describe(`backend conformance: ${name}`, () => {
     let a: Backend;
     let b: Backend;
@@ -122,7 +124,7 @@ export function testBackend({ name, open, clock, countRows }: TestBackendOptions
       await reopened.close();
     });
 
-    describe('people', () => peopleCases(() => [a, b], countRows));
-    describe('sharing and email reports', () => sharingCases(() => [a, b]));
+    describe('people', () => peopleCases(() => [a, b], { countRows, transactions }));
+    describe('sharing and email reports', () => sharingCases(() => [a, b], { transactions }));
   });
 }

@@ -9,6 +9,8 @@ import type { EndpointName } from '../types.js';
 import { ALPHA, BETA, DELTA_FIRST, DELTA_SECOND, GAMMA_FIRST, GAMMA_SECOND, ndjson } from './datasets.js';
 import { testStorageExtensions } from './conformance-extensions.js';
 import { testStorageProperties } from './conformance-properties.js';
+import { testStorageImported } from './conformance-imported.js';
+import { testStorageConverters } from './conformance-converters.js';
 
 export interface TestStorageOptions {
   /** Shown in the test names. */
@@ -273,4 +275,6 @@ export function testStorage({ name, create }: TestStorageOptions): void {
   });
   testStorageExtensions({ name, create });
   testStorageProperties({ name, create });
+  testStorageImported({ name, create });
+  testStorageConverters({ name, create });
 }

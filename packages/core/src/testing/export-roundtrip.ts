@@ -141,7 +141,7 @@ export function testExportRoundTrip({ name, create }: TestStorageOptions): void 
       const clicks = exported.get('ST-clicks')!.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
       expect(clicks.map((l) => [l.visitor_id, l.url, l.referrer])).toEqual([
         ['c1', '/?gclid=export', 'https://google.com/'],
-        ['c2', '/?gclid=export', 'https://bing.com/'], // msclkid and gclid are the same signal (an ad click): the first that works
+        ['c2', '/?msclkid=export', 'https://bing.com/'], // a gclid from Bing would be Bing's organic result (derive/click-ids.ts)
         ['c3', '/?fbclid=export', undefined],
         ['c1', '/pricing?gclid=export', 'https://google.com/'],
         ['c3', '/?fbclid=export', undefined],

@@ -1,10 +1,17 @@
 import { expect, it } from 'vitest';
 import type { Backend } from '../backend.js';
 import { CLAIM_TIMEOUT_MS, type DueSend, EmailReports, MAX_FAILURES, RETRY_AFTER_MS } from '../email-reports/email-reports.js';
-import { People, SESSION_LIMITS } from '../people/people.js';
+import { People } from '../people/people.js';
+import { SESSION_LIMITS } from '../people/rules.js';
 import { tokenHash } from '../people/tokens.js';
 import { SharedLinks } from '../sharing/links.js';
 import type { Site } from '../types.js';
+
+/** What `sharingCases` needs beyond the instances. */
+export interface SharingCasesOptions {
+  /** Whether the store decides racing attempts one at a time (SQLite), so exactly the allowance goes on; else at most (`PeopleStore`). */
+  transactions: boolean;
+}
 
 /**
  * Shared links and email reports through two instances opened on the same data (two server
@@ -12,12 +19,14 @@ import type { Site } from '../types.js';
  * opened through one holds on the other, and a report due to an address is claimed and sent
  * once whichever instances race for it. Part of `testBackend`.
  */
-export function sharingCases(instances: () => [Backend, Backend]): void {
+export function sharingCases(instances: () => [Backend, Backend], { transactions }: SharingCasesOptions): void {
   let t = Date.parse('2026-11-24T10:00:00Z');
   const clock = { now: () => t };
   const suffix = String(Date.now()).slice(-8);
   const site: Site = { id: `ST-share${suffix}`, name: 'Shared', timezone: 'Europe/Berlin', domain: null, accountId: null, createdAt: '2026-11-01T00:00:00Z' };
   const links = () => instances().map((b) => new SharedLinks(b.shares, new People(b.people, clock), clock)) as [SharedLinks, SharedLinks];
+  /** A client network as `clientNetwork` gives it (an IPv4 address, or an IPv6 /64). */
+  const CLIENT = '203.0.113.9';
   const reports = () => instances().map((b) => new EmailReports(b.emailReports, clock)) as [EmailReports, EmailReports];
 
   it('a link made through one instance opens through the other by its token only; revoked through either, it opens nowhere, and a stale copy saved later does not revive it', async () => {
@@ -67,10 +76,10 @@ export function sharingCases(instances: () => [Backend, Backend]): void {
     const [a, b] = links();
     const { link } = await a.create(site, { name: 'Board', password: 'harbour-lantern-77' });
     expect(link.password_hash).toMatch(/^scrypt\$15\$8\$1\$/);
-    expect(await b.checkPassword(link, 'harbour-lantern-77')).toBe(true);
-    expect(await b.checkPassword(link, 'harbour-lantern-78')).toBe(false);
+    expect(await b.checkPassword(link, 'harbour-lantern-77', CLIENT)).toEqual({ right: true });
+    expect(await b.checkPassword(link, 'harbour-lantern-78', CLIENT)).toEqual({ right: false });
     const open = (await b.create(site, { name: 'Open' })).link;
-    expect(await a.checkPassword(open, '')).toBe(false); // no password set: nothing matches
+    expect(await a.checkPassword(open, '', CLIENT)).toEqual({ right: false }); // no password set: nothing matches
 
     const id = await a.startSession(link);
     expect(await b.hasSession(link, id)).toBe(true);

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { HELP } from './help.js';
-import { People } from '@siteline/core';
+import { accountName, newAccountId, normalEmail, People } from '@siteline/core';
 import { type CliIo, flags, HELP_FLAG, requireCloud, UsageError, withBackend, writeTable } from './io.js';
 import { writeLink } from './users.js';
 
@@ -15,12 +15,20 @@ export async function accountsCommand(args: string[], io: CliIo): Promise<number
   if (sub === 'add') {
     if (values.name === undefined) throw new UsageError('accounts add needs --name <name>.');
     requireCloud(io, 'accounts add');
-    const owner = values['owner-email'];
+    // Everything checked before anything is written: a refused name or owner email leaves no account behind.
+    const name = accountName(values.name, 'An account');
+    const owner = values['owner-email'] === undefined ? undefined : normalEmail(values['owner-email']);
     return withBackend(io, async ({ accounts, people }) => {
-      const account = await accounts.createAccount(values.name!);
-      if (owner === undefined) return io.stdout.write(`Created account ${account.id} "${account.name}".\n`), 0;
-      io.stderr.write(`Created account ${account.id} "${account.name}" with its owner ${owner.trim().toLowerCase()}.\n`);
-      const { user, link } = await new People(people).addUser(account.id, owner, 'owner');
+      if (owner === undefined) {
+        const account = await accounts.createAccount(name);
+        return io.stdout.write(`Created account ${account.id} "${account.name}".\n`), 0;
+      }
+      // The owner first, under the id the account will have: if the account then cannot be written, that user belongs to no
+      // account, has no password and its link was never shown, so nothing can use it; an account never exists without its owner.
+      const id = newAccountId();
+      const { user, link } = await new People(people).addUser(id, owner, 'owner');
+      const account = await accounts.createAccount(name, id);
+      io.stderr.write(`Created account ${account.id} "${account.name}" with its owner ${user.email}.\n`);
       writeLink(io, user.email, link);
       return 0;
     });

@@ -231,4 +231,26 @@ describe('siteline command', () => {
     expect(await cli(['users', 'add'], { env })).toMatchObject({ code: 2, stderr: expect.stringContaining('users add needs --email <address>.') });
     expect(await cli(['users', '--help'], { env })).toMatchObject({ code: 0, stdout: `${HELP.users}\n` });
   });
+
+  it('Cloud: users need an account (--account), accounts add is all or nothing, one email may own accounts of its own', async () => {
+    const env = { DATABASE_PATH: join(dir, 'cloud-people-cli.db'), EDITION: 'cloud' };
+    for (const sub of ['add', 'list', 'link']) {
+      expect(await cli(['users', sub, '--email', 'ops@example.test'], { env })).toMatchObject({
+        code: 2, stderr: expect.stringContaining(`users ${sub} needs --account <id> in the Cloud edition: every user belongs to an account (siteline accounts list).`),
+      });
+    }
+    expect(await cli(['accounts', 'add', '--name', 'Broken', '--owner-email', 'not-an-address'], { env })).toMatchObject({ code: 1, stderr: 'siteline: An email address looks like name@example.com.\n' });
+    expect(await cli(['accounts', 'add', '--name', ' ', '--owner-email', 'owner@example.test'], { env })).toMatchObject({ code: 1 });
+    expect((await cli(['accounts', 'list'], { env })).stdout).toBe('No accounts yet. Add one with: siteline accounts add --name <name>\n');
+    expect((await cli(['users', 'list', '--account', 'acct_nope'], { env })).code).toBe(1);
+
+    const ids: string[] = [];
+    for (const name of ['Acme', 'Globex']) {
+      const added = await cli(['accounts', 'add', '--name', name, '--owner-email', 'same@example.test'], { env });
+      expect([name, added.code]).toEqual([name, 0]);
+      ids.push(/acct_[a-z0-9]{16}/.exec(added.stderr)![0]);
+    }
+    expect((await cli(['accounts', 'list'], { env })).stdout.trimEnd().split('\n').slice(1).map((row) => row.split(/ +/)[1])).toEqual(['Acme', 'Globex']);
+    for (const id of ids) expect((await cli(['users', 'list', '--account', id], { env })).stdout).toMatch(/^EMAIL +ROLE +PASSWORD +CREATED\nsame@example\.test +owner +not yet +\d{4}-[^\n]+\n$/);
+  });
 });

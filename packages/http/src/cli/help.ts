@@ -11,6 +11,8 @@ Commands:
   goals add|list|delete --site <id>
                         A site's goals (--event <name> or --page <pattern>)
   import <file>         Import NDJSON events (- reads standard input)
+  import --from plausible|umami|ga4 <file> --site <id>
+                        Import another product's export; import list|delete --site <id>
   export --site <id> [--from <day> --to <day> | --period 7d]
                         Write a site's events of the days as NDJSON (import format)
   demo                  Add the demo site with 90 days of generated traffic
@@ -48,14 +50,15 @@ Serves the read API (/api/v1), /collect and /tracker.js over HTTPS with the
 configuration from .env and the environment: SERVICE_API_KEY, DATABASE_URL
 (a SQLite file, default ./siteline.db, or clickhouse://user:password@host:8123/db
 with CLICKHOUSE_CLUSTER and CLICKHOUSE_NODES for a cluster), HOST, PORT,
-TLS_CERT_FILE, TLS_KEY_FILE, EDITION, TRUST_PROXY, RATE_LIMIT_PER_MINUTE,
-COLLECT_BATCH_EVENTS, COLLECT_BATCH_MS, and the limits MAX_CONNECTIONS,
+TLS_CERT_FILE, TLS_KEY_FILE, HSTS_MAX_AGE_SECONDS, EDITION, TRUST_PROXY, RATE_LIMIT_PER_MINUTE,
+COLLECT_BATCH_EVENTS, COLLECT_BATCH_MS, SQLITE_SYNCHRONOUS, COLLECT_SPOOL_DIR and
+COLLECT_SPOOL_MB (what a 202 promises: docs/behaviour.md), and the limits MAX_CONNECTIONS,
 MAX_CONNECTIONS_PER_IP, TLS_HANDSHAKE_TIMEOUT_MS, HEADERS_TIMEOUT_MS,
 REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, BEACONS_PER_MINUTE_PER_IP,
 AUTH_FAILURES_PER_MINUTE_PER_IP, OPEN_SESSIONS_MB, and COLUMN_CACHE_MB (the
 memory of a SQLite store's cache of filtered reads; see the README). Request logs
-are JSON lines on stdout. SIGTERM or SIGINT stops it gracefully, writing every
-accepted beacon first.`,
+are JSON lines on stdout. SIGTERM or SIGINT stops it gracefully (a beacon is
+answered 202 only once it is stored, or in the spool on ClickHouse).`,
 
   sites: `Usage:
   siteline sites add --name <name> [--id ST-...] [--timezone <IANA zone>] [--domain <host>] [--account <id>]
@@ -86,7 +89,9 @@ sites (siteline sites add --account <id>) and API keys (siteline keys ...). A ke
 With --owner-email the account gets its first owner and the command prints a
 one-time link (24 hours, single use) where the owner sets a password; the
 owner then signs in to the dashboard to create keys, sites, goals and users.
-Links point at PUBLIC_URL (default https://localhost:<PORT>).`,
+Links point at PUBLIC_URL (default https://localhost:<PORT>). A name or email
+that is refused leaves nothing behind: no account is ever made without its
+owner. One email may be the owner (or a user) of several accounts.`,
 
   users: `Usage:
   siteline users add  --email <address> [--role owner|viewer] [--account <id>]
@@ -94,7 +99,9 @@ Links point at PUBLIC_URL (default https://localhost:<PORT>).`,
   siteline users link --email <address> [--account <id>]
 
 People who sign in to the dashboard with an email and a password. Community
-edition: the installation's users (no --account); Cloud: an account's. An owner
+edition: the installation's users (no --account); Cloud: an account's, and
+--account is required (an email is unique within an account; one person may
+have users in several accounts, and signing in then asks which). An owner
 manages keys (Cloud), sites, goals and users in the dashboard; a viewer sees
 the dashboard only. "add" and "link" print a one-time link (24 hours, single
 use) to set the password, pointing at PUBLIC_URL (default
@@ -148,7 +155,22 @@ also for requests in flight and for every server process using the database.`,
 
 Imports events in the NDJSON import format (one JSON object a line) into the
 database of DATABASE_URL. All or nothing: if any line is invalid, nothing is
-stored and every bad line number is printed with its reason.`,
+stored and every bad line number is printed with its reason.
+
+       siteline import --from plausible <export.zip> --site <id>
+       siteline import --from umami <website_event.csv | export.zip> --site <id>
+       siteline import --from ga4 <events_YYYYMMDD.json[.gz] | export.zip> --site <id>
+
+Imports another product's export into an existing site, all or nothing, with the
+file and line of every bad row. Plausible's CSV export becomes imported daily totals,
+counted on the days the site has no events of its own; Umami's website_event rows
+and GA4's BigQuery export become events. The same export is refused a second time.
+docs/import-format.md says what is kept and what is lost.
+
+       siteline import list --site <id>
+       siteline import delete --site <id> --import <id>
+
+Lists a site's imports of daily totals, or deletes one and exactly its rows.`,
 
   export: `Usage: siteline export --site <id> [--from <YYYY-MM-DD> --to <YYYY-MM-DD>]
        siteline export --site <id> --period 30d|7d|1d

@@ -3,11 +3,14 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuplicateImportError, ImportError, importEvents } from '@siteline/core';
 import { HELP } from './help.js';
+import { importDatasets, importForeign } from './import-formats.js';
 import { progressLine } from './progress.js';
 import { type CliIo, count, flags, formatCount, HELP_FLAG, UsageError, withBackend } from './io.js';
 
-/** `import <file>`: NDJSON into the database, all or nothing. */
+/** `import <file>`: NDJSON into the database, all or nothing; `--from <format>`, `list` and `delete`: import-formats.ts. */
 export async function importCommand(args: string[], io: CliIo): Promise<number> {
+  if (args[0] === 'list' || args[0] === 'delete') return importDatasets(args[0], args.slice(1), io);
+  if (args.some((a) => a === '--from' || a.startsWith('--from='))) return importForeign(args, io);
   const { values, positionals } = flags(() => parseArgs({ args, options: HELP_FLAG, strict: true, allowPositionals: true }));
   if (values.help) return io.stdout.write(`${HELP.import}\n`), 0;
   if (positionals.length !== 1) throw new UsageError('import needs exactly one file name (or - for standard input).');

@@ -54,6 +54,7 @@ export async function withBackend<T>(io: CliIo, body: (backend: Backend) => Prom
   const database = databaseLocation(readEnvironment(io.cwd, io.env), io.cwd);
   if ('problem' in database) throw new ConfigError([database.problem]);
   const backend = await openBackend(database.location);
+  for (const notice of backend.notices ?? []) io.stderr.write(`siteline: ${notice}\n`);
   try {
     return await body(backend);
   } finally {

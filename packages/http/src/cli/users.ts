@@ -19,6 +19,10 @@ export async function usersCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = flags(() => parseArgs({ args: rest, strict: true, options }));
   if (sub === undefined) throw new UsageError('users needs a subcommand: add, list or link.');
   if (sub === '--help' || sub === '-h' || values.help) return io.stdout.write(`${HELP.users}\n`), 0;
+  // In the Cloud edition every user belongs to an account: without one a user would read nothing (and once read every account's sites).
+  if (values.account === undefined && readEnvironment(io.cwd, io.env).EDITION === 'cloud') {
+    throw new UsageError(`users ${sub} needs --account <id> in the Cloud edition: every user belongs to an account (siteline accounts list).`);
+  }
   const accountId = values.account ?? COMMUNITY_ACCOUNT;
   return withBackend(io, async (backend) => {
     if (accountId !== COMMUNITY_ACCOUNT && !(await backend.accounts.getAccount(accountId))) throw new Error(`No account ${accountId}; list them with: siteline accounts list`);

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ClientBudget, type ClientBudgetOptions } from '../client-budget.js';
 import { HTTP_MESSAGES } from '../errors.js';
-import { clientIp, clientNetwork } from './client-ip.js';
+import { clientNetwork } from './client-ip.js';
 import { readBody, sendJson } from './http-io.js';
 import { MAX_BODY_BYTES } from './payload.js';
 
@@ -23,18 +23,18 @@ export const DEFAULT_BEACON_LIMIT: BeaconLimit = { limit: 600, windowMs: 60_000 
 /**
  * The collector's limit; `undefined` when turned off (`false`). The client is `clientIp`
  * counted by `clientNetwork`, as for failed authentications.
- * @example const limit = beaconLimit(DEFAULT_BEACON_LIMIT, false);
+ * @example const limit = beaconLimit(DEFAULT_BEACON_LIMIT);
  */
-export function beaconLimit(options: BeaconLimit | false | undefined, trustProxy: boolean) {
+export function beaconLimit(options: BeaconLimit | false | undefined) {
   if (options === false) return undefined;
   const budget = new ClientBudget(options ?? DEFAULT_BEACON_LIMIT);
   return {
     /**
-     * Spends one beacon of the client; when none is left, answers 429 with `Retry-After`
+     * Spends one beacon of the client (`ip`, `clientIp` of the request); when none is left, answers 429 with `Retry-After`
      * (after reading the small body, so the connection stays usable) and resolves `true`.
      */
-    async refuse(req: IncomingMessage, res: ServerResponse, now: number): Promise<boolean> {
-      const client = clientNetwork(clientIp(req, trustProxy));
+    async refuse(req: IncomingMessage, res: ServerResponse, ip: string, now: number): Promise<boolean> {
+      const client = clientNetwork(ip);
       if (budget.take(client, now)) return false;
       const body = await readBody(req, MAX_BODY_BYTES);
       const headers: Record<string, string> = { 'Retry-After': String(budget.retryAfterSeconds(client, now)) };

@@ -33,7 +33,7 @@ describe('tracker in headless Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    c = await startCollector({ batch: { maxEvents: 100, maxDelayMs: 60_000 } });
+    c = await startCollector({ batch: { maxEvents: 100 } });
     // The page is loaded from http://localhost:<port>, so the site's domain is `localhost`.
     await createSite(c.storage, { id: SITE, name: 'E2E', domain: 'localhost' });
     site = http.createServer((req, res) => {

@@ -17,7 +17,7 @@ describe.each([
   afterEach(() => c.close());
 
   async function start(now: () => number, options: Parameters<typeof startCollector>[0] = {}) {
-    c = await startCollector({ now, trustProxy: true, batch: { maxEvents: 100, maxDelayMs: 60_000 }, worker, ...options });
+    c = await startCollector({ now, trustProxy: true, batch: { maxEvents: 100 }, worker, ...options });
     await createSite(c.storage, { id: 'ST-blog', name: 'Blog', domain: 'blog.example', timezone: 'Europe/London' });
   }
 
@@ -58,14 +58,18 @@ describe.each([
     expect(rows(c)[0]!.country_code).toBe('XX'); // the loopback socket address
   });
 
-  it('writes every accepted event on close, then refuses new ones', async () => {
+  it('answers 202 only once the beacon is committed (it is in the file, read by another connection, when the answer arrives), and 503 once closed', async () => {
     await start(Date.now);
-    for (const path of ['/1', '/2', '/3']) expect((await c.beacon(page(path))).status).toBe(202);
-    expect(rows(c)).toHaveLength(0); // still batched
+    const stored: number[] = [];
+    for (const path of ['/1', '/2', '/3']) {
+      expect((await c.beacon(page(path))).status).toBe(202);
+      stored.push(rows(c).length);
+    }
+    expect(stored).toEqual([1, 2, 3]);
     await c.handler.close();
-    expect(rows(c)).toHaveLength(3);
     const late = await c.beacon(page('/4'));
     expect([late.status, JSON.parse(late.body)]).toEqual([503, { error: 'Service Unavailable' }]);
+    expect(rows(c)).toHaveLength(3);
   });
 
 });
@@ -75,7 +79,7 @@ describe('collect handler: salts from a given store (in the request thread)', ()
   afterEach(() => c.close());
 
   async function start(now: () => number, options: Parameters<typeof startCollector>[0] = {}) {
-    c = await startCollector({ now, trustProxy: true, batch: { maxEvents: 100, maxDelayMs: 60_000 }, ...options });
+    c = await startCollector({ now, trustProxy: true, batch: { maxEvents: 100 }, ...options });
     await createSite(c.storage, { id: 'ST-blog', name: 'Blog', domain: 'blog.example', timezone: 'Europe/London' });
   }
 
@@ -126,7 +130,7 @@ describe('collect handler: salts on the worker thread', () => {
 
   it('keeps the day\'s salts in the database: same visitor within a day, a new one the next day', async () => {
     let now = Date.parse('2026-11-01T10:00:00Z');
-    c = await startCollector({ now: () => now, trustProxy: true, batch: { maxEvents: 100, maxDelayMs: 60_000 }, worker: true });
+    c = await startCollector({ now: () => now, trustProxy: true, batch: { maxEvents: 100 }, worker: true });
     await createSite(c.storage, { id: 'ST-blog', name: 'Blog', domain: 'blog.example', timezone: 'Europe/London' });
     const xff = { 'X-Forwarded-For': IP };
     await c.beacon(page('/a'), xff);
@@ -146,7 +150,7 @@ describe('collect handler: salts on the worker thread', () => {
 
 describe('collect handler: a worker that cannot open its database', () => {
   it('is reported by ready(), answers 503 instead of accepting beacons it would lose, and closes cleanly', async () => {
-    const c = await startCollector({ worker: '/nonexistent-siteline-dir/collect.db', batch: { maxEvents: 100, maxDelayMs: 60_000 } });
+    const c = await startCollector({ worker: '/nonexistent-siteline-dir/collect.db', batch: { maxEvents: 100 } });
     try {
       await createSite(c.storage, { id: 'ST-blog', name: 'Blog', domain: 'blog.example' });
       await expect(c.handler.ready()).rejects.toThrow(/The collector's worker could not start: .*(directory does not exist|unable to open)/);

@@ -16,7 +16,7 @@ describe.each([
   afterEach(() => c.close());
 
   it('stores a custom event\'s props exactly; numbers and booleans as String() writes them; null and \'\' dropped', async () => {
-    c = await startCollector({ now: () => NOW, worker, batch: { maxEvents: 100, maxDelayMs: 60_000 } });
+    c = await startCollector({ now: () => NOW, worker, batch: { maxEvents: 100 } });
     await createSite(c.storage, { id: 'ST-blog', name: 'Blog', domain: 'blog.example' });
     const props = { plan: 'Pro ', seats: 3, ratio: 0.5, trial: false, coupon: null, note: '', 'ключ "q"': 'значение\n\\' };
     expect((await c.beacon(event(props))).status).toBe(202);
@@ -38,7 +38,7 @@ describe.each([
   });
 
   it('answers 400 with the rule\'s message and stores nothing for props that break a rule', async () => {
-    c = await startCollector({ now: () => NOW, worker, batch: { maxEvents: 100, maxDelayMs: 60_000 } });
+    c = await startCollector({ now: () => NOW, worker, batch: { maxEvents: 100 } });
     await createSite(c.storage, { id: 'ST-blog', name: 'Blog', domain: 'blog.example' });
     expect(COLLECT_MESSAGES.props).toBe('The props field must be an object of at most 30 properties.');
     expect(COLLECT_MESSAGES.property).toBe('Each property needs a name of 1 to 300 characters and a string, number or boolean value of at most 2000 characters.');
@@ -62,7 +62,7 @@ describe.each([
   });
 
   it('takes the largest props within the limits (30 keys of 300, values of 2,000 characters, 3 UTF-8 bytes each)', async () => {
-    c = await startCollector({ now: () => NOW, worker, batch: { maxEvents: 100, maxDelayMs: 60_000 } });
+    c = await startCollector({ now: () => NOW, worker, batch: { maxEvents: 100 } });
     await createSite(c.storage, { id: 'ST-blog', name: 'Blog', domain: 'blog.example' });
     const largest = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`${String(i).padStart(2, '0')}${'ключ'.repeat(75)}`.slice(0, 300), '€'.repeat(2000)]));
     const body = JSON.stringify(event(largest));

@@ -1,9 +1,10 @@
 /**
  * The collector with its heavy half on a worker thread: this thread screens each beacon
- * (bot, site, host), stamps its time and answers; the worker (collect-worker.ts) derives the
- * events and writes them through a backend connection of its own. Answering a beacon
- * then costs this thread little more than the HTTP exchange, and a batch write or a WAL
- * checkpoint never delays an answer (the read API's included).
+ * (bot, site, host), stamps its time, hands it over and answers once the worker
+ * (collect-worker.ts) says it is durable; the worker derives the events and keeps them through
+ * a backend connection of its own (group commits, or the spool). Answering a beacon costs this
+ * thread little more than the HTTP exchange, and a write or a WAL checkpoint never blocks it
+ * (the read API's answers included).
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -12,9 +13,10 @@ import { Worker } from 'node:worker_threads';
 import type { DatabaseLocation } from '../database-url.js';
 import type { Logger } from '../log.js';
 import { type BatchOptions, pendingLimit } from './batch-writer.js';
+import { PendingAnswers } from './answers.js';
 import { type Beacon, type BeaconSink, type CollectOutcome, screenBeacon } from './collector.js';
 import type { SiteCache } from './site-cache.js';
-import { FIELD_COUNT, type FromWorker, type ToWorker, type WorkerConfig } from './thread-protocol.js';
+import { FIELD_COUNT, type FromWorker, type SpoolConfig, type ToWorker, type WorkerConfig } from './thread-protocol.js';
 
 /** Beacons sent to the worker in one message at most (more wait for the next one). */
 const MAX_BEACONS_PER_MESSAGE = 512;
@@ -28,22 +30,26 @@ export interface CollectThreadOptions {
   sites: SiteCache;
   now: () => number;
   batch?: BatchOptions;
+  /** Where a backend that writes through a spool (ClickHouse) keeps beacons first. */
+  spool?: SpoolConfig;
   logger: Logger;
   openSessionsBytes?: number;
 }
 
 /**
- * Runs the worker, restarting it if it dies (what it had not written then is lost and
- * logged; until a new worker has opened the database, beacons get 503). Accepted beacons
- * travel to it in batches, at most one message per turn of the event loop.
+ * Runs the worker, restarting it if it dies (the beacons it had not settled are answered 503
+ * and logged; until a new worker has opened the database, beacons get 503). Beacons travel to
+ * it in batches, at most one message per turn of the event loop, and wait for their answer
+ * in `answers`, settled in order as the worker reports them durable.
  */
 export class CollectThread implements BeaconSink {
   private worker!: Worker;
   private rows: (string | number)[] = [];
   private scheduled = false;
-  /** Beacons handed to the current worker, and how many of them it has settled. */
-  private sent = 0;
-  private settled = 0;
+  /** Beacons handed to the worker (or waiting to be) and not settled yet, oldest first. */
+  private readonly answers = new PendingAnswers();
+  /** The worker's spool is full: beacons are answered 503 without being sent. */
+  private spoolFull = false;
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   private closing: Promise<void> | undefined;
@@ -68,12 +74,13 @@ export class CollectThread implements BeaconSink {
   }
 
   get full(): boolean {
-    return this.broken || this.sent + this.rows.length / FIELD_COUNT - this.settled >= this.maxPending;
+    return this.broken || this.spoolFull || this.answers.size >= this.maxPending;
   }
 
   async collect(beacon: Beacon): Promise<CollectOutcome> {
     const site = await screenBeacon(beacon, this.options.sites, this.options.now());
     if (typeof site === 'string') return site;
+    if (this.broken) return 'unavailable'; // the worker died while the site was looked up
     const { payload } = beacon;
     // Synchronous from the timestamp to the queue: beacons reach the worker in time order.
     this.rows.push(site.id, site.timezone, site.domain ?? '', payload.type, payload.name ?? '', payload.url, payload.referrer,
@@ -83,7 +90,7 @@ export class CollectThread implements BeaconSink {
       this.scheduled = true;
       setImmediate(() => this.send());
     }
-    return 'accepted';
+    return (await this.answers.wait()) ? 'accepted' : 'unavailable';
   }
 
   /** Resolves once every beacon accepted so far is written; rejects with the worker's error if a write fails. */
@@ -96,8 +103,8 @@ export class CollectThread implements BeaconSink {
     this.closing ??= (async () => {
       clearTimeout(this.restartTimer);
       if (this.broken) {
-        const lost = this.rows.length / FIELD_COUNT;
-        if (lost > 0) this.options.logger({ level: 'error', msg: 'collect worker not running at close; beacons lost', lost_beacons: lost });
+        this.rows = [];
+        this.answers.failAll();
         return;
       }
       await this.request('close');
@@ -113,7 +120,6 @@ export class CollectThread implements BeaconSink {
     if (this.broken) return Promise.reject(new Error('The collect worker is not running (see the log); it is being restarted.'));
     this.send();
     const id = this.nextId++;
-    // The worker is unref'd like the in-thread writer's timer, except while someone waits for it.
     this.worker.ref();
     return new Promise<void>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
@@ -131,10 +137,9 @@ export class CollectThread implements BeaconSink {
 
   private send(): void {
     this.scheduled = false;
-    if (this.rows.length === 0 || this.broken) return; // kept for the next worker
+    if (this.rows.length === 0 || this.broken) return;
     const rows = this.rows;
     this.rows = [];
-    this.sent += rows.length / FIELD_COUNT;
     this.post({ kind: 'beacons', rows });
   }
 
@@ -146,18 +151,22 @@ export class CollectThread implements BeaconSink {
     const config: WorkerConfig = {
       database: this.options.database,
       batch: this.options.batch ?? {},
+      ...(this.options.spool ? { spool: this.options.spool } : {}),
       clockOffsetMs: this.options.now() - Date.now(),
       openSessionsBytes: this.options.openSessionsBytes,
     };
+    // Referenced until it has opened the database (a start that fails must reach `ready()`'s caller before the
+    // process could exit), then unreferenced like a timer except while someone waits for it.
     const worker = workerFor(config);
-    if (this.waiting.size === 0) worker.unref();
     this.worker = worker;
-    this.sent = 0;
-    this.settled = 0;
+    this.spoolFull = false;
     worker.on('message', (message: FromWorker) => {
       switch (message.kind) {
         case 'settled':
-          this.settled += message.n;
+          for (const { n, kept, dropped } of message.messages) this.answers.settle(n, dropped ? (i) => kept && !dropped.includes(i) : kept);
+          break;
+        case 'full':
+          this.spoolFull = message.full;
           break;
         case 'log':
           this.options.logger(message.entry);
@@ -166,6 +175,7 @@ export class CollectThread implements BeaconSink {
           this.settle(message.id, message.error);
           break;
         case 'ready':
+          if (this.waiting.size === 0) worker.unref();
           this.broken = false;
           this.restartDelayMs = MIN_RESTART_DELAY_MS;
           this.firstStart?.resolve();
@@ -181,10 +191,13 @@ export class CollectThread implements BeaconSink {
     });
     worker.on('exit', (code) => {
       if (this.closing && this.waiting.size === 0) return;
-      const lost = this.sent - this.settled;
+      // Beacons it had not settled are answered 503: none of them was promised.
+      const unanswered = this.answers.size;
+      this.rows = [];
+      this.answers.failAll();
       this.broken = true;
-      this.options.logger({ level: 'error', msg: 'collect worker stopped; restarting it', exit_code: code, lost_beacons: lost, restart_in_ms: this.restartDelayMs });
-      for (const waiter of this.waiting.values()) waiter.reject(new Error(`collect worker stopped (exit code ${code}); ${lost} beacons were lost`));
+      this.options.logger({ level: 'error', msg: 'collect worker stopped; restarting it', exit_code: code, unanswered_beacons: unanswered, restart_in_ms: this.restartDelayMs });
+      for (const waiter of this.waiting.values()) waiter.reject(new Error(`collect worker stopped (exit code ${code})`));
       this.waiting.clear();
       this.firstStart?.reject(new Error(`The collector's worker could not start: ${failure || `exit code ${code}`}`));
       this.firstStart = undefined;

@@ -9,40 +9,60 @@
  * deriver and the writes on a worker thread.
  */
 import { enrichEvent, type IncomingEvent, isBotUserAgent, localDay, type SaltStore, type Site, type Storage, type StoredEvent } from '@siteline/core';
+import type { Logger } from '../log.js';
 import type { BatchWriter } from './batch-writer.js';
-import { type CollectPayload, hostBelongsTo, pageHost } from './payload.js';
+import { OutageLog } from './outage-log.js';
+import { type CollectPayload, hostBelongsTo } from './payload.js';
 import { OpenSessions } from './sessions.js';
 import type { SiteCache } from './site-cache.js';
 
-/** What became of a beacon: stored, or why it was dropped. */
-export type CollectOutcome = 'accepted' | 'bot' | 'unknown_site' | 'foreign_host';
+/**
+ * What became of a beacon: stored (durable: committed, or in the spool), dropped and why, or
+ * `unavailable`: storage could not keep it now (a full disk, ClickHouse away with a full spool,
+ * its site or salt unreadable), answered 503.
+ */
+export type CollectOutcome = 'accepted' | 'bot' | 'unknown_site' | 'foreign_host' | 'unavailable';
 
 /** One beacon with the request facts the derivations need; `ip` is never stored. */
 export interface Beacon {
   payload: CollectPayload;
+  /** The page's host, as `parseCollectBody` read it. */
+  host: string;
   ip: string;
   userAgent: string;
 }
 
-/** What every collector does with a beacon: keep it (`collect` says `accepted`) or say why not. */
+/**
+ * What every collector does with a beacon: keep it durably (`collect` resolves `accepted` only
+ * then) or say why not.
+ */
 export interface BeaconSink {
   collect(beacon: Beacon): Promise<CollectOutcome>;
   /** Too much is waiting for storage: the handler answers 503 instead of accepting more. */
   readonly full: boolean;
   /** Resolves once events can be written (rejects with the reason if they never can). */
   ready(): Promise<void>;
-  /** Writes every accepted event now. */
+  /** Writes every accepted event now (through the spool: into ClickHouse). */
   flush(): Promise<void>;
-  /** Writes every accepted event, then stops (no `collect` after this). */
+  /** Writes every accepted event it can, then stops (no `collect` after this). */
   close(): Promise<void>;
 }
 
-/** The beacon's site when it is to be kept, or the reason it is dropped. */
+/**
+ * The beacon's site when it is to be kept, or the reason it is dropped; `unavailable` when its
+ * site cannot be looked up (storage away, the site not seen before: `SiteCache` answers from
+ * what it has seen).
+ */
 export async function screenBeacon(beacon: Beacon, sites: SiteCache, now: number): Promise<Site | Exclude<CollectOutcome, 'accepted'>> {
   if (isBotUserAgent(beacon.userAgent)) return 'bot';
-  const site = await sites.get(beacon.payload.site_id, now);
+  let site: Site | undefined;
+  try {
+    site = await sites.get(beacon.payload.site_id, now);
+  } catch {
+    return 'unavailable'; // logged once per outage by the cache
+  }
   if (!site) return 'unknown_site';
-  if (!hostBelongsTo(pageHost(beacon.payload.url), site.domain)) return 'foreign_host';
+  if (!hostBelongsTo(beacon.host, site.domain)) return 'foreign_host';
   return site;
 }
 
@@ -67,7 +87,7 @@ export class EventDeriver {
     return this.sessions.size;
   }
 
-  derive(site: SiteFacts, beacon: Beacon, ts: number, salt: string): StoredEvent {
+  derive(site: SiteFacts, beacon: Omit<Beacon, 'host'>, ts: number, salt: string): StoredEvent {
     const { payload } = beacon;
     const incoming: IncomingEvent = {
       ts,
@@ -90,25 +110,29 @@ export interface CollectorOptions {
   saltStore: SaltStore;
   writer: BatchWriter;
   now: () => number;
+  logger: Logger;
   /** Cap of the open sessions' estimated memory (`OpenSessions`). */
   openSessionsBytes?: number;
 }
 
 /**
- * Everything in this thread: screens beacons, derives their events and queues them for the
- * batch writer. All awaiting (site, salt) happens before the event's timestamp is taken;
- * from there to the queue everything is synchronous, so events reach the sessionizer in
- * timestamp order.
+ * Everything in this thread: screens beacons, derives their events and hands them to the
+ * batch writer (group commit), answering `accepted` once the write holding the event has
+ * committed. All awaiting (site, salt) happens before the event's timestamp is taken; from
+ * there to the queue everything is synchronous, so events reach the sessionizer in timestamp
+ * order.
  *
  * @example
- * const collector = new Collector({ sites: new SiteCache(storage), saltStore, writer, now: Date.now });
+ * const collector = new Collector({ sites: new SiteCache(storage), saltStore, writer, now: Date.now, logger });
  * await collector.collect({ payload, ip: '198.51.100.4', userAgent: req.headers['user-agent'] ?? '' });
  */
 export class Collector implements BeaconSink {
   private readonly deriver: EventDeriver;
+  private readonly saltOutage: OutageLog;
 
   constructor(private readonly options: CollectorOptions) {
     this.deriver = new EventDeriver({ openSessionsBytes: options.openSessionsBytes });
+    this.saltOutage = new OutageLog(options.logger, { down: 'collect: the day\'s salt cannot be read; beacons answered 503', up: 'collect: salts read again' });
   }
 
   /** Open sessions remembered (bounded by the 30-minute rule). */
@@ -131,25 +155,27 @@ export class Collector implements BeaconSink {
     // The salt is that of the event's local day; should the day turn while it is fetched, fetch again.
     let ts: number;
     let salt: string;
-    for (;;) {
-      const day = localDay(this.options.now(), site.timezone);
-      salt = await this.options.saltStore.saltFor(day);
-      ts = this.options.now();
-      if (localDay(ts, site.timezone) === day) break;
+    try {
+      for (;;) {
+        const day = localDay(this.options.now(), site.timezone);
+        salt = await this.options.saltStore.saltFor(day);
+        ts = this.options.now();
+        if (localDay(ts, site.timezone) === day) break;
+      }
+      this.saltOutage.recovered();
+    } catch (error) {
+      this.saltOutage.failed(error);
+      return 'unavailable';
     }
-    this.options.writer.push(this.deriver.derive(site, beacon, ts, salt));
-    return 'accepted';
+    const kept = await this.options.writer.write([this.deriver.derive(site, beacon, ts, salt)]);
+    return kept ? 'accepted' : 'unavailable';
   }
 
   flush(): Promise<void> {
     return this.options.writer.flush();
   }
 
-  async close(): Promise<void> {
-    try {
-      await this.options.writer.flush();
-    } finally {
-      this.options.writer.stop();
-    }
+  close(): Promise<void> {
+    return this.options.writer.close();
   }
 }

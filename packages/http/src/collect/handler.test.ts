@@ -13,7 +13,7 @@ describe('collect handler: protocol', () => {
   const stored = () => (c.db.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
 
   beforeAll(async () => {
-    c = await startCollector({ batch: { maxEvents: 1000, maxDelayMs: 60_000 } });
+    c = await startCollector({ batch: { maxEvents: 1000 } });
     await createSite(c.storage, { id: 'ST-blog', name: 'Blog', domain: 'blog.example' });
   });
   afterAll(() => c.close());

@@ -13,10 +13,11 @@ import { type BeaconLimit, beaconLimit } from './beacon-limit.js';
 import { clientIp } from './client-ip.js';
 import { CollectThread } from './collect-thread.js';
 import { type BeaconSink, type CollectOutcome, Collector } from './collector.js';
-import { acceptedContentType, PREFLIGHT_HEADERS, readBody, sendJson } from './http-io.js';
+import { acceptedContentType, PREFLIGHT_HEADERS, readBody, sendAccepted, sendJson } from './http-io.js';
 import { MAX_BODY_BYTES, parseCollectBody } from './payload.js';
 import { SiteCache } from './site-cache.js';
 import { CollectStats } from './stats.js';
+import type { SpoolConfig } from './thread-protocol.js';
 import { serveTracker } from './tracker-route.js';
 
 export interface CollectHandlerOptions {
@@ -34,18 +35,30 @@ export interface CollectHandlerOptions {
   trustProxy?: boolean;
   /** Errors and a per-minute summary of accepted and dropped beacons; default JSON lines. */
   logger?: Logger;
-  /** Write batching; default 500 events or 1 s, whichever comes first. */
+  /**
+   * Group commits: at most `maxEvents` per write (default 500); each beacon is answered once the
+   * write holding it is durable. Through the spool, `maxDelayMs` is how long beacons gather in
+   * it before one insert (the server's `COLLECT_BATCH_MS`).
+   */
   batch?: BatchOptions;
+  /**
+   * With `worker` on a backend that writes through a spool (ClickHouse, `Storage.planWrite`):
+   * the directory where accepted beacons are appended and fsynced before their 202, and sent on
+   * from (replayed at the next start after a crash), and the bytes it may hold (the server's
+   * `COLLECT_SPOOL_DIR`, `COLLECT_SPOOL_MB`). One process owns a spool directory at a time.
+   * Without it such a backend's beacons are answered once inserted.
+   */
+  spool?: SpoolConfig;
   /** Clock, for tests; default `Date.now`. */
   now?: () => number;
   /** Prefix the two routes are mounted at; default `''` (`/collect`, `/tracker.js`). */
   basePath?: string;
   /**
    * Derive and write events on a worker thread that opens this location again (role
-   * `collect`, its own connection), for backends whose `capabilities.writerThread` says
-   * they allow it; the standalone server does this. The request thread then only checks and
-   * answers beacons, so collection takes several times more beacons a second and writes
-   * never delay an answer. Default: everything in this thread, through `backend.storage`.
+   * `collect`, its own connection); the standalone server does this for backends whose
+   * `capabilities.writerThread` says so (ClickHouse, with `spool`), so an fsync or a slow
+   * server never holds up this thread. Default: everything in this thread, through
+   * `backend.storage` (SQLite: a commit of a few beacons costs less than the trip to a worker).
    */
   worker?: DatabaseLocation;
   /** Beacons per client network (`beacon-limit.ts`); default 600 a minute; `false` turns the limit off. */
@@ -56,11 +69,12 @@ export interface CollectHandlerOptions {
 
 /** A `(req, res, next?)` listener with the controls a server needs for a clean shutdown. */
 export type CollectHandler = ((req: IncomingMessage, res: ServerResponse, next?: () => void) => Promise<void>) & {
-  /** Writes every accepted event now. */
+  /** Writes every accepted event now (through the spool: inserts what it holds into the store). */
   flush(): Promise<void>;
   /**
-   * Refuses new beacons (503), waits for those being handled, then writes every accepted
-   * one. Call after the server stopped accepting connections and before `storage.close()`.
+   * Refuses new beacons (503), waits for those being handled, then writes what it can (what
+   * the store does not take stays in the spool for the next start). Call after the server
+   * stopped accepting connections and before `storage.close()`.
    */
   close(): Promise<void>;
   /**
@@ -86,9 +100,9 @@ const ERRORS = {
 
 /**
  * The collector as a Node request listener. `POST /collect` answers 202 once the event is
- * derived and queued (before it is written); 400 for a malformed body, 404 for an unknown
+ * durable (committed, or appended and fsynced to the spool); 400 for a malformed body, 404 for an unknown
  * site, 413 over `MAX_BODY_BYTES` (8 KB and the largest `props`), 415 for other body types, 429 past the client's beacon budget, 503
- * while closing or when storage lags far behind. Bots and pages outside the site's domain get 202 too (a beacon cannot read the
+ * while closing, when storage lags far behind or cannot keep the beacon (a full disk, a full spool). Bots and pages outside the site's domain get 202 too (a beacon cannot read the
  * answer) and are counted in `stats` and the log. Other paths go to `next()` when given.
  *
  * @example
@@ -104,20 +118,21 @@ export function createCollectHandler(options: CollectHandlerOptions): CollectHan
   const now = options.now ?? Date.now;
   const trustProxy = options.trustProxy ?? false;
   const { storage, salts } = options.backend;
-  const sites = new SiteCache(storage);
+  const sites = new SiteCache(storage, { logger });
   const collector: BeaconSink = options.worker
-    ? new CollectThread({ database: options.worker, sites, now, batch: options.batch, logger, openSessionsBytes: options.openSessionsBytes })
-    : new Collector({ sites, saltStore: salts, writer: new BatchWriter(storage, options.batch, logger), now, openSessionsBytes: options.openSessionsBytes });
-  const limit = beaconLimit(options.beaconLimit, trustProxy);
+    ? new CollectThread({ database: options.worker, sites, now, batch: options.batch, spool: options.spool, logger, openSessionsBytes: options.openSessionsBytes })
+    : new Collector({ sites, saltStore: salts, writer: new BatchWriter(storage, options.batch, logger), now, logger, openSessionsBytes: options.openSessionsBytes });
+  const limit = beaconLimit(options.beaconLimit);
   const stats = new CollectStats(logger);
   let closed = false;
   let inFlight = 0;
-  /** Beacons past the last `closed` check whose event is not queued yet: `close` waits for them. */
-  let deriving = 0;
+  /** Beacons past the last `closed` check not answered yet (their write under way): `close` waits for them. */
+  let collecting = 0;
 
   const collect = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
     if (closed || collector.full) return sendJson(res, 503, { error: ERRORS.unavailable }, { 'Retry-After': '5', Connection: 'close' });
-    if (await limit?.refuse(req, res, now())) {
+    const ip = clientIp(req, trustProxy);
+    if (await limit?.refuse(req, res, ip, now())) {
       stats.count('limited');
       return 429;
     }
@@ -132,20 +147,18 @@ export function createCollectHandler(options: CollectHandlerOptions): CollectHan
     }
     // Checked again: closing may have begun while the body was arriving.
     if (closed) return sendJson(res, 503, { error: ERRORS.unavailable }, { 'Retry-After': '5', Connection: 'close' });
-    deriving++;
+    collecting++;
     let outcome: CollectOutcome;
     try {
-      outcome = await collector.collect({
-        payload: parsed.payload,
-        ip: clientIp(req, trustProxy),
-        userAgent: String(req.headers['user-agent'] ?? '').slice(0, 1024),
-      });
+      const userAgent = req.headers['user-agent'];
+      outcome = await collector.collect({ payload: parsed.payload, host: parsed.host, ip, userAgent: userAgent === undefined ? '' : userAgent.length > 1024 ? userAgent.slice(0, 1024) : userAgent });
     } finally {
-      deriving--;
+      collecting--;
     }
     stats.count(outcome);
     if (outcome === 'unknown_site') return sendJson(res, 404, { error: ERRORS.siteNotFound });
-    return sendJson(res, 202);
+    if (outcome === 'unavailable') return sendJson(res, 503, { error: ERRORS.unavailable }, { 'Retry-After': '5' });
+    return sendAccepted(res);
   };
 
   const handler = async (req: IncomingMessage, res: ServerResponse, next?: () => void): Promise<void> => {
@@ -180,8 +193,8 @@ export function createCollectHandler(options: CollectHandlerOptions): CollectHan
     flush: () => collector.flush(),
     async close() {
       closed = true;
-      // A beacon past the `closed` check may still be deriving its event (site, salt): let it queue first.
-      while (deriving > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      // A beacon past the `closed` check may still be on its way to its commit: let it be answered first.
+      while (collecting > 0) await new Promise((resolve) => setTimeout(resolve, 5));
       try {
         await collector.close();
       } finally {

@@ -77,6 +77,22 @@ export function sendJson(res: ServerResponse, status: number, body?: unknown, he
   return status;
 }
 
+/** The headers of a 202 without a body, as the raw `[name, value, ...]` list `writeHead` takes without walking an object. */
+const ACCEPTED_HEADERS = [
+  'Access-Control-Allow-Origin', '*', 'Cache-Control', 'no-store', 'Content-Length', '0', 'X-Content-Type-Options', 'nosniff',
+];
+
+/**
+ * Answers 202 with no body and the collector's headers (`sendJson(res, 202)`, once per stored beacon, so made once).
+ * @example sendAccepted(res)
+ */
+export function sendAccepted(res: ServerResponse): number {
+  if (res.headersSent) return 202;
+  res.writeHead(202, ACCEPTED_HEADERS);
+  res.end();
+  return 202;
+}
+
 /**
  * Whether a `/collect` body type is one the collector reads: `text/plain` (what
  * `sendBeacon` with a string or text Blob sends, no preflight), `application/json`, or none.

@@ -9,14 +9,16 @@ const reason = (body: unknown) => {
 
 describe('parseCollectBody', () => {
   it('accepts a pageview and a custom event, ignoring unknown fields', () => {
-    expect(parseCollectBody(JSON.stringify({ ...ok, extra: 1 }))).toEqual({ ok: true, payload: ok });
+    expect(parseCollectBody(JSON.stringify({ ...ok, extra: 1 }))).toEqual({ ok: true, payload: ok, host: 'blog.example' });
     expect(parseCollectBody(JSON.stringify({ ...ok, type: 'event', name: 'signup' }))).toEqual({
       ok: true,
       payload: { ...ok, type: 'event', name: 'signup' },
+      host: 'blog.example',
     });
-    expect(parseCollectBody(JSON.stringify({ site_id: 'ST-a', type: 'pageview', url: 'http://a.example/' }))).toEqual({
+    expect(parseCollectBody(JSON.stringify({ site_id: 'ST-a', type: 'pageview', url: 'http://A.Example.:8080/' }))).toEqual({
       ok: true,
-      payload: { site_id: 'ST-a', type: 'pageview', url: 'http://a.example/', referrer: '' },
+      payload: { site_id: 'ST-a', type: 'pageview', url: 'http://A.Example.:8080/', referrer: '' },
+      host: 'a.example', // as pageHost reads it, from the one parse of the URL
     });
   });
 

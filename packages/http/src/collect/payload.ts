@@ -43,12 +43,13 @@ export const COLLECT_MESSAGES = {
   property: PROPS_MESSAGES.entry,
 } as const;
 
-export type ParseResult = { ok: true; payload: CollectPayload } | { ok: false; reason: string };
+/** A valid body, with its page's host (`pageHost`), read while the URL was checked: each beacon's URL is parsed once here. */
+export type ParseResult = { ok: true; payload: CollectPayload; host: string } | { ok: false; reason: string };
 
 /**
  * Validates a `/collect` body (already size-checked).
  * @example parseCollectBody('{"site_id":"ST-blog","type":"pageview","url":"https://blog.example/"}')
- * // { ok: true, payload: { site_id: 'ST-blog', type: 'pageview', url: 'https://blog.example/', referrer: '' } }
+ * // { ok: true, payload: { site_id: 'ST-blog', type: 'pageview', url: 'https://blog.example/', referrer: '' }, host: 'blog.example' }
  */
 export function parseCollectBody(text: string): ParseResult {
   let body: unknown;
@@ -68,21 +69,28 @@ export function parseCollectBody(text: string): ParseResult {
   if (type === 'event' && (typeof name !== 'string' || name.length < 1 || name.length > MAX_NAME_CHARS)) {
     return fail(COLLECT_MESSAGES.name);
   }
-  if (typeof url !== 'string' || url.length > MAX_URL_CHARS || !isHttpUrl(url)) return fail(COLLECT_MESSAGES.url);
+  const host = typeof url === 'string' && url.length <= MAX_URL_CHARS ? httpUrlHost(url) : undefined;
+  if (host === undefined) return fail(COLLECT_MESSAGES.url);
   if (referrer !== undefined && referrer !== null && (typeof referrer !== 'string' || referrer.length > MAX_URL_CHARS)) {
     return fail(COLLECT_MESSAGES.referrer);
   }
   // A pageview's props are accepted and ignored (properties-goals.md section 1): no pageview is lost to them.
   const parsedProps = type === 'event' ? parseProps(props) : undefined;
   if (parsedProps && !parsedProps.ok) return fail(parsedProps.reason);
-  const payload: CollectPayload = { site_id, type, url, referrer: typeof referrer === 'string' ? referrer : '' };
+  const payload: CollectPayload = { site_id, type, url: url as string, referrer: typeof referrer === 'string' ? referrer : '' };
   if (type === 'event') payload.name = name as string;
   if (parsedProps?.ok && parsedProps.props.length > 0) payload.props = parsedProps.props;
-  return { ok: true, payload };
+  return { ok: true, payload, host };
 }
 
-function isHttpUrl(url: string): boolean {
-  return /^https?:\/\//i.test(url) && URL.canParse(url);
+/** The host (`pageHost`) of an absolute http(s) URL, or `undefined` when it is not one. */
+function httpUrlHost(url: string): string | undefined {
+  if (!/^https?:\/\//i.test(url)) return undefined;
+  try {
+    return new URL(url).hostname.replace(/\.$/, '');
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -91,7 +99,7 @@ function isHttpUrl(url: string): boolean {
  * @example pageHost('https://WWW.Example.com./a') // 'www.example.com'
  */
 export function pageHost(url: string): string {
-  return new URL(url).hostname.replace(/\.$/, '');
+  return httpUrlHost(url) ?? '';
 }
 
 /**

@@ -13,7 +13,7 @@ const LOG_EVERY_MS = 60_000;
 
 /**
  * Totals since start, plus a summary log line each minute that had traffic.
- * @example handler.stats.totals() // { accepted: 3, bot: 1, unknown_site: 0, foreign_host: 0, invalid: 0, limited: 0 }
+ * @example handler.stats.totals() // { accepted: 3, bot: 1, unknown_site: 0, foreign_host: 0, unavailable: 0, invalid: 0, limited: 0 }
  */
 export class CollectStats {
   private readonly total = zero();
@@ -48,5 +48,5 @@ export class CollectStats {
 }
 
 function zero(): Record<CollectCount, number> {
-  return { accepted: 0, bot: 0, unknown_site: 0, foreign_host: 0, invalid: 0, limited: 0 };
+  return { accepted: 0, bot: 0, unknown_site: 0, foreign_host: 0, unavailable: 0, invalid: 0, limited: 0 };
 }

@@ -7,11 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { EmailReports, SharedLinks, SignInThrottle } from '@siteline/core';
 import { HTTP_MESSAGES } from '../errors.js';
 import { isHttps } from '../handler.js';
 import { jsonLogger } from '../log.js';
-import { EmailReports, SharedLinks } from '@siteline/core';
 import { unsubscribeRoute } from '../email-reports/unsubscribe.js';
+import { passwordCheck } from '../people/password-check.js';
 import { accountRoutes } from '../people/routes.js';
 import { loggedPath, shareRoutes } from '../share/routes.js';
 import { loadAssets } from './assets.js';
@@ -45,21 +46,22 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
   const communityTag = options.communityKeyTag ?? 'community';
   const assets = loadAssets();
   assets.catch(() => {}); // reported by ready() and by the first request that needs them
-  const ctx: DashboardContext = { options, base, now, logger, trustProxy, people, assets, ...sessionLookup(people, communityTag, options.accounts) };
+  const throttle = new SignInThrottle(people.store, options.throttle);
+  const ctx: DashboardContext = { options, base, now, logger, trustProxy, people, throttle, assets, ...sessionLookup(people, communityTag, options.accounts) };
   const { current, staleCookie } = ctx;
+  const links = options.shares ? new SharedLinks(options.shares, people, { now, throttle }) : undefined;
+  const reports = options.emailReports ? new EmailReports(options.emailReports, { now }) : undefined;
   const account = accountRoutes({
     people, storage: options.storage, ...(options.accounts ? { accounts: options.accounts } : {}), trustProxy,
     ...(options.publicOrigin ? { publicOrigin: options.publicOrigin } : {}), trackerPath: options.trackerPath ?? '/tracker.js',
-    ...(options.mailLink ? { mailLink: options.mailLink } : {}), now,
-    ...(options.shares && options.emailReports
-      ? { sharing: { links: new SharedLinks(options.shares, people, { now }), reports: new EmailReports(options.emailReports, { now }), mail: options.mailsReports ?? false } }
-      : {}),
+    ...(options.mailLink ? { mailLink: options.mailLink } : {}), now, checkPassword: passwordCheck(people, throttle, trustProxy, now),
+    ...(links && reports ? { sharing: { links, reports, mail: options.mailsReports ?? false } } : {}),
   });
   const { signIn, signOut, setPassword } = signInRoutes(ctx, communityTag);
   const { asset, data } = dataRoutes(ctx);
   const sharePrefix = `${base}/share/`;
-  const shared = options.shares ? shareRoutes(ctx, new SharedLinks(options.shares, people, { now })) : undefined;
-  const unsubscribe = options.emailReports ? unsubscribeRoute(new EmailReports(options.emailReports, { now }), options.storage, assets) : undefined;
+  const shared = links ? shareRoutes(ctx, links) : undefined;
+  const unsubscribe = reports ? unsubscribeRoute(reports, options.storage, assets) : undefined;
 
   const page = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<number> => {
     const files = await assets;

@@ -1,6 +1,6 @@
 /** What the dashboard handler is given, and what it is (handler.ts puts it together). */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AccountStore, EmailReportStore, People, ShareStore, Storage, ThrottleOptions, UserRow, WebSessionRow } from '@siteline/core';
+import type { AccountStore, EmailReportStore, People, ShareStore, SignInThrottle, Storage, ThrottleOptions, UserRow, WebSessionRow } from '@siteline/core';
 import type { Authenticator, Principal } from '../auth.js';
 import type { ApiHandler } from '../handler.js';
 import type { Logger } from '../log.js';
@@ -40,9 +40,9 @@ export interface DashboardHandlerOptions {
    * sign-out accept only posts whose `Origin` is this; default: `https://` and the request's host.
    */
   publicOrigin?: string;
-  /** Sign-in attempts per client IP; default 10 a minute; `false` turns the limit off. */
+  /** Sign-in attempts per client network (an IPv4 address, an IPv6 /64; counted in this process); default 10 a minute; `false` turns the limit off. */
   signInRateLimit?: RateLimitOptions | false;
-  /** Failed password sign-ins per email and client (`SignInThrottle`, counted in the backend); default `THROTTLE_DEFAULTS`. */
+  /** Password attempts per email and client network (`SignInThrottle`, counted in the backend before each check); default `THROTTLE_DEFAULTS`. */
   throttle?: ThrottleOptions;
   /** Shared links (the backend's `shares`): `share/<token>/` pages and the owners' Sites page. Absent: no links. */
   shares?: ShareStore;
@@ -80,6 +80,8 @@ export interface DashboardContext {
   logger: Logger;
   trustProxy: boolean;
   people: People;
+  /** Every password check (sign-in, and the current password on the account pages) goes through it. */
+  throttle: SignInThrottle;
   assets: Promise<DashboardAssets>;
   /** The request's live session (a session whose key was revoked, or whose Community key changed, ends here). */
   current(req: IncomingMessage): Promise<SignedIn | undefined>;

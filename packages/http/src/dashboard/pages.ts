@@ -87,9 +87,19 @@ ${script ? `<script type="module" src="${root}dashboard/assets/${assets.script.n
  * The sign-in form. It posts the key once, to this server, which answers with a session
  * cookie; the key is never written back into a page (a refused key leaves the field empty).
  */
-export function signInPage(assets: DashboardAssets, options: { view: string; error?: string; notice?: string; email?: string; info?: string; root?: string }): string {
+export function signInPage(
+  assets: DashboardAssets,
+  options: { view: string; error?: string; notice?: string; email?: string; info?: string; root?: string; accounts?: { id: string; name: string }[] },
+): string {
   // Answered at `/` and, after a refused post, at `dashboard/sign-in`: `root` leads back to the dashboard's directory from there.
   const root = options.root ?? '';
+  // One email, several accounts whose user has that password: the person picks one (the password is asked again, never written into the page).
+  const accounts = options.accounts?.length
+    ? `<fieldset class="accounts"><legend>Account</legend>
+${options.accounts.map((a) => `<label><input type="radio" name="account" value="${escapeHtml(a.id)}" required> ${escapeHtml(a.name)}</label>`).join('\n')}
+</fieldset>
+`
+    : '';
   return `${head(assets, 'Sign in · Siteline', false, root)}
 <body class="signin">
 <main>
@@ -99,7 +109,7 @@ ${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p
 <input id="email" name="email" type="email" required maxlength="254" autocomplete="username" value="${escapeHtml(options.email ?? '')}">
 <label for="password">Password</label>
 <input id="password" name="password" type="password" required maxlength="200" autocomplete="current-password">
-<label for="totp">Two-factor code (if you set one up)</label>
+${accounts}<label for="totp">Two-factor code (if you set one up)</label>
 <input id="totp" name="totp" type="text" inputmode="numeric" maxlength="32" autocomplete="one-time-code">
 <input type="hidden" name="view" value="${escapeHtml(options.view)}">
 <button type="submit">Sign in</button>

@@ -3,7 +3,7 @@
  * in with while that key is still valid (a Cloud key not revoked; the Community key not changed).
  */
 import type { IncomingMessage } from 'node:http';
-import type { AccountStore, People, UserRow, WebSessionRow } from '@siteline/core';
+import { type AccountStore, COMMUNITY_ACCOUNT, type People, type UserRow, type WebSessionRow } from '@siteline/core';
 import type { Principal } from '../auth.js';
 import { clearedSessionCookie, sessionIdOf } from './http-io.js';
 import type { DashboardContext } from './options.js';
@@ -11,7 +11,12 @@ import type { DashboardContext } from './options.js';
 /** The session look-ups of `DashboardContext`. */
 export function sessionLookup(people: People, communityTag: string, accounts?: AccountStore): Pick<DashboardContext, 'current' | 'staleCookie'> {
   const principalFor = async (session: WebSessionRow, user: UserRow | undefined): Promise<Principal | undefined> => {
-    if (user) return { keyId: user.id, ...(user.account_id ? { accountId: user.account_id } : {}) };
+    // A user reads their account's sites (Cloud) or the installation's (Community): a Cloud user without an account reads nothing,
+    // never every account's, and an account's user is nobody in the Community edition.
+    if (user) {
+      if (accounts) return user.account_id === COMMUNITY_ACCOUNT ? undefined : { keyId: user.id, accountId: user.account_id };
+      return user.account_id === COMMUNITY_ACCOUNT ? { keyId: user.id } : undefined;
+    }
     if (session.key_id === communityTag) return { keyId: 'community' };
     if (accounts && session.key_id.startsWith('key_')) {
       const keyId = session.key_id;

@@ -3,9 +3,9 @@
  * sign-out and the one-time set-password links. Every sign-in starts a new session id.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { normalEmail, type People, PeopleError, SignInThrottle } from '@siteline/core';
+import { COMMUNITY_ACCOUNT, normalEmail, type People, PeopleError, type UserRow } from '@siteline/core';
 import { MAX_KEY_LENGTH } from '../auth.js';
-import { clientIp } from '../collect/client-ip.js';
+import { clientIp, clientNetwork } from '../collect/client-ip.js';
 import { readForm, refusedPost } from '../people/form.js';
 import { setPasswordPage } from '../people/pages.js';
 import { verifyTotp } from '../people/totp.js';
@@ -23,6 +23,7 @@ const MESSAGES = {
   totp: 'The two-factor code is not right.',
   totpUsed: 'That two-factor code was already used: each code works once, and the one that turned two-factor on counts. Enter the next code your app shows (it changes every 30 seconds).',
   slowDown: (seconds: string) => `Too many failed sign-ins for this email. Try again in ${inSeconds(seconds)}.`,
+  chooseAccount: 'This email has a user in more than one account. Choose the account, and enter the password again.',
   origin: 'This form must be sent from this server\'s own sign-in page.',
   tooMany: (seconds: string) => `Too many sign-in attempts from this address. Try again in ${inSeconds(seconds)}.`,
 } as const;
@@ -31,8 +32,8 @@ type Route = (req: IncomingMessage, res: ServerResponse) => Promise<number>;
 
 /** `dashboard/sign-in` and `dashboard/sign-out` (posts), `dashboard/set-password` (the form and its post). */
 export function signInRoutes(ctx: DashboardContext, communityTag: string): { signIn: Route; signOut: Route; setPassword: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<number> } {
-  const { options, base, now, logger, trustProxy, people, assets } = ctx;
-  const throttle = new SignInThrottle(people.store, options.throttle);
+  const { options, base, now, logger, trustProxy, people, assets, throttle } = ctx;
+  const cloud = options.accounts !== undefined;
   const origin = { trustProxy, ...(options.publicOrigin ? { publicOrigin: options.publicOrigin } : {}) };
   const limiter = options.signInRateLimit === false ? undefined : new RateLimiter(options.signInRateLimit ?? { limit: 10, windowMs: 60_000 });
 
@@ -48,7 +49,8 @@ export function signInRoutes(ctx: DashboardContext, communityTag: string): { sig
     /** The form again, as answered at `dashboard/sign-in` (its links lead one directory up). */
     const again = (options: Parameters<typeof signInPage>[1]) => signInPage(files, { ...options, root: '../' });
     if (!sameOrigin(req, trustProxy, options.publicOrigin)) return sendHtml(req, res, 403, again({ view: '', error: MESSAGES.origin }));
-    const client = clientIp(req, trustProxy);
+    // Counted by network, as the API's failed-key limit counts: an IPv6 client by its /64.
+    const client = clientNetwork(clientIp(req, trustProxy));
     if (limiter) {
       const rate = limiter.hit(client, now());
       if (!rate.allowed) {
@@ -72,6 +74,19 @@ export function signInRoutes(ctx: DashboardContext, communityTag: string): { sig
       const keyId = principal.keyId === 'community' ? communityTag : principal.keyId;
       return startSession(req, res, { keyId, accountId: principal.accountId ?? '' }, view);
     }
+    return signInWithPassword(req, res, form, view, client);
+  };
+
+  /**
+   * Email and password (and the second factor): the attempt is counted by the throttle
+   * before the password is checked, and stays a failure unless it succeeds. The users the
+   * edition serves (Cloud: an account's; Community: the installation's) with this email and
+   * password: none, 401; several (one person, several accounts), the form again asking which
+   * account; one, its second factor, then a session that keeps the user's epoch as read here.
+   */
+  const signInWithPassword = async (req: IncomingMessage, res: ServerResponse, form: URLSearchParams, view: string, client: string): Promise<number> => {
+    const files = await assets;
+    const again = (shown: Parameters<typeof signInPage>[1]) => signInPage(files, { ...shown, root: '../' });
     let email: string;
     try {
       email = normalEmail(form.get('email') ?? '');
@@ -79,22 +94,29 @@ export function signInRoutes(ctx: DashboardContext, communityTag: string): { sig
       return sendHtml(req, res, 401, again({ view, error: (error as PeopleError).message }));
     }
     const shown = { view, email };
-    const waitMs = await throttle.waitMs(email, client, now());
-    if (waitMs > 0) {
+    const { waitMs, attempt } = await throttle.reserve(email, client, now());
+    if (!attempt) {
       const seconds = String(Math.ceil(waitMs / 1000));
       logger({ level: 'warn', msg: 'dashboard sign-in throttled', wait_s: Number(seconds) });
       return sendHtml(req, res, 429, again({ ...shown, error: MESSAGES.slowDown(seconds) }), { 'Retry-After': seconds });
     }
-    const user = await people.checkPassword(email, form.get('password') ?? '');
+    const chosen = cloud ? form.get('account') ?? undefined : undefined;
+    const served = (u: UserRow) => (cloud ? u.account_id !== COMMUNITY_ACCOUNT : u.account_id === COMMUNITY_ACCOUNT) && (chosen === undefined || u.account_id === chosen);
+    const users = await people.usersWithPassword(email, form.get('password') ?? '', served);
+    if (users.length > 1) {
+      await throttle.succeeded(attempt, now()); // the password was right: nothing to slow down
+      const accounts = await Promise.all(users.map(async (u) => ({ id: u.account_id, name: (await options.accounts!.getAccount(u.account_id))?.name ?? u.account_id })));
+      return sendHtml(req, res, 200, again({ ...shown, info: MESSAGES.chooseAccount, accounts: accounts.sort((a, b) => a.name.localeCompare(b.name)) }));
+    }
+    const [user] = users;
     const secondFactor = user && user.totp_secret !== '' ? await verifyTotp(people, user, form.get('totp') ?? '', now()) : 'ok';
     if (!user || secondFactor !== 'ok') {
-      await throttle.failed(email, client, now());
       logger({ level: 'warn', msg: 'dashboard sign-in refused', reason: user ? 'totp' : 'password' });
       return sendHtml(req, res, 401, again({ ...shown, error: !user ? MESSAGES.password : secondFactor === 'used' ? MESSAGES.totpUsed : MESSAGES.totp }));
     }
-    await throttle.succeeded(email, client, now());
+    await throttle.succeeded(attempt, now());
     logger({ level: 'info', msg: 'dashboard sign-in', user_id: user.id });
-    return startSession(req, res, { userId: user.id, accountId: user.account_id }, view);
+    return startSession(req, res, { user }, view);
   };
 
   const signOut = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {

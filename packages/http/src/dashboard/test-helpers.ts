@@ -47,7 +47,8 @@ export interface TestDashboard {
   cloud?: { keyA: string; keyAId: string; accountA: string; keyB: string; accountB: string };
   /** The key that reads ST-demo: the Community key, or Cloud account A's. */
   key: string;
-  request(path: string, init?: { method?: string; headers?: Record<string, string>; body?: string }): Promise<Reply>;
+  /** `localAddress`: the loopback address the request comes from (127.0.0.2 … are other clients). */
+  request(path: string, init?: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string }): Promise<Reply>;
   close(): Promise<void>;
 }
 
@@ -115,7 +116,8 @@ export async function startDashboard(options: StartOptions = {}): Promise<TestDa
   const agent = new https.Agent({ ca: tls.cert, keepAlive: false });
   const request: TestDashboard['request'] = (path, init = {}) =>
     new Promise((resolve, reject) => {
-      const req = https.request({ host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: init.headers, agent }, (res) => {
+      const from = init.localAddress ? { localAddress: init.localAddress } : {};
+      const req = https.request({ host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: init.headers, agent, ...from }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
           const body = Buffer.concat(chunks);

@@ -14,6 +14,7 @@ import {
   eventNameSchema,
   filterConditionsSchema,
   formatSchema,
+  importedSchema,
   intervalSchema,
   limitSchema,
   periodSchema,
@@ -79,6 +80,12 @@ function parameters(endpoint: EndpointName): Json[] {
       },
     },
     query('compare', jsonSchema(compareSchema), 'Adds `comparison`: the same numbers over the previous period or the same dates a year earlier.'),
+    query(
+      'imported',
+      jsonSchema(importedSchema),
+      'Imported daily totals (a Plausible import) count on the days the site has no events of its own, when the filters can be answered ' +
+        'from one imported table (default `include`); `exclude` leaves them out. A body of a site with such days in the range says which in `imported`.',
+    ),
   );
   for (const own of ENDPOINT_OWN_PARAMETERS[endpoint]) {
     if (own === 'interval') list.push(query('interval', jsonSchema(intervalSchema), 'Bucket size; default `day`. `hour` takes ranges of at most 7 days.'));

@@ -109,7 +109,7 @@ describe('GET /api/v1/openapi.json', () => {
     for (const [endpoint, path] of Object.entries(ENDPOINT_PATHS)) {
       const get = doc.paths[path].get;
       const names = get.parameters.map((p: Json) => p.name);
-      const expected = endpoint === 'live' ? ['site_id'] : ['site_id', 'from', 'to', 'period', 'filters', 'compare'];
+      const expected = endpoint === 'live' ? ['site_id'] : ['site_id', 'from', 'to', 'period', 'filters', 'compare', 'imported'];
       expect(names.slice(0, expected.length)).toEqual(expected);
       expect(Object.keys(get.responses).sort()).toEqual(['200', '401', '403', '404', '414', '422', '429', '500']);
       expect(Object.keys(doc.paths[path])).toEqual(['get']); // 405 for other methods is described once, in info.description
@@ -121,11 +121,15 @@ describe('GET /api/v1/openapi.json', () => {
     expect(filters.content['application/json'].schema.items.prefixItems[0].enum).toEqual(['is', 'is_not', 'contains', 'contains_not']);
     // The 422 body lists every validation message, the new ones included.
     const messages = doc.components.schemas.ValidationError.properties.error.enum as string[];
-    for (const m of [MESSAGES.filtersShape, MESSAGES.filtersCount, MESSAGES.compare, MESSAGES.hourRange, MESSAGES.dateFormat('to'), MESSAGES.requiredWith('from', 'to')]) {
+    for (const m of [MESSAGES.filtersShape, MESSAGES.filtersCount, MESSAGES.compare, MESSAGES.hourRange, MESSAGES.imported, MESSAGES.dateFormat('to'), MESSAGES.requiredWith('from', 'to')]) {
       expect(messages).toContain(m);
     }
     // The compared /stats body is a documented variant.
     expect(doc.components.schemas.ComparedStats.required).toContain('comparison');
+    // `imported` (issue 39): an optional field of every body but /live's, and a parameter with two values.
+    expect(doc.components.schemas.ImportedNote.required).toEqual(['included', 'days']);
+    expect(doc.components.schemas.Summary.properties.imported).toEqual({ $ref: '#/components/schemas/ImportedNote' });
+    expect(doc.paths['/stats'].get.parameters.find((p: Json) => p.name === 'imported').schema).toEqual({ type: 'string', enum: ['include', 'exclude'] });
   });
 
   it('the response check fails on a body or status the document does not describe', () => {
@@ -165,6 +169,7 @@ describe('GET /api/v1/openapi.json', () => {
       ['/pages?site_id=ST-ext&compare=yesterday&limit=x', MESSAGES.compare],
       ['/stats/timeseries?site_id=ST-ext&interval=hour', MESSAGES.hourRange],
       ['/stats/timeseries?site_id=ST-ext&interval=minute', MESSAGES.interval],
+      ['/stats/timeseries?site_id=ST-ext&interval=day&imported=no', MESSAGES.imported],
     ];
     for (const [path, error] of cases) expect(await request(port, `/api/v1${path}`)).toMatchObject({ status: 422, body: JSON.stringify({ error }) });
     // interval is ignored where it is not taken; /live ignores all three.
@@ -259,11 +264,11 @@ describe('GET /api/v1/openapi.json', () => {
     const doc = openApiDocument('/api/v1') as Json;
     const props = doc.paths['/properties'].get.parameters as Json[];
     expect(props.map((p) => [p.name, p.required])).toEqual([
-      ['site_id', true], ['from', false], ['to', false], ['period', false], ['filters', false], ['compare', false], ['name', true], ['property', false], ['limit', false],
+      ['site_id', true], ['from', false], ['to', false], ['period', false], ['filters', false], ['compare', false], ['imported', false], ['name', true], ['property', false], ['limit', false],
       ['format', false],
     ]);
     expect(props.find((p) => p.name === 'property')!.schema).toEqual({ type: 'string', minLength: 1, maxLength: 300 });
-    expect(doc.paths['/goals'].get.parameters.map((p: Json) => p.name)).toEqual(['site_id', 'from', 'to', 'period', 'filters', 'compare', 'format']);
+    expect(doc.paths['/goals'].get.parameters.map((p: Json) => p.name)).toEqual(['site_id', 'from', 'to', 'period', 'filters', 'compare', 'imported', 'format']);
     const dimension = doc.paths['/stats'].get.parameters.find((p: Json) => p.name === 'filters').content['application/json'].schema.items.prefixItems[1];
     expect(dimension.anyOf[0].enum).toContain('goal');
     expect(dimension.anyOf[1].pattern).toBe('^prop:[\\s\\S]{1,300}$');

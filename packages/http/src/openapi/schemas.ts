@@ -48,7 +48,7 @@ const summaryShape = {
   bounce_rate: percent.describe('Percentage of those sessions with exactly one pageview and no custom event, one decimal place.'),
   avg_duration: seconds.describe('Mean session length in seconds, first to last event (a bounce counts as 0), one decimal place.'),
 };
-export const summary = named(z.object(summaryShape).strict(), 'Summary', '`/stats`: the summary record.');
+export const summary = z.object(summaryShape).strict();
 const summaryComparison = named(
   z.object({ from: day.describe('First day of the compared range.'), to: day.describe('Last day of the compared range.'), ...summaryShape }).strict(),
   'SummaryComparison',
@@ -106,55 +106,66 @@ const goalRow = named(z.object({ goal: z.string().describe('The display name: th
 const eventName = z.string().describe('The event asked for (`name`).');
 const propertyKey = z.string().describe('The key asked for (`property`).');
 
+/** `imported` of a body (docs/behaviour.md, "Imported data"): only on sites with imported days that count in the range. */
+const importedNote = named(
+  z.object({
+    included: z.boolean().describe('Whether the numbers include the imported days.'),
+    days: count.describe('Imported days of the range that count: days without native events.'),
+    reason: z.string().optional().describe('Why the imported days are left out, when they are.'),
+  }).strict().describe('Only on sites with imported daily totals (a Plausible import) on days of the range without native events: whether the numbers include them, how many days, and why not.'),
+  'ImportedNote',
+);
+const imported = importedNote.optional();
+
 /** A row with `comparison`: its metric fields over the compared range. */
 const compared = <S extends z.ZodRawShape, M extends z.ZodRawShape>(row: z.ZodObject<S>, metrics: M, id: string) =>
   named(row.extend({ comparison: z.object(metrics).strict() }).strict(), id);
 
 /** Each endpoint's 200 body: the v1 body, or (with `compare`) the compared one. */
 export const bodies = {
-  stats: z.union([summary, named(summary.extend({ comparison: summaryComparison }).strict(), 'ComparedStats')]),
+  stats: z.union([named(summary.extend({ imported }).strict(), 'Summary', '`/stats`: the summary record.'), named(summary.extend({ comparison: summaryComparison, imported }).strict(), 'ComparedStats')]),
   timeseries: z.union([
-    z.object({ timeseries: z.array(timeseriesRow) }).strict(),
-    z.object({ timeseries: z.array(timeseriesRow), comparison: z.array(timeseriesRow) }).strict(),
+    z.object({ timeseries: z.array(timeseriesRow), imported }).strict(),
+    z.object({ timeseries: z.array(timeseriesRow), comparison: z.array(timeseriesRow), imported }).strict(),
   ]),
   pages: z.union([
-    z.object({ pages: z.array(pageRow) }).strict(),
-    z.object({ pages: z.array(compared(pageRow, pageMetrics, 'ComparedPageRow')) }).strict(),
+    z.object({ pages: z.array(pageRow), imported }).strict(),
+    z.object({ pages: z.array(compared(pageRow, pageMetrics, 'ComparedPageRow')), imported }).strict(),
   ]),
   referrers: z.union([
-    z.object({ referrers: z.array(referrerRow) }).strict(),
-    z.object({ referrers: z.array(compared(referrerRow, sessionMetrics, 'ComparedReferrerRow')) }).strict(),
+    z.object({ referrers: z.array(referrerRow), imported }).strict(),
+    z.object({ referrers: z.array(compared(referrerRow, sessionMetrics, 'ComparedReferrerRow')), imported }).strict(),
   ]),
   channels: z.union([
-    z.object({ channels: z.array(channelRow) }).strict(),
-    z.object({ channels: z.array(compared(channelRow, sessionMetrics, 'ComparedChannelRow')) }).strict(),
+    z.object({ channels: z.array(channelRow), imported }).strict(),
+    z.object({ channels: z.array(compared(channelRow, sessionMetrics, 'ComparedChannelRow')), imported }).strict(),
   ]),
   locations: z.union([
-    z.object({ locations: z.array(locationRow) }).strict(),
-    z.object({ locations: z.array(compared(locationRow, { visitors }, 'ComparedLocationRow')) }).strict(),
+    z.object({ locations: z.array(locationRow), imported }).strict(),
+    z.object({ locations: z.array(compared(locationRow, { visitors }, 'ComparedLocationRow')), imported }).strict(),
   ]),
   devices: z.union([
-    z.object({ breakdown, devices: z.array(deviceRow) }).strict(),
-    z.object({ breakdown, devices: z.array(compared(deviceRow, { visitors }, 'ComparedDeviceRow')) }).strict(),
+    z.object({ breakdown, devices: z.array(deviceRow), imported }).strict(),
+    z.object({ breakdown, devices: z.array(compared(deviceRow, { visitors }, 'ComparedDeviceRow')), imported }).strict(),
   ]),
   events: z.union([
-    z.object({ events: z.array(eventRow) }).strict(),
-    z.object({ events: z.array(compared(eventRow, { count: eventCount }, 'ComparedEventRow')) }).strict(),
+    z.object({ events: z.array(eventRow), imported }).strict(),
+    z.object({ events: z.array(compared(eventRow, { count: eventCount }, 'ComparedEventRow')), imported }).strict(),
   ]),
   campaigns: z.union([
-    z.object({ campaigns: z.array(campaignRow) }).strict(),
-    z.object({ campaigns: z.array(compared(campaignRow, sessionMetrics, 'ComparedCampaignRow')) }).strict(),
+    z.object({ campaigns: z.array(campaignRow), imported }).strict(),
+    z.object({ campaigns: z.array(compared(campaignRow, sessionMetrics, 'ComparedCampaignRow')), imported }).strict(),
   ]),
   live: z.object({ live: count.describe('Distinct visitors with a pageview in the last 5 minutes.') }).strict(),
   properties: z.union([
-    z.object({ name: eventName, properties: z.array(propertyRow) }).strict(),
-    z.object({ name: eventName, property: propertyKey, values: z.array(propertyValueRow) }).strict(),
-    z.object({ name: eventName, properties: z.array(compared(propertyRow, propertyMetrics, 'ComparedPropertyRow')) }).strict(),
-    z.object({ name: eventName, property: propertyKey, values: z.array(compared(propertyValueRow, propertyMetrics, 'ComparedPropertyValueRow')) }).strict(),
+    z.object({ name: eventName, properties: z.array(propertyRow), imported }).strict(),
+    z.object({ name: eventName, property: propertyKey, values: z.array(propertyValueRow), imported }).strict(),
+    z.object({ name: eventName, properties: z.array(compared(propertyRow, propertyMetrics, 'ComparedPropertyRow')), imported }).strict(),
+    z.object({ name: eventName, property: propertyKey, values: z.array(compared(propertyValueRow, propertyMetrics, 'ComparedPropertyValueRow')), imported }).strict(),
   ]),
   goals: z.union([
-    z.object({ goals: z.array(goalRow) }).strict(),
-    z.object({ goals: z.array(compared(goalRow, goalMetrics, 'ComparedGoalRow')) }).strict(),
+    z.object({ goals: z.array(goalRow), imported }).strict(),
+    z.object({ goals: z.array(compared(goalRow, goalMetrics, 'ComparedGoalRow')), imported }).strict(),
   ]),
 };
 for (const [endpoint, schema] of Object.entries(bodies)) {

@@ -3,7 +3,7 @@
  * script of our own adds the copy button). Every form that changes something carries the
  * session's CSRF token. Pages live under `dashboard/account/`, so links lead back with `../../`.
  */
-import { type ApiKeyInfo, type Goal, isValidTimeZone, type Site, type UserRow } from '@siteline/core';
+import { type ApiKeyInfo, type Goal, type ImportedDataset, isValidTimeZone, type Site, type UserRow } from '@siteline/core';
 import { getTimeZones } from '@vvo/tzdb';
 import type { DashboardAssets } from '../dashboard/assets.js';
 import { escapeHtml as e, head } from '../dashboard/pages.js';
@@ -43,9 +43,11 @@ export const formFor = (frame: AccountFrame, target: string, attributes = '') =>
   const [section, action] = target.split('/', 2);
   return `<form method="post" action="${section}"${attributes}>${csrfField(frame)}${action ? `<input type="hidden" name="do" value="${action}">` : ''}`;
 };
-/** A one-button form posting `fields` to `target`. */
+/** A one-button form posting `fields` to `target`; a long label (a goal's name) is cut on screen and whole in the title. */
 export const button = (frame: AccountFrame, target: string, label: string, fields: Record<string, string>, cls = '') =>
-  `${formFor(frame, target, ' class="inline"')}${Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${e(v)}">`).join('')}<button type="submit"${cls ? ` class="${cls}"` : ''}>${e(label)}</button></form>`;
+  `${formFor(frame, target, ' class="inline"')}${Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${e(v)}">`).join('')}<button type="submit"${cls ? ` class="${cls}"` : ''} title="${e(label)}">${e(label)}</button></form>`;
+/** A value that may be long (names and patterns of up to 500 characters): cut to the cell, whole in the title. */
+export const cut = (text: string) => `<span class="cut" title="${e(text)}">${e(text)}</span>`;
 export const when = (iso: string | null) => (iso ? `<time datetime="${e(iso)}">${e(iso.slice(0, 16).replace('T', ' '))} UTC</time>` : '—');
 
 /** A whole account page around `body`. */
@@ -87,16 +89,24 @@ ${rows}</tbody></table>`}</section>`;
  * follows, with the button that posts. The post also carries `confirm=yes`, which the route
  * requires, so no single stray click or replayed form revokes a key.
  */
+/** A site's imports of daily totals (`siteline import --from plausible`), each with a confirmed Delete. */
+function importsList(frame: AccountFrame, site: Site, imports: ImportedDataset[]): string {
+  if (imports.length === 0) return '';
+  const rows = imports.map((d) => `<li data-import="${e(d.id)}">Plausible, ${e(d.from)} to ${e(d.to)} (${d.rows.toLocaleString('en-US')} rows, imported ${e(d.importedAt.slice(0, 10))})
+<details class="confirm"><summary>Delete…</summary><p>Its daily totals leave every report of ${e(site.name)} at once; import the export again to bring them back.</p>${button(frame, 'sites/delete-import', 'Delete this import', { site_id: site.id, import_id: d.id, confirm: 'yes' }, 'danger')}</details></li>`).join('\n');
+  return `<h4>Imported data</h4><ul class="imports">${rows}</ul>\n`;
+}
+
 function revokeConfirm(frame: AccountFrame, key: ApiKeyInfo): string {
   return `<details class="confirm"><summary>Revoke…</summary><p>Requests with “${e(key.name)}” get 401 at once, and it cannot be turned back on.</p>${button(frame, 'keys/revoke', `Revoke ${key.name}`, { key_id: key.id, confirm: 'yes' }, 'danger')}</details>`;
 }
 
 
-/** Sites: add, list with the tracker snippet to copy; `more` adds a site's sharing and email reports. */
-export function sitesBody(frame: AccountFrame, sites: Site[], snippet: (site: Site) => string, form: { name?: string; domain?: string; timezone?: string } = {}, editing?: SiteEditForm, more: (site: Site) => string = () => ''): string {
+/** Sites: add, list with the tracker snippet to copy, each site's imports; `more` adds a site's sharing and email reports. */
+export function sitesBody(frame: AccountFrame, sites: Site[], snippet: (site: Site) => string, form: { name?: string; domain?: string; timezone?: string } = {}, editing?: SiteEditForm, imports: ReadonlyMap<string, ImportedDataset[]> = new Map(), more: (site: Site) => string = () => ''): string {
   const list = sites.map((s) => `<li class="panel site"><h3>${e(s.name)}</h3><p><code>${e(s.id)}</code> · ${e(s.domain ?? 'no domain')} · ${e(s.timezone)} · <a href="goals?site_id=${encodeURIComponent(s.id)}">Goals</a></p>
 <label for="snippet-${e(s.id)}">Tracker snippet</label><textarea id="snippet-${e(s.id)}" readonly rows="3">${e(snippet(s))}</textarea> <button type="button" data-copy="snippet-${e(s.id)}">Copy snippet</button>
-${editSiteForm(frame, s, editing?.siteId === s.id ? editing : undefined)}${more(s)}</li>`).join('\n');
+${importsList(frame, s, imports.get(s.id) ?? [])}${editSiteForm(frame, s, editing?.siteId === s.id ? editing : undefined)}${more(s)}</li>`).join('\n');
   return `<section class="panel"><h2>Add a site</h2>
 ${formFor(frame, 'sites', ' class="stack"')}
 <label for="site-name">Name</label><input id="site-name" name="name" required maxlength="200" value="${e(form.name ?? '')}">
@@ -153,7 +163,7 @@ ${formFor(frame, 'sites/edit', ' class="stack"')}<input type="hidden" name="site
 export function goalsBody(frame: AccountFrame, sites: Site[], site: Site | undefined, goals: Goal[]): string {
   const picker = `<form method="get" action="goals" class="inline"><label for="goal-site">Site</label> <select id="goal-site" name="site_id">${sites.map((s) => `<option value="${e(s.id)}"${s.id === site?.id ? ' selected' : ''}>${e(s.name)} (${e(s.id)})</option>`).join('')}</select> <button type="submit">Show goals</button></form>`;
   if (!site) return sites.length === 0 ? '<p class="empty">Add a site first.</p>' : picker;
-  const rows = goals.map((g) => `<tr><td>${e(g.name)}</td><td>${g.type === 'event' ? 'custom event' : 'page'}</td><td><code>${e(g.value)}</code></td><td>${button(frame, 'goals/delete', `Delete ${g.name}`, { site_id: site.id, goal: g.name }, 'danger')}</td></tr>`).join('\n');
+  const rows = goals.map((g) => `<tr><td>${cut(g.name)}</td><td>${g.type === 'event' ? 'custom event' : 'page'}</td><td><code>${cut(g.value)}</code></td><td>${button(frame, 'goals/delete', `Delete ${g.name}`, { site_id: site.id, goal: g.name }, 'danger')}</td></tr>`).join('\n');
   return `${picker}
 <section class="panel"><h2>Add a goal to ${e(site.name)}</h2>
 ${formFor(frame, 'goals', ' class="stack"')}<input type="hidden" name="site_id" value="${e(site.id)}">
@@ -205,7 +215,8 @@ export function twoFactorBody(frame: AccountFrame, on: boolean, step?: { secret:
 <div class="qr-box">${qrSvg(step.uri, 'QR code for your authenticator app (the otpauth address below)')}
 <div><p>Secret: <code id="totp-secret">${e(step.secret.replace(/(.{4})/g, '$1 ').trim())}</code></p><p class="hint">Address: <code class="wrap">${e(step.uri)}</code></p></div></div>
 ${formFor(frame, 'password/totp-confirm', ' class="stack"')}<input type="hidden" name="secret" value="${e(step.secret)}">
-<label for="totp-code">Code from the app</label><input id="totp-code" name="code" inputmode="numeric" required maxlength="6" autocomplete="one-time-code"><button type="submit">Turn on</button></form></section>`;
+<label for="totp-code">Code from the app</label><input id="totp-code" name="code" inputmode="numeric" required maxlength="6" autocomplete="one-time-code">
+<label for="totp-current">Current password</label><input id="totp-current" name="current" type="password" required maxlength="200" autocomplete="current-password"><button type="submit">Turn on</button></form></section>`;
   }
   return on
     ? `<section class="panel"><h2>Two-factor sign-in is on</h2>${formFor(frame, 'password/totp-off', ' class="stack"')}<label for="off-password">Current password</label><input id="off-password" name="current" type="password" required maxlength="200" autocomplete="current-password"><button type="submit" class="danger">Turn off two-factor</button></form></section>`

@@ -5,11 +5,14 @@
 import type { Reply, TestDashboard } from '../dashboard/test-helpers.js';
 
 /** Posts a form with this server's Origin (or `origin`) and the cookie, if any. */
-export function postForm(t: TestDashboard, path: string, fields: Record<string, string>, options: { cookie?: string; origin?: string | null } = {}): Promise<Reply> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded' };
+export function postForm(
+  t: TestDashboard, path: string, fields: Record<string, string>,
+  options: { cookie?: string; origin?: string | null; from?: string; headers?: Record<string, string> } = {},
+): Promise<Reply> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', ...options.headers };
   if (options.origin !== null) headers.Origin = options.origin ?? t.origin;
   if (options.cookie) headers.Cookie = options.cookie;
-  return t.request(path, { method: 'POST', headers, body: new URLSearchParams(fields).toString() });
+  return t.request(path, { method: 'POST', headers, body: new URLSearchParams(fields).toString(), ...(options.from ? { localAddress: options.from } : {}) });
 }
 
 /** The `name=value` of the session cookie a reply sets ('' when none). */

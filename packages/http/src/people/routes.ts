@@ -9,11 +9,12 @@ import { trackerSnippet } from '../collect/snippet.js';
 import type { DashboardAssets } from '../dashboard/assets.js';
 import { redirect, send, sendHtml } from '../dashboard/http-io.js';
 import { readForm, refusedPost } from './form.js';
+import type { CheckPassword } from './password-check.js';
 import { publicOrigin, setPasswordUrl } from './links.js';
 import { type AccountFrame, type AccountSection, accountPage, COPY_SCRIPT, type Flash, goalsBody, keysBody, passwordBody, type SiteEditForm, sitesBody, twoFactorBody, usersBody } from './pages.js';
 import { siteSharingBody } from './sharing-pages.js';
 import { type SharingDeps, type SharingOutcome, sharingAction, sitesSharing } from './sharing-routes.js';
-import { newRecoveryCodes, newTotpSecret, useTotpCode } from './totp.js';
+import { newRecoveryCodes, newTotpSecret, totpSetUp, useTotpCode } from './totp.js';
 
 export interface AccountRoutesOptions {
   people: People;
@@ -27,6 +28,8 @@ export interface AccountRoutesOptions {
   mailLink?: (to: string, url: string) => Promise<boolean>;
   /** Clock of the two-factor codes. */
   now: () => number;
+  /** Checks the current password that confirms a change (through the sign-in throttle). */
+  checkPassword: CheckPassword;
   /** Shared links and email reports of the Sites page; absent: the page does not offer them. */
   sharing?: SharingDeps;
 }
@@ -79,9 +82,10 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
         case 'sites': {
           const origin = originOf(req, options.publicOrigin);
           const sites = await sitesOf();
+          const imports = new Map(await Promise.all(sites.map(async (s) => [s.id, storage.listImports ? await storage.listImports(s.id) : []] as const)));
           const sharing = options.sharing && (await sitesSharing(options.sharing, sites, extra.sharing as SharingOutcome['shown'] | undefined));
           const more = sharing ? (s: Site) => siteSharingBody(frame, s, sharing) : undefined;
-          return page(status, 'Sites', sitesBody(frame, sites, (s) => trackerSnippet(`${origin}${options.trackerPath}`, s.id), extra.form as Record<string, string> | undefined, extra.editing as SiteEditForm | undefined, more), flash);
+          return page(status, 'Sites', sitesBody(frame, sites, (s) => trackerSnippet(`${origin}${options.trackerPath}`, s.id), extra.form as Record<string, string> | undefined, extra.editing as SiteEditForm | undefined, imports, more), flash);
         }
         case 'goals': {
           const sites = await sitesOf();
@@ -105,6 +109,14 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
     const refused = refusedPost(req, form, session, options);
     if (refused) return page(403, 'Refused', '', { error: refused });
     const field = (name: string) => form.get(name) ?? '';
+    /** Why the posted current password does not confirm the change (wrong, or the throttle holds this email), or undefined when it does. */
+    const unconfirmed = async (): Promise<{ flash: Flash; status: number } | undefined> => {
+      const check = await options.checkPassword(req, user, field('current'));
+      if (check.right) return undefined;
+      if (check.waitSeconds === undefined) return { flash: { error: 'The current password is not right.' }, status: 422 };
+      const seconds = `${check.waitSeconds} second${check.waitSeconds === 1 ? '' : 's'}`;
+      return { flash: { error: `Too many wrong passwords for this email. Try again in ${seconds}.` }, status: 429 };
+    };
     // The action: in the path (`keys/revoke`) or, as the pages post it, in a `do` field of a post to the section.
     const act = action ?? (field('do') || undefined);
     const siteOfAccount = async (siteId: string) => (await sitesOf()).find((s) => s.id === siteId);
@@ -154,6 +166,13 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
           const outcome = await sharingAction(options.sharing, act!, site, field, originOf(req, options.publicOrigin));
           return render(outcome.flash, outcome.status, { sharing: outcome.shown });
         }
+        case 'sites/delete-import': {
+          const site = await siteOfAccount(field('site_id'));
+          if (!site || !storage.deleteImport) return render({ error: 'There is no such site in this account.' }, 404);
+          if (field('confirm') !== 'yes') return render({ error: 'Deleting an import needs its confirmation: open “Delete…” beside the import and press its button.' });
+          if (!(await storage.deleteImport(site.id, field('import_id')))) return render({ error: `${site.name} has no such import.` }, 404);
+          return render({ info: `Import deleted from ${site.name}: its daily totals are gone from every report.` });
+        }
         case 'goals/':
         case 'goals/delete': {
           const site = await siteOfAccount(field('site_id'));
@@ -180,25 +199,33 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
         case 'password/totp-confirm': {
           const secret = field('secret');
           if (!/^[A-Z2-7]{32}$/.test(secret)) return render({ error: 'Start the set-up again.' });
+          // Turning two-factor on (or replacing it) takes the current password, as turning it off does: a session left open is not enough.
+          const refusedSetUp = await unconfirmed();
+          if (refusedSetUp) return render(refusedSetUp.flash, refusedSetUp.status, { totp: totpSetUp(secret, user.email) });
           // The confirming code is spent like a sign-in's: it cannot sign in a second time.
           const outcome = await useTotpCode(people, user, secret, field('code'), options.now());
           if (outcome !== 'ok') {
             const why = outcome === 'used' ? 'That code was used already; enter the next one your app shows.' : 'That code is not right; check the app and the clock.';
-            return render({ error: why }, 422, { totp: newTotpSecret(user.email) });
+            return render({ error: why }, 422, { totp: totpSetUp(secret, user.email) });
           }
           const { codes, hashes } = newRecoveryCodes();
-          await people.store.saveUser({ ...user, totp_secret: secret, recovery_hashes: hashes });
+          await people.setTwoFactor(user, secret, hashes);
           user.totp_secret = secret; // this page shows it on
           return render({ info: 'Two-factor sign-in is on. The code you just entered is used up: to sign in, wait for the next one your app shows.' }, 200, { totp: { codes } });
         }
-        case 'password/totp-off':
-          if (!(await people.checkPassword(user.email, field('current')))) return render({ error: 'The current password is not right.' });
-          await people.store.saveUser({ ...user, totp_secret: '', recovery_hashes: [] });
+        case 'password/totp-off': {
+          const refusedOff = await unconfirmed();
+          if (refusedOff) return render(refusedOff.flash, refusedOff.status);
+          await people.setTwoFactor(user, '', []);
           user.totp_secret = '';
           return render({ info: 'Two-factor sign-in is off.' });
-        case 'password/':
-          await people.changePassword(user, field('current'), field('next'));
+        }
+        case 'password/': {
+          const refusedChange = await unconfirmed();
+          if (refusedChange) return render(refusedChange.flash, refusedChange.status);
+          await people.setPassword(user, field('next'));
           return redirect(req, res, '../../?notice=password-changed'); // every session ended, this one too: sign in again
+        }
         default:
           return page(404, 'Not found', '<p>There is no such action.</p>');
       }

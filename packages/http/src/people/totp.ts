@@ -5,7 +5,7 @@
  * 5.2): the backend remembers the last time step accepted per user, and refuses a code of
  * that step or an earlier one, whichever server process sees it.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { People, UserRow } from '@siteline/core';
 import { Secret, TOTP } from 'otpauth';
 
@@ -20,9 +20,11 @@ const hashCode = (code: string) => createHash('sha256').update(code.replace(/[\s
  * @example const { secret, uri } = newTotpSecret('ann@example.com');
  */
 export function newTotpSecret(email: string): { secret: string; uri: string } {
-  const secret = new Secret({ size: 20 }).base32;
-  return { secret, uri: totp(secret, email).toString() };
+  return totpSetUp(new Secret({ size: 20 }).base32, email);
 }
+
+/** A secret being set up and its `otpauth://` address (shown again when the confirmation is refused). */
+export const totpSetUp = (secret: string, email: string) => ({ secret, uri: totp(secret, email).toString() });
 
 /** Length of a time step (RFC 6238's X). */
 const PERIOD_MS = 30_000;
@@ -63,15 +65,13 @@ export function newRecoveryCodes(): { codes: string[]; hashes: string[] } {
 
 /**
  * The second factor of a sign-in: a current TOTP code not used before, or an unused recovery
- * code (which is then spent: the user is saved without it).
+ * code, spent by the backend in one step (`PeopleStore.useRecoveryCode`: of concurrent uses
+ * of one code at most one succeeds; nothing else of the user is written).
  */
 export async function verifyTotp(people: People, user: UserRow, code: string, now: number): Promise<TotpOutcome> {
   if (code.length > 32) return 'wrong';
   const totpOutcome = await useTotpCode(people, user, user.totp_secret, code, now);
   if (totpOutcome !== 'wrong') return totpOutcome;
-  const hash = Buffer.from(hashCode(code), 'hex');
-  const index = user.recovery_hashes.findIndex((h) => timingSafeEqual(Buffer.from(h, 'hex'), hash));
-  if (index < 0 || code.trim() === '') return 'wrong';
-  await people.store.saveUser({ ...user, recovery_hashes: user.recovery_hashes.filter((_, i) => i !== index) });
-  return 'ok';
+  if (code.trim() === '') return 'wrong';
+  return (await people.store.useRecoveryCode(user.id, hashCode(code))) ? 'ok' : 'wrong';
 }

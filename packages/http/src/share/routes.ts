@@ -8,8 +8,8 @@
  * looks the link up again: a revoked link fails at once, for every page and session.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ENDPOINT_PATHS, type SharedLinkRow, type SharedLinks, SignInThrottle } from '@siteline/core';
-import { clientIp } from '../collect/client-ip.js';
+import { ENDPOINT_PATHS, type SharedLinkRow, type SharedLinks } from '@siteline/core';
+import { clientIp, clientNetwork } from '../collect/client-ip.js';
 import { siteInfo, storageCan } from '../dashboard/data.js';
 import { cookieOf, embeddedBy, redirect, sameOrigin, sendHtml, sendJson } from '../dashboard/http-io.js';
 import type { DashboardContext } from '../dashboard/options.js';
@@ -50,8 +50,7 @@ function lookOf(url: URL): ShareLook {
 
 /** Answers a request below `{base}/share/` (`rest`); returns its status (undefined when the API handler answered and logged it). */
 export function shareRoutes(ctx: DashboardContext, links: SharedLinks): (req: IncomingMessage, res: ServerResponse, url: URL, rest: string) => Promise<number | undefined> {
-  const { options, base, now, logger, trustProxy, people, assets } = ctx;
-  const throttle = new SignInThrottle(people.store, options.throttle);
+  const { options, base, now, logger, trustProxy, assets } = ctx;
   const limiter = options.signInRateLimit === false ? undefined : new RateLimiter(options.signInRateLimit ?? { limit: 10, windowMs: 60_000 });
   const cookiePath = (token: string) => `${base}/share/${token}/`;
   const sessionCookie = (token: string, id: string) => `${SHARE_COOKIE}=${id}; HttpOnly; Secure; SameSite=Lax; Path=${cookiePath(token)}`;
@@ -73,7 +72,8 @@ export function shareRoutes(ctx: DashboardContext, links: SharedLinks): (req: In
     const again = (status: number, view: string, error: string, headers: Record<string, string> = {}) =>
       sendHtml(req, res, status, sharePasswordPage(files, siteName, view, look, error), headers);
     if (!sameOrigin(req, trustProxy, options.publicOrigin)) return again(403, '', MESSAGES.origin);
-    const client = clientIp(req, trustProxy);
+    // Counted by network, as sign-in counts: an IPv6 client by its /64.
+    const client = clientNetwork(clientIp(req, trustProxy));
     const rate = limiter?.hit(client, now());
     if (rate && !rate.allowed) return again(429, '', MESSAGES.tooMany(String(rate.resetSeconds)), { 'Retry-After': String(rate.resetSeconds) });
     const form = await readForm(req);
@@ -81,20 +81,17 @@ export function shareRoutes(ctx: DashboardContext, links: SharedLinks): (req: In
     if (typeof form === 'number') return again(form, '', form === 413 ? 'Payload Too Large' : 'Unsupported Media Type');
     const view = safeView(form.get('view') ?? undefined);
     if (link.password_hash === '') return redirect(req, res, `${cookiePath(token)}${view}`);
-    // The throttle of password sign-ins, counted in the backend per link (and per link and client).
-    const throttled = `share:${link.id}`;
-    const waitMs = await throttle.waitMs(throttled, client, now());
-    if (waitMs > 0) {
-      const seconds = String(Math.ceil(waitMs / 1000));
+    // The sign-in throttle, per link and client network and per link: the guess is counted before its hash.
+    const checked = await links.checkPassword(link, form.get('password') ?? '', client);
+    if (!checked.right && checked.waitMs !== undefined) {
+      const seconds = String(Math.ceil(checked.waitMs / 1000));
       logger({ level: 'warn', msg: 'shared link password throttled', link_id: link.id, wait_s: Number(seconds) });
       return again(429, view, MESSAGES.slowDown(seconds), { 'Retry-After': seconds });
     }
-    if (!(await links.checkPassword(link, form.get('password') ?? ''))) {
-      await throttle.failed(throttled, client, now());
+    if (!checked.right) {
       logger({ level: 'warn', msg: 'shared link password refused', link_id: link.id });
       return again(401, view, MESSAGES.password);
     }
-    await throttle.succeeded(throttled, client, now());
     await links.endSession(cookieOf(req, SHARE_COOKIE));
     const id = await links.startSession(link);
     logger({ level: 'info', msg: 'shared link opened with its password', link_id: link.id });
@@ -106,12 +103,12 @@ export function shareRoutes(ctx: DashboardContext, links: SharedLinks): (req: In
     if (rest === 'sites') {
       const site = await options.storage.getSite(link.site_id);
       if (!site) return sendJson(req, res, 401, { error: HTTP_MESSAGES.unauthorized });
-      return sendJson(req, res, 200, { sites: [siteInfo(site)], tracker: options.trackerPath ?? '/tracker.js', can: storageCan(options.storage), now: options.api.now(), you: 'shared link', segment: link.segment });
+      return sendJson(req, res, 200, { sites: [await siteInfo(options.storage, site)], tracker: options.trackerPath ?? '/tracker.js', can: storageCan(options.storage), now: options.api.now(), you: 'shared link', segment: link.segment });
     }
     if (!REPORT_PATHS.has(`/${rest}`)) return sendJson(req, res, 404, { error: HTTP_MESSAGES.notFound });
     await options.api.serveAs(req, res, {
       // Each viewer of a link has the budget of a key: one busy public dashboard does not starve the others.
-      keyId: `${link.id}@${clientIp(req, trustProxy)}`,
+      keyId: `${link.id}@${clientNetwork(clientIp(req, trustProxy))}`,
       siteId: link.site_id,
       filters: link.segment,
       stillValid: async () => (await links.open(token)) !== undefined,

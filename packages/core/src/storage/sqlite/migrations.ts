@@ -424,6 +424,61 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX IF NOT EXISTS sessions_long ON sessions (site_id, end_ts) WHERE end_ts - start_ts >= 43200000;
   `,
   `
+  -- Issue 35: an email is unique per account (a person may have users in several
+  -- accounts); a sign-in attempt is reserved before its password is checked and settled by
+  -- its id; a web session keeps the user's epoch its sign-in read (sessions_after_ms of
+  -- users, raised by every password change), so a change that lands during a sign-in ends
+  -- that session too. Sessions from before have epoch 0: those of users who ever changed a
+  -- password end once.
+  DROP INDEX users_email;
+  CREATE UNIQUE INDEX users_account_email ON users (account_id, email) WHERE removed = 0;
+  CREATE INDEX users_email ON users (email);
+  ALTER TABLE sign_ins ADD COLUMN id TEXT NOT NULL DEFAULT '';
+  CREATE INDEX sign_ins_id ON sign_ins (id);
+  ALTER TABLE web_sessions ADD COLUMN user_epoch INTEGER NOT NULL DEFAULT 0;
+  `,
+  `
+  -- Issue 39: imported daily totals (a Plausible export). imported_datasets holds one row per
+  -- import (its hash refuses the same export twice while it exists; partial lists the session
+  -- tables it has no pageviews for); imported_rows its rows, per site, table, local day and key
+  -- (k0 to k4 in the order of imported/tables.ts), summed by reads. Deleting an import deletes
+  -- its dataset row and exactly its rows (by import_id).
+  CREATE TABLE imported_datasets (
+    id           TEXT PRIMARY KEY,
+    site_id      TEXT NOT NULL,
+    source       TEXT NOT NULL,
+    hash         TEXT NOT NULL,
+    from_day     TEXT NOT NULL,
+    to_day       TEXT NOT NULL,
+    rows         INTEGER NOT NULL,
+    partial      TEXT NOT NULL,
+    imported_at  TEXT NOT NULL
+  ) STRICT;
+  CREATE UNIQUE INDEX imported_datasets_hash ON imported_datasets (site_id, hash);
+
+  CREATE TABLE imported_rows (
+    site_id         TEXT NOT NULL,
+    tbl             TEXT NOT NULL,
+    day             TEXT NOT NULL,
+    import_id       TEXT NOT NULL,
+    k0              TEXT NOT NULL,
+    k1              TEXT NOT NULL,
+    k2              TEXT NOT NULL,
+    k3              TEXT NOT NULL,
+    k4              TEXT NOT NULL,
+    visitors        INTEGER NOT NULL,
+    sessions        INTEGER NOT NULL,
+    pageviews       INTEGER NOT NULL,
+    bounces         INTEGER NOT NULL,
+    duration_s      INTEGER NOT NULL,
+    events          INTEGER NOT NULL,
+    timed_views     INTEGER NOT NULL,
+    time_on_page_s  INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX imported_rows_read ON imported_rows (site_id, tbl, day);
+  CREATE INDEX imported_rows_import ON imported_rows (import_id);
+  `,
+  `
   -- Issue 37, sharing and email reports.
   -- shared_links: a link's token as SHA-256 only; password_hash the scrypt form or ''; the
   -- origins that may frame it and its segment (API filter conditions) as JSON arrays;

@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { CLOUD_KEY_PATTERN, generateCloudKey, hashCloudKey, hashesEqual } from '../../accounts/keys.js';
-import { accountName, keyInfo, LAST_USED_RESOLUTION_MS, newAccountId, newKeyId, type StoredKeyRow } from '../../accounts/rules.js';
+import { accountIdFor, accountName, keyInfo, LAST_USED_RESOLUTION_MS, newKeyId, type StoredKeyRow } from '../../accounts/rules.js';
 import type { Account, AccountStore } from '../../accounts/types.js';
+import { writeUnavailable } from './sqlite-errors.js';
 
 /**
  * Accounts and API keys in the SQLite store's database, on its connection (the backend
@@ -25,8 +26,8 @@ export function createSqliteAccounts(db: Database.Database): AccountStore {
   const toAccount = (row: { id: string; name: string; created_at: string }): Account => ({ id: row.id, name: row.name, createdAt: row.created_at });
 
   return {
-    async createAccount(name) {
-      const account = { id: newAccountId(), name: accountName(name, 'An account'), createdAt: new Date().toISOString() };
+    async createAccount(name, id) {
+      const account = { id: accountIdFor(id), name: accountName(name, 'An account'), createdAt: new Date().toISOString() };
       insertAccount.run(account.id, account.name, account.createdAt);
       return account;
     },
@@ -57,7 +58,12 @@ export function createSqliteAccounts(db: Database.Database): AccountStore {
       if (!row || row.revoked_at !== null || !hashesEqual(row.hash, hash)) return null;
       const now = Date.now();
       if (row.last_used_at === null || now - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) {
-        touch.run(new Date(now).toISOString(), row.id);
+        try {
+          touch.run(new Date(now).toISOString(), row.id);
+        } catch (error) {
+          // A full disk or read-only file: the key still reads; its "last used" catches up once it can be written.
+          if (!writeUnavailable(error)) throw error;
+        }
       }
       return { keyId: row.id, accountId: row.account_id };
     },

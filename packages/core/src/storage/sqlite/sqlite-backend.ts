@@ -3,10 +3,11 @@ import type { Backend, BackendRole } from '../../backend.js';
 import { createSqliteAccounts } from './sqlite-accounts.js';
 import { createSqliteEmailReportStore } from './sqlite-email-reports.js';
 import { createSqlitePeople } from './sqlite-people.js';
+import { startCheckpointer } from './sqlite-checkpointer.js';
 import { isSqliteFile } from './sqlite-file.js';
 import { createSqliteSaltStore } from './sqlite-salts.js';
 import { createSqliteShareStore } from './sqlite-shared-links.js';
-import { createSqliteStore } from './sqlite-storage.js';
+import { createSqliteStore, type SqliteSynchronous } from './sqlite-storage.js';
 
 export interface SqliteBackendOptions {
   /** Which connection this is (see `BackendRole`); default `tool`. */
@@ -17,14 +18,18 @@ export interface SqliteBackendOptions {
   columnCacheWarmDays?: number;
   /** Memory of the column cache of filtered reads, bytes (`SqliteStorageOptions`; the server's `COLUMN_CACHE_MB`). */
   columnCacheBytes?: number;
+  /** When a commit is durable (`SqliteStorageOptions.synchronous`; the server's `SQLITE_SYNCHRONOUS`); default `normal`. */
+  synchronous?: SqliteSynchronous;
 }
 
 
 /**
- * WAL checkpoints by role, on a file: the request thread of a server whose collector writes
- * on a worker never checkpoints (0), so a checkpoint of up to ~40 MB never runs on the thread
- * that answers requests; the worker checkpoints every ~40 MB (10,000 pages) instead of
- * SQLite's ~4 MB, so a page rewritten by many small commits is copied back once.
+ * WAL checkpoints by role, on a file: the server's connection (which also commits the
+ * collector's group commits) never checkpoints itself (0), a thread of its own does it
+ * (sqlite-checkpointer.ts), so a checkpoint never holds up the thread that answers requests;
+ * a collector worker (an embedder's choice, see the collector README) checkpoints every ~40
+ * MB (10,000 pages) instead of SQLite's ~4 MB, so a page rewritten by many small commits is
+ * copied back once.
  */
 const WAL_PAGES: Record<BackendRole, number | undefined> = { serve: 0, collect: 10_000, tool: undefined };
 
@@ -39,7 +44,7 @@ const WARM_DAYS: Record<BackendRole, number> = { serve: 30, collect: 0, tool: 0 
 /**
  * The embedded backend: reports, accounts, keys and daily salts in one SQLite file (or
  * `:memory:`), on one connection. Several processes on one machine may share the file (WAL
- * mode); the collector may write on a worker thread's own connection when it is a file.
+ * mode); the collector commits in the request thread (group commits of a few milliseconds).
  *
  * @example
  * const backend = openSqliteBackend('./siteline.db');
@@ -54,7 +59,9 @@ export function openSqliteBackend(path: string, options: SqliteBackendOptions = 
     ...(file && WAL_PAGES[role] !== undefined ? { walAutocheckpointPages: WAL_PAGES[role] } : {}),
     columnCacheWarmDays: options.columnCacheWarmDays ?? (file ? WARM_DAYS[role] : 0),
     ...(options.columnCacheBytes !== undefined ? { columnCacheBytes: options.columnCacheBytes } : {}),
+    ...(options.synchronous ? { synchronous: options.synchronous } : {}),
   });
+  const checkpointer = file && role === 'serve' ? startCheckpointer(path, options.synchronous ? { synchronous: options.synchronous } : {}) : undefined;
   return {
     kind: 'sqlite',
     description: file ? `sqlite:${resolve(path)}` : 'sqlite::memory:',
@@ -64,7 +71,11 @@ export function openSqliteBackend(path: string, options: SqliteBackendOptions = 
     shares: createSqliteShareStore(store.db),
     emailReports: createSqliteEmailReportStore(store.db),
     salts: createSqliteSaltStore(store.db, options.now ? { now: options.now } : {}),
-    capabilities: { writerThread: file, sharedAcrossHosts: false },
-    close: () => store.close(),
+    capabilities: { writerThread: false, sharedAcrossHosts: false },
+    notices: store.notices,
+    async close() {
+      await store.close();
+      await checkpointer?.close();
+    },
   };
 }

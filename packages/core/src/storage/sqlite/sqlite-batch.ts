@@ -24,5 +24,9 @@ export function batchInsert(db: Database.Database, table: string, columns: reado
       if (!order && rows.length === rowsPerStatement) send();
     },
     flush: send,
+    /** Drops rows not sent yet (those of a write that failed: its transaction was rolled back). */
+    clear() {
+      rows = [];
+    },
   };
 }

@@ -45,6 +45,9 @@ class Pending {
     if (!row) this.rows.set(id, [...key, ...deltas]);
     else for (let i = 0; i < deltas.length; i++) (row[this.keys + i] as number) += deltas[i]!;
   }
+  clear(): void {
+    this.rows.clear();
+  }
   drain(apply: (row: Row) => void): void {
     for (const row of this.rows.values()) apply(row);
     this.rows.clear();
@@ -123,6 +126,11 @@ export function createLiveDeltas(db: Database.Database) {
 
     event(siteId: string, day: string, name: string) {
       events.add([siteId, day, name], 1);
+    },
+
+    /** Drops deltas not written (those of a write that failed: its transaction was rolled back); call before each write. */
+    discard() {
+      for (const pending of [days, sessions, pages, events]) pending.clear();
     },
 
     /** Writes the summed deltas; call at the end of each write, in its transaction. */

@@ -6,6 +6,7 @@ import { hasConditions } from '../selection.js';
 import type { BreakdownTotals, DayRange, EventTotals, PageTotals, Selection, SessionDimension, SummaryTotals } from '../types.js';
 import { type ColumnCache, createColumnCache } from './sqlite-column-cache.js';
 import type { DayVersions } from './sqlite-day-versions.js';
+import { writeUnavailable } from './sqlite-errors.js';
 import { createColumnReads } from './sqlite-scan.js';
 import { type Aggregates, createQueries, createRollupQueries } from './sqlite-queries.js';
 import { resultBytes, type Scanned, sumBuckets, sumBy, sumGoals } from './sqlite-merge.js';
@@ -106,8 +107,14 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
   const refresh = (siteId: string, days: readonly string[]) => {
     const timezone = options.timezoneOf(siteId);
     if (timezone === undefined || options.readonly) return;
-    settle.immediate(siteId, timezone);
-    for (const day of days) rebuildDay.immediate(siteId, day, timezone);
+    try {
+      settle.immediate(siteId, timezone);
+      for (const day of days) rebuildDay.immediate(siteId, day, timezone);
+    } catch (error) {
+      // A full disk or a read-only file: the days stay as they are (dirty ones read raw, live ones from their
+      // rollups), so the answer is the same, only slower; the next read tries again.
+      if (!writeUnavailable(error)) throw error;
+    }
   };
 
   /** Whether a read of `range` should refresh first: a dirty day in it, or a live day of the site no longer hot. */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testStorage } from '../../testing/conformance.js';
+import { WRITE_UNAVAILABLE_MESSAGES, WriteUnavailableError } from '../../errors.js';
 import { createSqliteStorage, createSqliteStore } from './sqlite-storage.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'siteline-sqlite-'));
@@ -73,5 +74,25 @@ describe('column cache options', () => {
       expect(() => createSqliteStore(join(dir, 'cache-bad.db'), { columnCacheBytes: bad })).toThrow(new RangeError(`columnCacheBytes must be a whole number >= 1, got ${bad}`));
     }
     expect(existsSync(join(dir, 'cache-bad.db'))).toBe(false);
+  });
+});
+
+describe('a store that cannot be written', () => {
+  it('a read-only connection refuses a write with WriteUnavailableError (readonly), writes nothing, and still reads', async () => {
+    const path = join(dir, 'readonly.db');
+    const writable = createSqliteStorage(path);
+    await writable.insertSite({ id: 'ST-ro', name: 'RO', timezone: 'UTC', domain: null, accountId: null, createdAt: '2026-11-01T00:00:00Z' });
+    await writable.close();
+    const readonly = createSqliteStorage(path, { readonly: true });
+    const event = {
+      siteId: 'ST-ro', ts: Date.parse('2026-11-02T10:00:00Z'), day: '2026-11-02', type: 'pageview' as const, name: '', path: '/', visitorId: 'v', sessionId: 's', seq: 1,
+      entryPath: '/', referrerSource: '', channel: 'Direct', utmSource: '', utmMedium: '', utmCampaign: '', countryCode: 'XX', deviceType: 'Desktop', browser: 'Firefox', os: 'Linux',
+    };
+    const refusal = await readonly.writeEvents([event]).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(WriteUnavailableError);
+    expect([(refusal as WriteUnavailableError).reason, (refusal as Error).message]).toEqual(['readonly', WRITE_UNAVAILABLE_MESSAGES.readonly]);
+    expect((await readonly.getSite('ST-ro'))?.name).toBe('RO');
+    expect(await readonly.summary({ siteId: 'ST-ro', from: '2026-11-02', to: '2026-11-02', startMs: Date.parse('2026-11-02T00:00:00Z'), endMs: Date.parse('2026-11-03T00:00:00Z') })).toMatchObject({ pageviews: 0 });
+    await readonly.close();
   });
 });

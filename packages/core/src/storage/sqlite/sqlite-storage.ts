@@ -3,13 +3,16 @@ import type { Goal } from '../../goals/goal.js';
 import type { Site } from '../../types.js';
 import type { ImportRecord, Storage, StoredEvent } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
+import { isSqliteFile, ownerOnlyFiles } from './sqlite-file.js';
 import { type ColumnCacheStats, DEFAULT_COLUMN_CACHE_BYTES } from './sqlite-column-cache.js';
 import { warmColumnCache } from './sqlite-column-warm.js';
 import { createDayVersions } from './sqlite-day-versions.js';
 import { createEventPages } from './sqlite-export.js';
+import { createImported } from './sqlite-imported.js';
 import { createReads } from './sqlite-reads.js';
 import { createRollups } from './sqlite-rollups.js';
 import { createLiveDeltas } from './sqlite-live.js';
+import { translated } from './sqlite-errors.js';
 import { createWriter, LIVE_WRITE_MAX_EVENTS } from './sqlite-writer.js';
 
 export interface SqliteStorageOptions {
@@ -57,7 +60,18 @@ export interface SqliteStorageOptions {
    * (sqlite-rollup-compute.ts). Results never depend on it. For tests.
    */
   rebuildMemoryBytes?: number;
+  /**
+   * When a commit is durable (SQLite's `synchronous` in WAL mode): `normal` (the default), once
+   * the commit returns it survives the process being killed, but a power loss or an operating
+   * system crash may take the last commits before the next checkpoint; `full`, each commit also
+   * waits for the WAL to be on disk (an fsync), so it survives those too, at the cost of that
+   * fsync per commit. The server's `SQLITE_SYNCHRONOUS`.
+   */
+  synchronous?: SqliteSynchronous;
 }
+
+/** SQLite's `synchronous` settings the store offers (see `SqliteStorageOptions.synchronous`). */
+export type SqliteSynchronous = 'normal' | 'full';
 
 interface SiteRow {
   id: string;
@@ -96,6 +110,8 @@ const toGoal = (row: GoalRow): Goal => ({
 /** The SQLite store with its connection and its column cache's counters and warming: for the adapter's own modules, tests and the bench only. */
 export type SqliteStore = Storage & {
   readonly db: Database.Database;
+  /** What opening changed that its owner should log: files others could read, tightened to 0600 (sqlite-file.ts). */
+  readonly notices: readonly string[];
   columnCacheStats(): ColumnCacheStats;
   /** Settles when the background warming (`columnCacheWarmDays`) has finished or stopped; at once without it. Never rejects. */
   readonly columnCacheWarmed: Promise<void>;
@@ -133,6 +149,8 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   }
   const cacheBytes = options.columnCacheBytes;
   if (cacheBytes !== undefined && (!Number.isSafeInteger(cacheBytes) || cacheBytes < 1)) throw new RangeError(`columnCacheBytes must be a whole number >= 1, got ${cacheBytes}`);
+  // The file holds password hashes, two-factor secrets, session tokens and salts: the owner's alone, created so (sqlite-file.ts).
+  const notices = isSqliteFile(path) ? ownerOnlyFiles(path, !readonly) : [];
   const db = new Database(path, { readonly });
   db.pragma('busy_timeout = 5000');
   // A larger page cache keeps the index pages of a bulk import in memory (the default is 2 MB).
@@ -142,7 +160,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   db.pragma('temp_store = FILE');
   if (!readonly) {
     db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
+    db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     if (walPages !== undefined) {
       db.pragma(`wal_autocheckpoint = ${walPages}`);
       db.pragma('journal_size_limit = 67108864');
@@ -200,7 +218,8 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   /**
    * Rebuilds the rollups of the days a large write (an import) made stale, each day in a
    * transaction of its own after the write's: a small write leaves them to the next read.
-   * Meanwhile they are dirty and read raw, so answers never wait for this.
+   * Meanwhile they are dirty and read raw, so answers never wait for this; a rebuild the disk
+   * has no room for leaves its day dirty (the write itself is committed and stays).
    */
   const rebuild = (touched: ReadonlySet<string>) => {
     const days = new Map<string, string[]>();
@@ -224,9 +243,11 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     });
   };
   const eventPage = createEventPages(db);
+  const imported = createImported(db);
   return {
+    notices,
     kind: 'sqlite',
-    capabilities: { selection: true, properties: true, goals: true },
+    capabilities: { selection: true, properties: true, goals: true, imported: true },
     db,
     columnCacheStats: () => reads.columnCache.stats(),
     columnCacheWarmed: warm(),
@@ -248,11 +269,11 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
       return rows.map(toSite);
     },
     async writeEvents(events, record) {
-      const touched = writeEvents.immediate(events, record);
+      const touched = translated(() => writeEvents.immediate(events, record));
       if (record || events.length >= LIVE_WRITE_MAX_EVENTS) rebuild(touched);
     },
     async writeImport(record, batches) {
-      rebuild(writeImport.immediate(record, batches));
+      rebuild(translated(() => writeImport.immediate(record, batches)));
     },
     summary: async (range, selection) => reads.summary(range, selection),
     timeseries: async (range, selection) => reads.timeseries(range, selection),
@@ -269,6 +290,11 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     },
     listGoals: async (siteId) => siteGoals.all(siteId).map(toGoal),
     deleteGoal: async (siteId, name) => deleteGoal.run(siteId, name).changes > 0,
+    writeImported: async (dataset, batches) => imported.writeImported(dataset, batches),
+    listImports: async (siteId) => imported.listImports(siteId),
+    deleteImport: async (siteId, importId) => imported.deleteImport(siteId, importId),
+    importedTotals: async (request) => imported.importedTotals(request),
+    nativeDays: async (siteId, days) => imported.nativeDays(siteId, days),
     async close() {
       reads.columnCache.close();
       if (db.open) db.close();

@@ -193,6 +193,10 @@ export function createWriter(db: Database.Database, live: LiveDeltas): (events: 
 
   /** `bulk`: a part of a large write (an import in batches), whatever its size. */
   return (events, record, bulk = false) => {
+    // What a failed write left buffered was rolled back with its transaction: it must not reach this one.
+    eventRows.clear();
+    sessionRows.clear();
+    live.discard();
     if (record && insertImport.run(record.hash, record.events, record.importedAt).changes === 0) {
       throw new DuplicateImportError(record.hash);
     }

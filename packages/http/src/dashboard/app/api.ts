@@ -10,6 +10,8 @@ export interface SiteInfo {
   name: string;
   domain: string | null;
   timezone: string;
+  /** The days that count as imported daily totals (a Plausible import's, without native events), as runs; absent without any. */
+  imported?: { from: string; to: string }[];
 }
 
 export interface SitesResponse {

@@ -86,3 +86,14 @@ export function countryName(code: string, fallback?: string): string {
     return fallback ?? code;
   }
 }
+
+/** Unicode's bidirectional formatting characters (Bidi_Control): each reorders the text after it. */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * A tracked name (a page, an event, a property) as shown: bidirectional controls written as
+ * visible escapes, so a name cannot make itself read as another (`\u202Eexe.txt` would read
+ * "txt.exe"). Only the display changes: filters and the API keep the name as it was sent.
+ * @example visibleText('\u202Eexe.txt') // '[U+202E]exe.txt'
+ */
+export const visibleText = (text: string) => text.replace(BIDI_CONTROLS, (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);

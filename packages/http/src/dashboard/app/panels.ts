@@ -3,12 +3,12 @@
  * filter a click on the row adds (query-extensions.md's dimension for that row's value).
  */
 import type { Breakdown, FilterCondition } from '@siteline/core';
-import { countryName } from './format.js';
+import { countryName, visibleText } from './format.js';
 
 export interface Row {
   /** Unique within the list. */
   key: string;
-  /** The row's name as shown. */
+  /** The row's name as shown (`visibleText`: bidirectional controls escaped). */
   label: string;
   /** Shown as the panel's `formats` say (counts by default). */
   metrics: number[];
@@ -49,7 +49,7 @@ function simple(id: ListPanel['id'], title: string, path: string, field: string,
     id, title, path, nameHeading, metricHeadings: headings, empty,
     rows: (body) => list(body, id).map((row) => {
       const value = String(row[field]);
-      return { key: value, label: value, metrics: metrics(row, fields), compared: compared(row, fields), filter: [['is', dimension, [value]]] };
+      return { key: value, label: visibleText(value), metrics: metrics(row, fields), compared: compared(row, fields), filter: [['is', dimension, [value]]] };
     }),
   };
 }
@@ -77,7 +77,7 @@ export const PANELS: readonly ListPanel[] = [
     id: 'devices', title: 'Devices', path: 'devices', nameHeading: 'Name', metricHeadings: ['Visitors'], empty: 'No visits in this period.',
     rows: (body, breakdown) => list(body, 'devices').map((row) => {
       const name = String(row.name);
-      return { key: name, label: name, metrics: metrics(row, ['visitors']), compared: compared(row, ['visitors']), filter: [['is', breakdown, [name]]] };
+      return { key: name, label: visibleText(name), metrics: metrics(row, ['visitors']), compared: compared(row, ['visitors']), filter: [['is', breakdown, [name]]] };
     }),
   },
   simple('events', 'Events', 'events', 'name', 'event', 'Event', ['count'], ['Count'], "No custom events in this period. A page records one with tracker('event', 'signup')."),
@@ -89,7 +89,7 @@ export const PANELS: readonly ListPanel[] = [
       return {
         key: `${source}\u0000${medium}\u0000${campaign}`,
         // The API lists only sessions with all three set; a part that is empty anyway is left out rather than shown as a dangling slash.
-        label: [source, medium, campaign].filter((part) => part.trim() !== '').join(' / '),
+        label: visibleText([source, medium, campaign].filter((part) => part.trim() !== '').join(' / ')),
         metrics: metrics(row, ['visitors', 'sessions']),
         compared: compared(row, ['visitors', 'sessions']),
         filter: [['is', 'utm_source', [source]], ['is', 'utm_medium', [medium]], ['is', 'utm_campaign', [campaign]]],
@@ -109,7 +109,7 @@ export const GOALS_PANEL: ListPanel = {
   rows: (body) => list(body, 'goals').map((row) => {
     const goal = String(row.goal);
     const fields = ['visitors', 'conversions', 'conversion_rate'];
-    return { key: goal, label: goal, metrics: metrics(row, fields), compared: compared(row, fields), filter: [['is', 'goal', [goal]]] };
+    return { key: goal, label: visibleText(goal), metrics: metrics(row, fields), compared: compared(row, fields), filter: [['is', 'goal', [goal]]] };
   }),
 };
 
@@ -122,7 +122,7 @@ export function propertyRows(body: Record<string, unknown>, event: string, prope
   return list(body, field).map((row) => {
     const name = String(property === undefined ? row.property : row.value);
     const filter: FilterCondition[] = property === undefined ? [] : [['is', 'event', [event]], ['is', `prop:${property}`, [name]]];
-    return { key: name, label: name, metrics: metrics(row, ['count', 'visitors']), compared: compared(row, ['count', 'visitors']), filter };
+    return { key: name, label: visibleText(name), metrics: metrics(row, ['count', 'visitors']), compared: compared(row, ['count', 'visitors']), filter };
   });
 }
 
@@ -134,6 +134,6 @@ export function describeCondition([operator, dimension, values]: FilterCondition
   };
   if (dimension.startsWith('prop:')) names[dimension] = `Property ${dimension.slice(5)}`;
   const verbs: Record<string, string> = { is: 'is', is_not: 'is not', contains: 'contains', contains_not: 'does not contain' };
-  const shown = values.map((v) => (dimension === 'country' ? countryName(v) : v === '' ? '(none)' : v));
+  const shown = values.map((v) => (dimension === 'country' ? countryName(v) : v === '' ? '(none)' : visibleText(v)));
   return `${names[dimension] ?? dimension} ${verbs[operator] ?? operator} ${shown.join(' or ')}`;
 }

@@ -4,7 +4,7 @@
  * numbers as a table for keyboard and screen-reader users. Nothing is drawn after now: the
  * line stops at the bucket now falls in, which is drawn dashed and marked as running.
  */
-import type { Interval, TimeseriesRow } from '@siteline/core';
+import type { ImportedNote, Interval, TimeseriesRow } from '@siteline/core';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type DayRange, elapsedBuckets } from '../dates.js';
@@ -13,7 +13,7 @@ import { type Metric, METRICS } from '../state.js';
 import type { Loaded } from '../use-data.js';
 import { DownloadCsv } from './DownloadCsv.js';
 
-type Series = { timeseries: TimeseriesRow[]; comparison?: TimeseriesRow[] };
+type Series = { timeseries: TimeseriesRow[]; comparison?: TimeseriesRow[]; imported?: ImportedNote };
 
 const H = 240;
 const PAD = { left: 52, right: 16, top: 12, bottom: 28 };
@@ -41,11 +41,25 @@ export interface ChartProps {
   changes: boolean;
   /** Now, the site's zone and the view's days, once known: the buckets after now are not drawn. */
   clock?: { now: number; zone: string; range: DayRange } | undefined;
+  /** The days that count as imported (runs): day buckets among them are shaded. */
+  imported?: readonly { from: string; to: string }[] | undefined;
   /** The interval switch, rendered in the panel's header. */
   children?: ComponentChildren;
 }
 
-export function Chart({ loaded, metric, onMetric, changes, clock, children }: ChartProps) {
+/** Runs `[first, last]` of consecutive indexes of the day buckets that fall in an imported range. */
+function importedRuns(dates: readonly string[], ranges: readonly { from: string; to: string }[]): [number, number][] {
+  const runs: [number, number][] = [];
+  dates.forEach((date, i) => {
+    if (!ranges.some((r) => r.from <= date && date <= r.to)) return;
+    const last = runs[runs.length - 1];
+    if (last && last[1] === i - 1) last[1] = i;
+    else runs.push([i, i]);
+  });
+  return runs;
+}
+
+export function Chart({ loaded, metric, onMetric, changes, clock, imported, children }: ChartProps) {
   const [hover, setHover] = useState<number | undefined>(undefined);
   // Drawn at the plot's own width in CSS pixels, so text keeps its size from a phone to a wide screen.
   const box = useRef<HTMLDivElement>(null);
@@ -82,6 +96,9 @@ export function Chart({ loaded, metric, onMetric, changes, clock, children }: Ch
     setHover(i >= 0 && i < rows.length ? i : undefined);
   };
   const hovered = hover === undefined ? undefined : rows[hover];
+  // Imported days are daily totals: shaded on a chart by day only, and only when the answer includes them (a filter may leave them out).
+  const shaded = interval === 'day' && imported && loaded.data?.imported?.included ? importedRuns(rows.map((r) => r.date), imported) : [];
+  const half = plotW / (n - 1) / 2;
   const bucketName = (r: TimeseriesRow, i: number) => `${formatBucket(r.date, interval, true)}${i === current ? ' (so far)' : ''}`;
   return (
     <section class="panel chart" aria-labelledby="h-chart" data-panel="timeseries" data-query={loaded.query} aria-busy={loaded.busy ? 'true' : 'false'}>
@@ -110,6 +127,10 @@ export function Chart({ loaded, metric, onMetric, changes, clock, children }: Ch
             const anchor = x(i) > W - PAD.right - 40 ? 'end' : 'middle';
             return <text key={r.date} class="axis" x={anchor === 'end' ? W - 2 : x(i)} y={H - 8} text-anchor={anchor}>{formatBucket(r.date, interval)}</text>;
           })}
+          {shaded.map(([first, last]) => (
+            <rect key={first} class="imported-band" x={Math.max(PAD.left, x(first) - half)} y={PAD.top} height={plotH}
+              width={Math.min(W - PAD.right, x(last) + half) - Math.max(PAD.left, x(first) - half)} data-from={rows[first]!.date} data-to={rows[last]!.date} />
+          ))}
           {previous.length > 0 && <path class="line compared" d={path(previous.map((v, i) => [x(i), y(v)]))} />}
           {complete > 1 && <path class="line current" d={path(points.slice(0, complete))} />}
           {current !== undefined && current > 0 && <path class="line current running" d={path(points.slice(current - 1, current + 1))} />}
@@ -131,9 +152,10 @@ export function Chart({ loaded, metric, onMetric, changes, clock, children }: Ch
           </div>
         )}
       </div>
-      {(before || current !== undefined) && (
+      {(before || current !== undefined || shaded.length > 0) && (
         <p class="legend">
           <span class="item"><span class="key current" /> This period</span>
+          {shaded.length > 0 && <span class="item"><span class="key imported" /> Imported from Plausible</span>}
           {current !== undefined && <span class="item"><span class="key running" /> So far (not over yet)</span>}
           {before && <span class="item"><span class="key compared" /> Compared period</span>}
         </p>

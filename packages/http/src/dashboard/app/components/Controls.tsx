@@ -19,6 +19,9 @@ export interface ControlsProps {
 }
 
 export function Controls({ view, sites, picker, today, hours, onChange }: ControlsProps) {
+  // A long site name is cut at the picker's width; the whole of it is in the title.
+  const picked = sites.find((s) => s.id === view.site);
+  const siteTitle = picked ? `${picked.name} (${picked.id})` : undefined;
   const [editing, setEditing] = useState(view.range === 'custom');
   const [from, setFrom] = useState(view.custom?.from ?? '');
   const [to, setTo] = useState(view.custom?.to ?? '');
@@ -40,7 +43,7 @@ export function Controls({ view, sites, picker, today, hours, onChange }: Contro
       {picker && (
         <label class="field">
           <span id="label-site">Site</span>
-          <select aria-labelledby="label-site" value={view.site} onChange={(e) => onChange({ ...view, site: (e.currentTarget as HTMLSelectElement).value, filters: [] })}>
+          <select aria-labelledby="label-site" value={view.site} title={siteTitle} onChange={(e) => onChange({ ...view, site: (e.currentTarget as HTMLSelectElement).value, filters: [] })}>
             {sites.map((s) => <option value={s.id} key={s.id}>{s.name} ({s.id})</option>)}
           </select>
         </label>

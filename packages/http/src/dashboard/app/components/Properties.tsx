@@ -6,6 +6,7 @@
  */
 import type { FilterCondition } from '@siteline/core';
 import { useMemo } from 'preact/hooks';
+import { visibleText } from '../format.js';
 import { propertyRows } from '../panels.js';
 import { useData } from '../use-data.js';
 import { RankedTable } from './RankedTable.js';
@@ -37,7 +38,7 @@ export function Properties({ open, base, onOpen, onFilter, changes }: Properties
   }, [base, event, property]);
   const loaded = useData<Record<string, unknown>>('properties', params);
   const rows = loaded.data ? propertyRows(loaded.data, event, property) : [];
-  const title = property === undefined ? `Properties of ${event}` : `${event}: ${property}`;
+  const title = property === undefined ? `Properties of ${visibleText(event)}` : `${visibleText(event)}: ${visibleText(property)}`;
   return (
     <RankedTable
       id="properties" title={title} nameHeading={property === undefined ? 'Property' : 'Value'} metricHeadings={['Events', 'Visitors']} loaded={loaded} rows={rows} changes={changes}

@@ -4,7 +4,7 @@
  * range that runs until now shows the waiting screen instead, asking again every few
  * seconds until the first pageview turns it into the dashboard.
  */
-import type { FilterCondition, StatsResponse, SummaryComparison, TimeseriesRow } from '@siteline/core';
+import type { FilterCondition, ImportedNote, StatsResponse, SummaryComparison, TimeseriesRow } from '@siteline/core';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Capabilities, SiteInfo } from '../api.js';
 import { daysOf, intervalOf, now, rangeOf } from '../dates.js';
@@ -13,13 +13,14 @@ import { BREAKDOWNS, reportParams, type View, withFilter, withInterval } from '.
 import { useData } from '../use-data.js';
 import { Chart } from './Chart.js';
 import { NoData, WAITING_POLL_MS, Waiting } from './EmptySite.js';
+import { ImportedNotice } from './ImportedNotice.js';
 import { IntervalSwitch } from './IntervalSwitch.js';
 import { type OpenProperties, Properties } from './Properties.js';
 import { RankedTable } from './RankedTable.js';
 import { comparedEmpty, Summary } from './Summary.js';
 
 type Stats = StatsResponse & { comparison?: SummaryComparison };
-type Series = { timeseries: TimeseriesRow[]; comparison?: TimeseriesRow[] };
+type Series = { timeseries: TimeseriesRow[]; comparison?: TimeseriesRow[]; imported?: ImportedNote };
 
 export interface ReportsProps {
   view: View;
@@ -86,9 +87,10 @@ export function Reports({ view, site, today, can, tracker, onChange }: ReportsPr
   return (
     <>
       <Summary loaded={stats} running={running} />
+      <ImportedNotice note={stats.data?.imported} />
       {empty && <NoData filtered={view.filters.length > 0} />}
       <Chart loaded={series} metric={view.metric} onMetric={(metric) => onChange({ ...view, metric })} changes={changes}
-        clock={site && range ? { now: now(), zone: site.timezone, range } : undefined}>
+        clock={site && range ? { now: now(), zone: site.timezone, range } : undefined} imported={site?.imported}>
         <IntervalSwitch interval={interval} days={days} hours={can.hours} onPick={(i) => days !== undefined && onChange(withInterval(view, i, days, can.hours))} />
       </Chart>
       <div class="lists">

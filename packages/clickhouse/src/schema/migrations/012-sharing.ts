@@ -5,7 +5,7 @@ import { tablesStep } from './step.js';
 export type SharingTable = 'shared_links' | 'report_subscriptions' | 'report_sends';
 
 /**
- * Version 10 (issue 37): shared links, email report subscriptions and send attempts. Every
+ * Version 12 (issue 37): shared links, email report subscriptions and send attempts. Every
  * change is an inserted row, as for people (version 5):
  * - `shared_links`: the whole row again with a higher `version`; reads take `argMax(…, version)`
  *   and `max(revoked_ms)`, so a revoked link stays revoked whatever the hosts' clocks.
@@ -39,4 +39,4 @@ const TABLES: (TableSpec & { name: SharingTable })[] = [
   },
 ];
 
-export const sharingSchema = tablesStep(10, 'Shared links, email report subscriptions and send attempts', TABLES);
+export const sharingSchema = tablesStep(12, 'Shared links, email report subscriptions and send attempts', TABLES);
