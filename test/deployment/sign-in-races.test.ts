@@ -8,6 +8,7 @@
  * one more attempt through, as documented (1, 2, 4 … s after the last failure).
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Backend, hashPassword, People, verifyPassword } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRecoveryCodes } from '../../packages/http/src/people/totp.js';
@@ -66,9 +67,10 @@ describe.each(engines)('sign-in races through two processes on %s', (name, make)
     backend = await engine.open();
     people = new People(backend.people);
     oldHash = await hashPassword(OLD);
-    a = await serve(dir, env, tls);
+    // Two processes on one machine: a collector spool directory each (one owner per directory).
+    a = await serve(dir, { ...env, COLLECT_SPOOL_DIR: join(dir, `spool-${name}-a`) }, tls);
     stops.push(() => a.stop());
-    b = await serve(dir, env, tls);
+    b = await serve(dir, { ...env, COLLECT_SPOOL_DIR: join(dir, `spool-${name}-b`) }, tls);
     stops.push(() => b.stop());
   });
   afterAll(() => backend?.close());
@@ -85,7 +87,7 @@ describe.each(engines)('sign-in races through two processes on %s', (name, make)
     expect(count(replies, 401) + count(replies, 429)).toBe(10);
   });
 
-  it('120 sign-ins at once for one email from 12 addresses, through both processes, the right password among them: at most 50 failed hashes (plus a wait run out) and one 303', async () => {
+  it('120 sign-ins at once for one email from 12 addresses, through both processes, the right password among them: at most 50 failed hashes (plus a wait run out), at most one 303 (the right one may be held too)', async () => {
     const { user } = await userWithCodes();
     await backend.people.changeUser(user.id, { kind: 'two-factor', totp_secret: '', recovery_hashes: [] }, Date.now());
     const attempts = Array.from({ length: 120 }, (_, i) => ({ from: `127.0.4.${1 + (i % 12)}`, password: i === 119 ? OLD : `wrong-${i}` }));

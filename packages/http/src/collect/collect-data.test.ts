@@ -153,7 +153,7 @@ describe('collect handler: a worker that cannot open its database', () => {
     const c = await startCollector({ worker: '/nonexistent-siteline-dir/collect.db', batch: { maxEvents: 100 } });
     try {
       await createSite(c.storage, { id: 'ST-blog', name: 'Blog', domain: 'blog.example' });
-      await expect(c.handler.ready()).rejects.toThrow(/The collector's worker could not start: .*(directory does not exist|unable to open)/);
+      await expect(c.handler.ready()).rejects.toThrow(/The collector's worker could not start: .*(directory does not exist|unable to open|no such file or directory)/);
       const reply = await c.beacon(page('/'));
       expect([reply.status, JSON.parse(reply.body), reply.headers['retry-after']]).toEqual([503, { error: 'Service Unavailable' }, '5']);
       expect(c.logs.map((l) => l.msg)).toContain('collect worker stopped; restarting it');
