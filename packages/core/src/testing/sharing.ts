@@ -4,7 +4,7 @@ import { CLAIM_TIMEOUT_MS, type DueSend, EmailReports, MAX_FAILURES, RETRY_AFTER
 import { People } from '../people/people.js';
 import { SESSION_LIMITS } from '../people/rules.js';
 import { tokenHash } from '../people/tokens.js';
-import { SharedLinks } from '../sharing/links.js';
+import { type LinkPasswordCheck, SharedLinks } from '../sharing/links.js';
 import type { Site } from '../types.js';
 
 /** What `sharingCases` needs beyond the instances. */
@@ -16,8 +16,9 @@ export interface SharingCasesOptions {
 /**
  * Shared links and email reports through two instances opened on the same data (two server
  * processes): a link made or revoked through one is seen so by the other at once, a session
- * opened through one holds on the other, and a report due to an address is claimed and sent
- * once whichever instances race for it. Part of `testBackend`.
+ * opened through one holds on the other, password guesses sent at once through both are
+ * counted before their hash, and a report due to an address is claimed and sent once
+ * whichever instances race for it. Part of `testBackend`.
  */
 export function sharingCases(instances: () => [Backend, Backend], { transactions }: SharingCasesOptions): void {
   let t = Date.parse('2026-11-24T10:00:00Z');
@@ -90,6 +91,29 @@ export function sharingCases(instances: () => [Backend, Backend], { transactions
     const again = await b.startSession(link);
     await a.endSession(again);
     expect(await b.hasSession(link, again)).toBe(false);
+  });
+
+  it(`10 wrong passwords for one link at once through both instances from one client network, 3 rounds: ${transactions ? 'exactly 5' : 'at most 5'} are hashed, the rest held unhashed; then the right one is held too where 5 were hashed, and from another network it opens`, async () => {
+    const people = instances().map((i) => new People(i.people, clock));
+    const [a, b] = instances().map((i, n) => new SharedLinks(i.shares, people[n]!, clock)) as [SharedLinks, SharedLinks];
+    const hashes = () => people[0]!.hashChecks + people[1]!.hashChecks;
+    const waitOf = (r: LinkPasswordCheck) => (r.right ? undefined : r.waitMs);
+    for (let round = 0; round < 3; round++) {
+      const { link } = await a.create(site, { name: `Guessed ${round}`, password: 'harbour-lantern-77' });
+      const before = hashes();
+      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).checkPassword(link, `wrong-guess-${i}`, CLIENT)));
+      const hashed = results.filter((r) => waitOf(r) === undefined);
+      const held = results.map(waitOf).filter((w) => w !== undefined);
+      expect([round, hashes() - before, hashed.every((r) => !r.right)]).toEqual([round, hashed.length, true]);
+      // 5 free failures per link and client network (the sign-in throttle's); the sixth waits 2^0 s after the last.
+      if (transactions) expect([round, hashed.length, held]).toEqual([round, 5, Array(5).fill(1_000)]);
+      // Without transactions a guess also counts the ones racing it (held ones too, until released): it may be held longer, never past 60 s.
+      else expect([round, hashed.length <= 5, held.every((w) => w >= 1_000 && w <= 60_000)]).toEqual([round, true, true]);
+      const right = await a.checkPassword(link, 'harbour-lantern-77', CLIENT);
+      expect([round, right]).toEqual([round, hashed.length === 5 ? { right: false, waitMs: 1_000 } : { right: true }]);
+      expect([round, hashes() - before]).toEqual([round, hashed.length + (right.right ? 1 : 0)]); // a held guess computes no hash
+      expect([round, await b.checkPassword(link, 'harbour-lantern-77', '198.51.100.7')]).toEqual([round, { right: true }]);
+    }
   });
 
   it('subscriptions made through one instance are listed through the other; one kind is unsubscribed alone; limits and addresses checked', async () => {
