@@ -132,7 +132,8 @@ for (const engine of ENGINES) {
     });
 
     it("two processes looking at once on Monday 07:00 in Berlin mail the weekly report once, with exactly the API's figures of that week", async () => {
-      servers = await Promise.all([startProcess(dir, env), startProcess(dir, env)]);
+      // Two processes on one machine: a collector spool directory each (a directory has one owner).
+      servers = await Promise.all([startProcess(dir, { ...env, COLLECT_SPOOL_DIR: join(dir, 'spool-a') }), startProcess(dir, { ...env, COLLECT_SPOOL_DIR: join(dir, 'spool-b') })]);
       expect(await lookBoth(Date.parse('2026-11-23T04:59:00Z'))).toEqual([]); // 05:59 in Berlin: not yet
       const mails = await lookBoth(Date.parse('2026-11-23T06:00:00Z'));
       expect(mails.map((m) => m.to)).toEqual([['ann@example.com']]);
@@ -170,7 +171,7 @@ for (const engine of ENGINES) {
       await Promise.all(servers.map((s) => s.stop()));
       servers = [];
       await subscribe('bob@example.com', Date.parse('2026-11-29T12:00:00Z')); // Sunday; Monday the 30th no server runs
-      servers = await Promise.all([startProcess(dir, env), startProcess(dir, env)]);
+      servers = await Promise.all([startProcess(dir, { ...env, COLLECT_SPOOL_DIR: join(dir, 'spool-a') }), startProcess(dir, { ...env, COLLECT_SPOOL_DIR: join(dir, 'spool-b') })]);
       const mails = await lookBoth(Date.parse('2026-12-02T09:00:00Z')); // Wednesday
       expect(mails.map((m) => m.to[0]).sort()).toEqual(['ann@example.com', 'bob@example.com']);
       expect(mails.map((m) => parseMail(m.raw).headers.subject)).toEqual(['Siteline weekly report: Demo, Nov 23 – Nov 29, 2026', 'Siteline weekly report: Demo, Nov 23 – Nov 29, 2026']);
