@@ -44,9 +44,13 @@ async function answers(storage: Storage): Promise<unknown[]> {
   return out;
 }
 
-/** Takes back what migrations 9 and 8 add, to hold an older file. */
-/** Undoes the imported-data tables of issue 39 (the last migration; its indexes go with its tables). */
-const UNDO_IMPORTED = 'DROP TABLE imported_datasets; DROP TABLE imported_rows;';
+/**
+ * Takes back what migrations 13, 12, 9 and 8 add, to hold an older file (10 only adds an
+ * index if missing; 11's changes are to tables 8 and 9 made, and go with them).
+ */
+const UNDO_13 = 'DROP TABLE shared_links; DROP TABLE report_subscriptions; DROP TABLE report_sends;';
+/** Undoes the imported-data tables of issue 39 (migration 12; its indexes go with its tables). */
+const UNDO_IMPORTED = `${UNDO_13} DROP TABLE imported_datasets; DROP TABLE imported_rows;`;
 const UNDO_9 = `${UNDO_IMPORTED} DROP TABLE totp_steps; DROP TABLE sign_ins;`;
 const UNDO_8 = `${UNDO_9} DROP TABLE users; DROP TABLE user_links; DROP TABLE web_sessions;`;
 
