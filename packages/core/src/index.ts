@@ -68,8 +68,16 @@ export { type ReservedAttempt, SignInThrottle, THROTTLE_DEFAULTS, type ThrottleO
 export { People, type PeopleOptions, type SessionSubject } from './people/people.js';
 export { ATTEMPTS_KEPT_MS, CLEANUP_INTERVAL_MS, csrfMatches, LINK_TTL_MS, MAX_EMAIL_LENGTH, normalEmail, PeopleError, SESSION_LIMITS, TOKEN_PATTERN, TOTP_STEP_MS } from './people/rules.js';
 export { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem, SCRYPT_PARAMS, verifyPassword, verifyPasswords } from './people/passwords.js';
+export { newToken, tokenHash } from './people/tokens.js';
+export type { SharedLinkRow, ShareStore } from './sharing/types.js';
+export { frameAncestor, type LinkPasswordCheck, linkThrottleSubject, MAX_FRAME_ANCESTORS, MAX_LINK_NAME_LENGTH, MAX_LINKS_PER_SITE, type NewSharedLink, ShareError, SharedLinks, type SharedLinksOptions } from './sharing/links.js';
+export { type EmailReportStore, REPORT_KINDS, type ReportKind, type SendAttemptRow, type SendKey, type SubscriptionRow } from './email-reports/types.js';
+export { type DayPair, latestPeriod, periodOf, type ReportPeriod, SEND_HOUR } from './email-reports/periods.js';
+export { CLAIM_TIMEOUT_MS, type DueSend, EmailReports, MAX_FAILURES, MAX_SUBSCRIBERS, nextAttempt, RETRY_AFTER_MS } from './email-reports/email-reports.js';
+export { REPORT_TOP_ROWS, type ReportFigures, reportFigures } from './email-reports/figures.js';
+export { type Change, type ChangeKind, measureChange, SUMMARY_CHANGE } from './metrics/change.js';
 export { CLOUD_KEY_PATTERN, generateCloudKey, hashCloudKey, hashesEqual, maskKey } from './accounts/keys.js';
-export { accountIdFor, newAccountId, newKeyId, newUserId, accountName, keyInfo, byCreation, type StoredKeyRow, LAST_USED_RESOLUTION_MS } from './accounts/rules.js';
+export { accountIdFor, newAccountId, newKeyId, newSharedLinkId, newUserId, accountName, keyInfo, byCreation, type StoredKeyRow, LAST_USED_RESOLUTION_MS } from './accounts/rules.js';
 export * from './derive/index.js';
 export {
   type SaltStore,

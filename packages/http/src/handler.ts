@@ -126,7 +126,11 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
         if (!rate.allowed) throw new HttpError(429, HTTP_MESSAGES.tooManyRequests, { 'Retry-After': String(rate.resetSeconds) });
       }
 
-      const reportOptions = { now: now(), accountId: principal.accountId };
+      const reportOptions = { now: now(), accountId: principal.accountId, siteId: principal.siteId };
+      // A principal of one site reads reports only; one with forced filters never reads what ignores them.
+      if ((endpoint === undefined && principal.siteId !== undefined) || (endpoint === 'live' && (principal.filters?.length ?? 0) > 0)) {
+        throw new HttpError(404, HTTP_MESSAGES.notFound);
+      }
       if (endpoint === undefined) {
         // GET /export: found and readable site first (errors still JSON), then the stream.
         const exported = await openExport(options.storage, parseExportQuery(url.searchParams), reportOptions);
@@ -134,6 +138,7 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
         return await streamExport(req, res, exported, headers);
       }
       const query = parseQuery(endpoint, url.searchParams);
+      if (principal.filters) query.filters.push(...principal.filters);
       if (query.format === 'csv' && endpoint !== 'live') {
         const csv = await csvReport(options.storage, endpoint, query, reportOptions);
         if (principal.stillValid && !(await principal.stillValid())) throw unauthorized();

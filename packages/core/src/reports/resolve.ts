@@ -21,6 +21,8 @@ export interface ReportOptions {
    * which read every site of the installation.
    */
   accountId?: string;
+  /** Restrict to one site (a shared link's): any other is reported exactly like a missing one. */
+  siteId?: string;
 }
 
 /** Loads the site (404 when missing or not readable) and turns the query's dates into a `DayRange`. */
@@ -119,8 +121,9 @@ function dayRange(site: Site, from: string, to: string): DayRange {
   return { siteId: site.id, from, to, startMs: dayStart(from, site.timezone), endMs: dayStart(shiftDay(to, 1), site.timezone) };
 }
 
-/** The site, if it exists and `options.accountId` (when given) owns it. */
+/** The site, if it exists, `options.accountId` (when given) owns it and it is `options.siteId` (when given). */
 export async function readableSite(storage: Storage, siteId: string, options: ReportOptions = {}): Promise<Site> {
+  if (options.siteId !== undefined && siteId !== options.siteId) throw new SiteNotFoundError();
   const site = await storage.getSite(siteId);
   if (!site || (options.accountId !== undefined && site.accountId !== options.accountId)) throw new SiteNotFoundError();
   return site;

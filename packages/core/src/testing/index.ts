@@ -6,6 +6,7 @@
 export { testStorage, type TestStorageOptions } from './conformance.js';
 export { testBackend, type TestBackendOptions } from './backend.js';
 export { type CountRows, peopleCases, type PeopleCasesOptions } from './people.js';
+export { sharingCases, type SharingCasesOptions } from './sharing.js';
 export { ALPHA, BETA, DELTA_FIRST, DELTA_SECOND, GAMMA_FIRST, GAMMA_SECOND, ndjson } from './datasets.js';
 export { EXT, LEAP, HOURS, KOLKATA } from './datasets-extensions.js';
 export { testStorageExtensions } from './conformance-extensions.js';

@@ -9,7 +9,9 @@ import { goalsCommand } from './goals.js';
 import { HELP } from './help.js';
 import { importCommand } from './import.js';
 import { type CliIo, UsageError } from './io.js';
+import { reportsCommand } from './reports.js';
 import { serveCommand } from './serve.js';
+import { shareCommand } from './share.js';
 import { sitesCommand } from './sites.js';
 import { usersCommand } from './users.js';
 
@@ -25,6 +27,8 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   accounts: accountsCommand,
   keys: keysCommand,
   users: usersCommand,
+  share: shareCommand,
+  reports: reportsCommand,
 };
 
 /** The process's own streams, directory and environment. */

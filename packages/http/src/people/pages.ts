@@ -44,13 +44,12 @@ export const formFor = (frame: AccountFrame, target: string, attributes = '') =>
   const [section, action] = target.split('/', 2);
   return `<form method="post" action="${section}"${attributes}>${csrfField(frame)}${action ? `<input type="hidden" name="do" value="${action}">` : ''}`;
 };
-/** A one-button form posting `fields` to `target`. */
-/** A one-button form; a long label (a goal's name) is cut on screen and whole in the title. */
+/** A one-button form posting `fields` to `target`; a long label (a goal's name) is cut on screen and whole in the title. */
 export const button = (frame: AccountFrame, target: string, label: string, fields: Record<string, string>, cls = '') =>
   `${formFor(frame, target, ' class="inline"')}${Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${e(v)}">`).join('')}<button type="submit"${cls ? ` class="${cls}"` : ''} title="${e(label)}">${e(label)}</button></form>`;
 /** A value that may be long (names and patterns of up to 500 characters): cut to the cell, whole in the title. */
 export const cut = (text: string) => `<span class="cut" title="${e(text)}">${e(text)}</span>`;
-const when = (iso: string | null) => (iso ? `<time datetime="${e(iso)}">${e(iso.slice(0, 16).replace('T', ' '))} UTC</time>` : '—');
+export const when = (iso: string | null) => (iso ? `<time datetime="${e(iso)}">${e(iso.slice(0, 16).replace('T', ' '))} UTC</time>` : '—');
 
 /** A whole account page around `body`. */
 export function accountPage(frame: AccountFrame, section: AccountSection | undefined, title: string, body: string, flash?: Flash): string {
@@ -104,11 +103,11 @@ function revokeConfirm(frame: AccountFrame, key: ApiKeyInfo): string {
 }
 
 
-/** Sites: add, list with the tracker snippet to copy. */
-export function sitesBody(frame: AccountFrame, sites: Site[], snippet: (site: Site) => string, form: { name?: string; domain?: string; timezone?: string } = {}, editing?: SiteEditForm, imports: ReadonlyMap<string, ImportedDataset[]> = new Map()): string {
+/** Sites: add, list with the tracker snippet to copy, each site's imports; `more` adds a site's sharing and email reports. */
+export function sitesBody(frame: AccountFrame, sites: Site[], snippet: (site: Site) => string, form: { name?: string; domain?: string; timezone?: string } = {}, editing?: SiteEditForm, imports: ReadonlyMap<string, ImportedDataset[]> = new Map(), more: (site: Site) => string = () => ''): string {
   const list = sites.map((s) => `<li class="panel site"><h3>${e(s.name)}</h3><p><code>${e(s.id)}</code> · ${e(s.domain ?? 'no domain')} · ${e(s.timezone)} · <a href="goals?site_id=${encodeURIComponent(s.id)}">Goals</a></p>
 <label for="snippet-${e(s.id)}">Tracker snippet</label><textarea id="snippet-${e(s.id)}" readonly rows="3">${e(snippet(s))}</textarea> <button type="button" data-copy="snippet-${e(s.id)}">Copy snippet</button>
-${importsList(frame, s, imports.get(s.id) ?? [])}${editSiteForm(frame, s, editing?.siteId === s.id ? editing : undefined)}</li>`).join('\n');
+${importsList(frame, s, imports.get(s.id) ?? [])}${editSiteForm(frame, s, editing?.siteId === s.id ? editing : undefined)}${more(s)}</li>`).join('\n');
   return `<section class="panel"><h2>Add a site</h2>
 ${formFor(frame, 'sites', ' class="stack"')}
 <label for="site-name">Name</label><input id="site-name" name="name" required maxlength="200" value="${e(form.name ?? '')}">

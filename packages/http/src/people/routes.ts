@@ -4,7 +4,7 @@
  * an owner's (a viewer gets 403), and every post passes `refusedPost` first.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { accountName, addGoal, type AccountStore, GoalError, COMMUNITY_ACCOUNT, createSite, deleteGoal, editSite, listGoals, People, PeopleError, type Role, type Storage, type UserRow, type WebSessionRow } from '@siteline/core';
+import { accountName, addGoal, type AccountStore, GoalError, COMMUNITY_ACCOUNT, createSite, deleteGoal, editSite, listGoals, People, PeopleError, type Role, type Site, type Storage, type UserRow, type WebSessionRow } from '@siteline/core';
 import { FunnelError, type FunnelsResponse, listFunnels } from '@siteline/core';
 import { funnelAction } from './funnel-actions.js';
 import { type FunnelForm, FUNNEL_PREVIEW_SCRIPT, funnelsBody } from './funnel-pages.js';
@@ -15,6 +15,8 @@ import { readForm, refusedPost } from './form.js';
 import type { CheckPassword } from './password-check.js';
 import { publicOrigin, setPasswordUrl } from './links.js';
 import { type AccountFrame, type AccountSection, accountPage, COPY_SCRIPT, type Flash, goalsBody, keysBody, passwordBody, type SiteEditForm, sitesBody, twoFactorBody, usersBody } from './pages.js';
+import { siteSharingBody } from './sharing-pages.js';
+import { type SharingDeps, type SharingOutcome, sharingAction, sitesSharing } from './sharing-routes.js';
 import { newRecoveryCodes, newTotpSecret, totpSetUp, useTotpCode } from './totp.js';
 
 export interface AccountRoutesOptions {
@@ -33,6 +35,8 @@ export interface AccountRoutesOptions {
   reportNow: () => number;
   /** Checks the current password that confirms a change (through the sign-in throttle). */
   checkPassword: CheckPassword;
+  /** Shared links and email reports of the Sites page; absent: the page does not offer them. */
+  sharing?: SharingDeps;
 }
 
 export interface AccountRequest {
@@ -85,7 +89,9 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
           const origin = originOf(req, options.publicOrigin);
           const sites = await sitesOf();
           const imports = new Map(await Promise.all(sites.map(async (s) => [s.id, storage.listImports ? await storage.listImports(s.id) : []] as const)));
-          return page(status, 'Sites', sitesBody(frame, sites, (s) => trackerSnippet(`${origin}${options.trackerPath}`, s.id), extra.form as Record<string, string> | undefined, extra.editing as SiteEditForm | undefined, imports), flash);
+          const sharing = options.sharing && (await sitesSharing(options.sharing, sites, extra.sharing as SharingOutcome['shown'] | undefined));
+          const more = sharing ? (s: Site) => siteSharingBody(frame, s, sharing) : undefined;
+          return page(status, 'Sites', sitesBody(frame, sites, (s) => trackerSnippet(`${origin}${options.trackerPath}`, s.id), extra.form as Record<string, string> | undefined, extra.editing as SiteEditForm | undefined, imports, more), flash);
         }
         case 'goals': {
           const sites = await sitesOf();
@@ -164,6 +170,15 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
           } catch (error) {
             return render({ error: (error as Error).message }, 422, { editing });
           }
+        }
+        case 'sites/share':
+        case 'sites/unshare':
+        case 'sites/report':
+        case 'sites/unreport': {
+          const site = await siteOfAccount(field('site_id'));
+          if (!site || !options.sharing) return render({ error: 'There is no such site in this account.' }, 404);
+          const outcome = await sharingAction(options.sharing, act!, site, field, originOf(req, options.publicOrigin));
+          return render(outcome.flash, outcome.status, { sharing: outcome.shown });
         }
         case 'sites/delete-import': {
           const site = await siteOfAccount(field('site_id'));

@@ -26,6 +26,8 @@ export interface FunnelsProps {
   changes: boolean;
   /** The account pages' address (a password sign-in), where an owner adds funnels. */
   account: string | undefined;
+  /** A shared link's page: its viewers add nothing, so a site without funnels shows no panel. */
+  shared: boolean;
   onChange(view: View): void;
 }
 
@@ -36,7 +38,7 @@ function Change({ now, before, kind }: { now: number; before: number; kind: 'rel
   return <span class={`chg${change.direction > 0 ? ' good' : change.direction < 0 ? ' bad' : ''}`}>{change.text}</span>;
 }
 
-export function Funnels({ view, base, changes, account, onChange }: FunnelsProps) {
+export function Funnels({ view, base, changes, account, shared, onChange }: FunnelsProps) {
   // The list is asked with the view's parameters (the route reads only site_id), so the panel's request follows the view like every panel's.
   const saved = useData<{ funnels: SavedFunnel[] }>('saved-funnels', base);
   const funnels = saved.data?.funnels ?? [];
@@ -47,6 +49,7 @@ export function Funnels({ view, base, changes, account, onChange }: FunnelsProps
   const report = useData<Body>('funnels', params);
   const steps = (report.data?.steps ?? []) as Step[];
   const first = steps[0]?.visitors ?? 0;
+  if (shared && saved.data && funnels.length === 0) return null;
   return (
     <section class="panel funnels" aria-labelledby="h-funnels" data-panel="funnels" data-query={report.query ?? saved.query} aria-busy={report.busy || saved.busy ? 'true' : 'false'}>
       <div class="panel-head">
