@@ -81,6 +81,7 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
       { name: 'events_names_mv', engine: 'MaterializedView' },
       { name: 'events_pages_mv', engine: 'MaterializedView' },
       { name: 'events_totals_mv', engine: 'MaterializedView' },
+      { name: 'funnels', engine: 'ReplacingMergeTree' },
       { name: 'goals', engine: 'ReplacingMergeTree' },
       { name: 'imported_datasets', engine: 'ReplacingMergeTree' },
       { name: 'imported_rows', engine: 'MergeTree' },

@@ -18,7 +18,7 @@ export {
 export {
   SITE_ID_PATTERN, isCalendarDate, siteIdSchema, dateSchema, periodSchema, limitSchema, breakdownSchema, eventNameSchema,
   filterConditionSchema, filterConditionsSchema, filterValuesSchema, compareSchema, intervalSchema, importedSchema, ENDPOINT_OWN_PARAMETERS,
-  FORMATS, type Format, formatSchema,
+  FORMATS, type Format, formatSchema, funnelStepSchema, funnelStepsSchema, funnelNameSchema,
   requiredEventNameSchema, propertySchema, filterDimensionSchema, PROP_DIMENSION_PATTERN, type EndpointParameter,
 } from './query/schema.js';
 export { bounceRate, averageSeconds, percentage, conversionRate } from './metrics/metrics.js';
@@ -29,6 +29,13 @@ export { getReferrers, getChannels, getLocations, getDevices, getCampaigns } fro
 export { getEvents, getLive, LIVE_WINDOW_MS } from './reports/events.js';
 export { getProperties } from './reports/properties.js';
 export { getGoals } from './reports/goals.js';
+export { getFunnel } from './reports/funnels.js';
+export {
+  type Funnel, type FunnelEvent, stepGoal, stepName, stepsReached, recordOrder, MIN_FUNNEL_STEPS, MAX_FUNNEL_STEPS, MAX_FUNNELS, MAX_FUNNEL_NAME_LENGTH,
+} from './funnels/funnel.js';
+export { addFunnel, listFunnels, deleteFunnel, FUNNEL_MESSAGES, type NewFunnel } from './funnels/funnels.js';
+export { parseSteps, MAX_STEPS_LENGTH } from './query/funnel-params.js';
+export { funnelSteps } from './metrics/funnel-steps.js';
 export { type Goal, type GoalDefinition, goalName, goalPatternMatches, meetsGoal, PAGE_GOAL_PREFIX } from './goals/goal.js';
 export { addGoal, listGoals, deleteGoal, GOAL_MESSAGES, MAX_GOALS, MAX_GOAL_PATTERN_LENGTH } from './goals/goals.js';
 export { parseProps, PROPS_MESSAGES, type PropsResult } from './props/props.js';

@@ -5,12 +5,14 @@ import {
   csvReport,
   ENDPOINT_PATHS,
   type EndpointName,
+  MESSAGES,
   openExport,
   parseExportQuery,
   parseQuery,
   REPORTS,
   SiteNotFoundError,
   type Storage,
+  UnsupportedQueryError,
   ValidationError,
 } from '@siteline/core';
 import { type Authenticator, type Principal, presentedKey } from './auth.js';
@@ -151,6 +153,11 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
       if (error instanceof HttpError) return send(req, res, error.status, { error: error.message }, { ...headers, ...error.headers });
       if (error instanceof ValidationError) return send(req, res, 422, { error: error.message }, headers);
       if (error instanceof SiteNotFoundError) return send(req, res, 404, { error: error.message }, headers);
+      if (error instanceof UnsupportedQueryError) {
+        // Refused, never answered wrongly: the client learns the server cannot answer it, the log says which capability is missing.
+        logger({ level: 'warn', msg: 'query refused', request_id: requestId, reason: error.message });
+        return send(req, res, 422, { error: MESSAGES.unsupported }, headers);
+      }
       logger({ level: 'error', msg: 'request failed', request_id: requestId, error: errorDetail(error) });
       return send(req, res, 500, { error: HTTP_MESSAGES.serverError }, headers);
     }

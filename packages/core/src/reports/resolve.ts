@@ -91,7 +91,7 @@ export function withNote<Body extends object>(body: Body, note: ImportedNote | u
 }
 
 /** Throws `UnsupportedQueryError` unless the storage declares the capability (`what`: the feature, for the message). */
-export function requireCapability(storage: Storage, capability: 'selection' | 'properties' | 'goals', what: string): void {
+export function requireCapability(storage: Storage, capability: 'selection' | 'properties' | 'goals' | 'funnels', what: string): void {
   if (storage.capabilities?.[capability] !== true) {
     throw new UnsupportedQueryError(`The ${storage.kind} storage does not implement ${what} (Storage.capabilities.${capability}).`);
   }
@@ -102,6 +102,11 @@ export async function siteGoals(storage: Storage, siteId: string): Promise<Goal[
   requireCapability(storage, 'goals', 'goals');
   if (!storage.listGoals) throw new UnsupportedQueryError(`The ${storage.kind} storage declares goals but has no listGoals.`);
   return storage.listGoals(siteId);
+}
+
+/** The `/stats` visitors of a range and selection: what `/goals` and `/funnels` rates are over. */
+export function statsVisitors(storage: Storage, range: DayRange, selection: Selection | undefined): Promise<number> {
+  return storage.summaryVisitors ? storage.summaryVisitors(range, selection) : storage.summary(range, selection).then((all) => all.visitors);
 }
 
 /**

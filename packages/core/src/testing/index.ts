@@ -13,6 +13,8 @@ export { testStorageExtensions } from './conformance-extensions.js';
 export { testExportRoundTrip, CLICKS } from './export-roundtrip.js';
 export { PROPS, PROPS_GOALS } from './datasets-properties.js';
 export { testStorageProperties } from './conformance-properties.js';
+export { FUNNEL, LATE_WRITES, PRICING_STEPS, REPEAT_STEPS, DOCS_STEPS, SAVED_FUNNELS } from './datasets-funnels.js';
+export { testStorageFunnels } from './conformance-funnels.js';
 export { testStorageImported } from './conformance-imported.js';
 export { PLAUSIBLE_EXPORT, PLAUSIBLE_LEGACY, PLAUSIBLE_NATIVE } from './datasets-plausible.js';
 export { storedZip } from './zip.js';

@@ -10,6 +10,9 @@ Commands:
   sites list            List sites
   goals add|list|delete --site <id>
                         A site's goals (--event <name> or --page <pattern>)
+  funnels add|list|delete --site <id>
+                        A site's saved funnels (--name <name>, --step page:<pattern>
+                        or --step event:<name>, 2 to 8 times, in order)
   import <file>         Import NDJSON events (- reads standard input)
   import --from plausible|umami|ga4 <file> --site <id>
                         Import another product's export; import list|delete --site <id>
@@ -79,6 +82,21 @@ as "Visit <pattern>"; * matches any run of characters, / included, and the whole
 path must match: /blog/* matches /blog/ and /blog/a/b, not /blog). A site has at
 most 100 goals, with distinct display names. GET /api/v1/goals reports each
 goal's visitors, conversions and conversion rate; API keys never change goals.`,
+
+  funnels: `Usage:
+  siteline funnels add    --site <id> --name <name> --step page:<pattern> --step event:<name> ...
+  siteline funnels list   --site <id>
+  siteline funnels delete --site <id> --name <name>
+
+A funnel is 2 to 8 steps in order, each a page path pattern (page:/pricing; * matches
+any run of characters, / included, and the whole path must match) or a custom event name
+(event:signup); the same step may come twice. A session reaches a step when it has events
+meeting the steps before it and that one in the order they were recorded, others between
+them. Names are 1 to 120 characters, unique per site; a site has at most 20 funnels.
+GET /api/v1/funnels?funnel=<name> reports each step's visitors, drop-off and conversion;
+API keys never change funnels. Example:
+  siteline funnels add --site ST-demo --name "Pricing to signup" \
+    --step page:/pricing --step page:/signup --step event:signup`,
 
   accounts: `Usage:
   siteline accounts add --name <name> [--owner-email <address>]

@@ -4,6 +4,7 @@ import { accountsCommand, keysCommand } from './accounts.js';
 import { demoCommand } from './demo.js';
 import { exportCommand } from './export.js';
 import { inFlagWords } from './flag-words.js';
+import { funnelsCommand } from './funnels.js';
 import { goalsCommand } from './goals.js';
 import { HELP } from './help.js';
 import { importCommand } from './import.js';
@@ -19,6 +20,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   serve: (args, io) => serveCommand(args, io, false),
   sites: sitesCommand,
   goals: goalsCommand,
+  funnels: funnelsCommand,
   import: importCommand,
   export: exportCommand,
   demo: demoCommand,

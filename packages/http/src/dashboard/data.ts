@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { importedDayRuns, type Site, type Storage } from '@siteline/core';
 import { HTTP_MESSAGES } from '../errors.js';
+import { savedFunnels } from './saved-funnels.js';
 import type { DashboardAssets } from './assets.js';
 import { send, sendJson } from './http-io.js';
 import type { DashboardContext } from './options.js';
@@ -16,17 +17,18 @@ export async function siteInfo(storage: Storage, site: Site) {
   return imported.length === 0 ? { id, name, domain, timezone } : { id, name, domain, timezone, imported };
 }
 
-/** What the storage answers, so the dashboard offers only that: filters, hours, properties, goals. */
+/** What the storage answers, so the dashboard offers only that: filters, hours, properties, goals, funnels. */
 export function storageCan(storage: Storage) {
   return {
     filters: storage.capabilities?.selection === true,
     hours: typeof storage.hourBuckets === 'function',
     properties: storage.capabilities?.properties === true,
     goals: storage.capabilities?.goals === true,
+    funnels: storage.capabilities?.funnels === true,
   };
 }
 
-/** `dashboard/assets/<name>` and `dashboard/data/<rest>`. */
+/** `dashboard/assets/<name>` and `dashboard/data/<rest>` (`sites`, `saved-funnels` and the API's paths). */
 export function dataRoutes(ctx: DashboardContext) {
   const { options, assets, current, staleCookie } = ctx;
 
@@ -54,6 +56,7 @@ export function dataRoutes(ctx: DashboardContext) {
       const you = signedIn.user ? signedIn.user.role : principal.keyId === 'community' ? 'community key' : 'cloud key';
       return sendJson(req, res, 200, { sites: await Promise.all(sites.map((site) => siteInfo(options.storage, site))), tracker: options.trackerPath ?? '/tracker.js', can: storageCan(options.storage), now: options.api.now(), you });
     }
+    if (rest === 'saved-funnels') return savedFunnels(req, res, options.storage, principal, url.searchParams.get('site_id') ?? '');
     await options.api.serveAs(req, res, principal, `/${rest}${url.search}`);
     return undefined; // logged by the API handler
   };

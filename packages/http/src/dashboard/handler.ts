@@ -54,7 +54,7 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
   const account = accountRoutes({
     people, storage: options.storage, ...(options.accounts ? { accounts: options.accounts } : {}), trustProxy,
     ...(options.publicOrigin ? { publicOrigin: options.publicOrigin } : {}), trackerPath: options.trackerPath ?? '/tracker.js',
-    ...(options.mailLink ? { mailLink: options.mailLink } : {}), now, checkPassword: passwordCheck(people, throttle, trustProxy, now),
+    ...(options.mailLink ? { mailLink: options.mailLink } : {}), now, reportNow: () => options.api.now(), checkPassword: passwordCheck(people, throttle, trustProxy, now),
     ...(links && reports ? { sharing: { links, reports, mail: options.mailsReports ?? false } } : {}),
   });
   const { signIn, signOut, setPassword } = signInRoutes(ctx, communityTag);

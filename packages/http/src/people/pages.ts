@@ -9,7 +9,7 @@ import type { DashboardAssets } from '../dashboard/assets.js';
 import { escapeHtml as e, head } from '../dashboard/pages.js';
 import { qrSvg } from './qr.js';
 
-export type AccountSection = 'keys' | 'sites' | 'goals' | 'users' | 'password';
+export type AccountSection = 'keys' | 'sites' | 'goals' | 'funnels' | 'users' | 'password';
 
 export interface AccountFrame {
   assets: DashboardAssets;
@@ -28,6 +28,7 @@ const SECTIONS: { id: AccountSection; label: string; owner: boolean; cloud?: boo
   { id: 'keys', label: 'API keys', owner: true, cloud: true },
   { id: 'sites', label: 'Sites', owner: true },
   { id: 'goals', label: 'Goals', owner: true },
+  { id: 'funnels', label: 'Funnels', owner: true },
   { id: 'users', label: 'Users', owner: true },
   { id: 'password', label: 'Password', owner: false },
 ];

@@ -9,8 +9,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ENDPOINT_PATHS, type SharedLinkRow, type SharedLinks } from '@siteline/core';
+import type { Principal } from '../auth.js';
 import { clientIp, clientNetwork } from '../collect/client-ip.js';
 import { siteInfo, storageCan } from '../dashboard/data.js';
+import { savedFunnels } from '../dashboard/saved-funnels.js';
 import { cookieOf, embeddedBy, redirect, sameOrigin, sendHtml, sendJson } from '../dashboard/http-io.js';
 import type { DashboardContext } from '../dashboard/options.js';
 import { safeView, THEMES, type Theme } from '../dashboard/pages.js';
@@ -105,14 +107,17 @@ export function shareRoutes(ctx: DashboardContext, links: SharedLinks): (req: In
       if (!site) return sendJson(req, res, 401, { error: HTTP_MESSAGES.unauthorized });
       return sendJson(req, res, 200, { sites: [await siteInfo(options.storage, site)], tracker: options.trackerPath ?? '/tracker.js', can: storageCan(options.storage), now: options.api.now(), you: 'shared link', segment: link.segment });
     }
-    if (!REPORT_PATHS.has(`/${rest}`)) return sendJson(req, res, 404, { error: HTTP_MESSAGES.notFound });
-    await options.api.serveAs(req, res, {
+    const principal: Principal = {
       // Each viewer of a link has the budget of a key: one busy public dashboard does not starve the others.
       keyId: `${link.id}@${clientNetwork(clientIp(req, trustProxy))}`,
       siteId: link.site_id,
       filters: link.segment,
       stillValid: async () => (await links.open(token)) !== undefined,
-    }, `/${rest}${url.search}`);
+    };
+    // The Funnels panel's picker: the names and steps of the site's saved funnels, as a signed-in viewer gets them.
+    if (rest === 'saved-funnels') return savedFunnels(req, res, options.storage, principal, url.searchParams.get('site_id') ?? '');
+    if (!REPORT_PATHS.has(`/${rest}`)) return sendJson(req, res, 404, { error: HTTP_MESSAGES.notFound });
+    await options.api.serveAs(req, res, principal, `/${rest}${url.search}`);
     return undefined;
   };
 

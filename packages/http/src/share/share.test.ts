@@ -140,6 +140,23 @@ describe('shared links over HTTPS', () => {
     expect(JSON.parse((await data('sites')).text).segment).toEqual([['is', 'device_type', ['Mobile']]]);
   });
 
+  it("the Funnels panel's data: the link's site's saved funnels, and a funnel as the API answers it with the segment; another site's list is 404", async () => {
+    const segment = '[["is","device_type",["Mobile"]]]';
+    const { token } = await links.create(await site('ST-demo'), { name: 'Funnels', segment });
+    const data = (path: string) => t.request(`/share/${token}/dashboard/data/${path}`);
+    const saved = await data('saved-funnels?site_id=ST-demo');
+    expect([saved.status, JSON.parse(saved.text)]).toEqual([200, { funnels: [
+      { name: 'Docs to download', steps: ['Visit /docs*', 'download'] },
+      { name: 'Pricing to signup', steps: ['Visit /pricing', 'Visit /signup', 'signup'] },
+    ] }]);
+    expect((await data('saved-funnels?site_id=ST-globex')).status).toBe(404); // another account's site
+    expect((await data('saved-funnels?site_id=ST-nosuchsite')).status).toBe(404);
+    const funnel = 'site_id=ST-demo&period=30d&funnel=Pricing+to+signup';
+    const shared = await data(`funnels?${funnel}`);
+    expect([shared.status, shared.text]).toEqual([200, (await api(`/funnels?${funnel}&filters=${encodeURIComponent(segment)}`)).text]);
+    expect(shared.text).not.toBe((await api(`/funnels?${funnel}`)).text);
+  });
+
   it('no log line holds a token', async () => {
     const { token } = await links.create(await site('ST-demo'), { name: 'Logged' });
     await t.request(`/share/${token}/`);

@@ -11,6 +11,7 @@ import { createSite } from '../../sites/sites.js';
 import { ALPHA, GAMMA_FIRST, GAMMA_SECOND, ndjson } from '../../testing/datasets.js';
 import { PROPS, PROPS_GOALS } from '../../testing/datasets-properties.js';
 import { addGoal } from '../../goals/goals.js';
+import { addFunnel, listFunnels } from '../../funnels/funnels.js';
 import type { EndpointName } from '../../types.js';
 import type { Storage } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
@@ -45,10 +46,12 @@ async function answers(storage: Storage): Promise<unknown[]> {
 }
 
 /**
- * Takes back what migrations 13, 12, 9 and 8 add, to hold an older file (10 only adds an
+ * Takes back what migrations 14, 13, 12, 9 and 8 add, to hold an older file (10 only adds an
  * index if missing; 11's changes are to tables 8 and 9 made, and go with them).
  */
-const UNDO_13 = 'DROP TABLE shared_links; DROP TABLE report_subscriptions; DROP TABLE report_sends;';
+/** Undoes the saved funnels of issue 36 (migration 14). */
+const UNDO_FUNNELS = 'DROP TABLE funnels;';
+const UNDO_13 = `${UNDO_FUNNELS} DROP TABLE shared_links; DROP TABLE report_subscriptions; DROP TABLE report_sends;`;
 /** Undoes the imported-data tables of issue 39 (migration 12; its indexes go with its tables). */
 const UNDO_IMPORTED = `${UNDO_13} DROP TABLE imported_datasets; DROP TABLE imported_rows;`;
 const UNDO_9 = `${UNDO_IMPORTED} DROP TABLE totp_steps; DROP TABLE sign_ins;`;
@@ -225,6 +228,34 @@ describe('SQLite migration 9: two-factor steps and sign-in attempts', () => {
     expect(upgraded.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     const count = (table: string) => upgraded.db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get();
     expect([count('users'), count('web_sessions'), count('user_links'), count('totp_steps'), count('sign_ins')]).toEqual([1, 1, 1, 0, 0]);
+    await upgraded.close();
+  });
+});
+
+/** Issue 36's entry, by its number in the landing order (after issue 37's 13). */
+const FUNNELS_VERSION = 14;
+
+describe(`SQLite migration ${FUNNELS_VERSION}: saved funnels`, () => {
+  it('is the entry that creates the funnels table', () => {
+    expect(MIGRATIONS.length).toBeGreaterThanOrEqual(FUNNELS_VERSION);
+    expect(MIGRATIONS[FUNNELS_VERSION - 1]).toContain('CREATE TABLE IF NOT EXISTS funnels');
+  });
+
+  it(`a version-${FUNNELS_VERSION - 1} database keeps its sites and goals and gains the funnels table, empty, then saves funnels`, async () => {
+    const file = join(dir, `v${FUNNELS_VERSION - 1}.db`);
+    const old = new Database(file);
+    for (const sql of MIGRATIONS.slice(0, FUNNELS_VERSION - 1)) old.exec(sql);
+    old.pragma(`user_version = ${FUNNELS_VERSION - 1}`);
+    old.exec(`INSERT INTO sites VALUES ('ST-kept', 'Kept', 'UTC', NULL, NULL, '2026-11-01T00:00:00Z')`);
+    expect(old.prepare("SELECT COUNT(*) FROM sqlite_schema WHERE name = 'funnels'").pluck().get()).toBe(0);
+    old.close();
+    const upgraded = createSqliteStore(file, { now: () => NOW });
+    expect(upgraded.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    await addGoal(upgraded, 'ST-kept', { type: 'event', value: 'signup' });
+    expect(await listFunnels(upgraded, 'ST-kept')).toEqual([]);
+    await addFunnel(upgraded, 'ST-kept', { name: 'Pricing to signup', steps: [{ page: '/pricing' }, { event: 'signup' }] });
+    expect((await listFunnels(upgraded, 'ST-kept')).map((f) => [f.name, f.steps])).toEqual([['Pricing to signup', [{ page: '/pricing' }, { event: 'signup' }]]]);
+    expect(upgraded.db.prepare('SELECT steps FROM funnels').pluck().all()).toEqual(['[{"page":"/pricing"},{"event":"signup"}]']);
     await upgraded.close();
   });
 });

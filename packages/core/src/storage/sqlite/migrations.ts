@@ -527,4 +527,16 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX report_sends_period ON report_sends (period);
   CREATE INDEX report_sends_unsubscribe ON report_sends (unsubscribe_hash);
   `,
+  `
+  -- Issue 36: funnels (funnels.md section 4), site settings like goals: a name unique per
+  -- site and the funnel's own steps, as the JSON array the API takes (each {"page": <pattern>}
+  -- or {"event": <name>}, in order). IF NOT EXISTS: an older file a test rebuilds keeps it.
+  CREATE TABLE IF NOT EXISTS funnels (
+    site_id     TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    steps       TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    PRIMARY KEY (site_id, name)
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];

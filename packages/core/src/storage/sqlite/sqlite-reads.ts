@@ -9,7 +9,7 @@ import type { DayVersions } from './sqlite-day-versions.js';
 import { writeUnavailable } from './sqlite-errors.js';
 import { createColumnReads } from './sqlite-scan.js';
 import { type Aggregates, createQueries, createRollupQueries } from './sqlite-queries.js';
-import { resultBytes, type Scanned, sumBuckets, sumBy, sumGoals } from './sqlite-merge.js';
+import { resultBytes, type Scanned, sumBuckets, sumBy, sumGoals, sumSteps } from './sqlite-merge.js';
 import { createRawSelectionReads } from './sqlite-selection-raw.js';
 import type { Rollups } from './sqlite-rollups.js';
 
@@ -246,7 +246,7 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
       scanned(range, selection, {
         columns: (raw) => columns.hourBuckets(range, starts, selection, raw), raw: (r) => rawSelection.hourBuckets(r, starts, selection), merge: sumBuckets,
       }),
-    // Properties and goals have no rollups: filtered or not, they scan the column cache (which the server keeps warm).
+    // Properties, goals and funnels have no rollups: filtered or not, they scan the column cache (which the server keeps warm).
     properties: (range: DayRange, name: string, property: string | undefined, selection?: Selection) =>
       scanned(range, selection, {
         columns: (raw) => columns.properties(range, name, property, selection, raw), raw: (r) => rawSelection.properties(r, name, property, selection),
@@ -254,6 +254,10 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
       }),
     goalTotals: (range: DayRange, goals: readonly GoalDefinition[], selection?: Selection) =>
       scanned(range, selection, { columns: (raw) => columns.goalTotals(range, goals, selection, raw), raw: (r) => rawSelection.goalTotals(r, goals, selection), merge: sumGoals }),
+    funnelVisitors: (range: DayRange, steps: readonly GoalDefinition[], selection?: Selection) =>
+      scanned(range, selection, {
+        columns: (raw) => columns.funnelVisitors(range, steps, selection, raw), raw: (r) => rawSelection.funnelVisitors(r, steps, selection), merge: sumSteps,
+      }),
     liveVisitors: raw.liveVisitors,
   };
 }

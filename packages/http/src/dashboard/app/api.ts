@@ -18,7 +18,7 @@ export interface SitesResponse {
   sites: SiteInfo[];
   /** Path of the tracker script on this server, for the install snippet. */
   tracker: string;
-  /** What the server's storage answers: filters (`capabilities.selection`), hour buckets, event properties and goals. */
+  /** What the server's storage answers: filters (`capabilities.selection`), hour buckets, event properties, goals and funnels. */
   can: Capabilities;
   /** A shared link's segment: conditions the server adds to every request, which the viewer cannot remove. */
   segment?: FilterCondition[];
@@ -36,6 +36,7 @@ export interface Capabilities {
   hours: boolean;
   properties: boolean;
   goals: boolean;
+  funnels: boolean;
 }
 
 /** A request the server refused: its status and the API's `error` message. */

@@ -13,10 +13,10 @@ import { Reports } from './Reports.js';
 
 /**
  * What the storage is assumed to answer until the sites list says: filters and hours (the
- * URL's view is asked at once, a refusal shows in its panel), but no goals or properties
+ * URL's view is asked at once, a refusal shows in its panel), but no goals, properties or funnels
  * (their panels would ask unasked-for reports a storage may refuse).
  */
-const UNTIL_SITES: Capabilities = { filters: true, hours: true, properties: false, goals: false };
+const UNTIL_SITES: Capabilities = { filters: true, hours: true, properties: false, goals: false, funnels: false };
 
 /** The view the page was opened with, when its URL names a site (a shared link's page: always its site): its reports start at once, beside the sites list. */
 function viewFromUrl(): View | undefined {
@@ -73,7 +73,7 @@ export function App() {
       <Chips locked={segment} filters={view.filters} onRemove={(i) => navigate(withoutFilter(view, i))} onClear={() => navigate({ ...view, filters: [] })} />
       {sites && !sites.can.filters && <p class="note">This server's storage does not answer filtered queries yet, so rows cannot be clicked to filter.</p>}
       {/* A shared link's viewer installs nothing: no tracker snippet, no waiting for a first pageview. */}
-      <Reports view={view} site={site} today={today} can={can} tracker={SHARED_SITE ? undefined : (sites?.tracker ?? '/tracker.js')} onChange={navigate} />
+      <Reports view={view} site={site} today={today} can={can} tracker={SHARED_SITE ? undefined : (sites?.tracker ?? '/tracker.js')} account={SHARED_SITE ? undefined : meta('siteline-account')} onChange={navigate} />
     </Shell>
   );
 }

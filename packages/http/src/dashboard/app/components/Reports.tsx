@@ -17,6 +17,7 @@ import { ImportedNotice } from './ImportedNotice.js';
 import { IntervalSwitch } from './IntervalSwitch.js';
 import { type OpenProperties, Properties } from './Properties.js';
 import { RankedTable } from './RankedTable.js';
+import { Funnels } from './Funnels.js';
 import { comparedEmpty, Summary } from './Summary.js';
 
 type Stats = StatsResponse & { comparison?: SummaryComparison };
@@ -32,10 +33,12 @@ export interface ReportsProps {
   can: Capabilities;
   /** Path of the tracker script, for the snippet; undefined on a shared link's page (no snippet, no waiting: only "no pageviews"). */
   tracker: string | undefined;
+  /** The account pages' address (a password sign-in), for what an owner can add there. */
+  account?: string | undefined;
   onChange(view: View): void;
 }
 
-export function Reports({ view, site, today, can, tracker, onChange }: ReportsProps) {
+export function Reports({ view, site, today, can, tracker, account, onChange }: ReportsProps) {
   const base = useMemo(() => reportParams(view, today), [view.site, view.range, view.custom?.from, view.custom?.to, today, JSON.stringify(view.filters), view.compare]);
   const days = daysOf(view.range, today, view.custom);
   const interval = days === undefined ? undefined : intervalOf(view.interval, days, can.hours);
@@ -127,6 +130,7 @@ export function Reports({ view, site, today, can, tracker, onChange }: ReportsPr
             formats={GOALS_PANEL.formats} loaded={goals} rows={goals.data ? GOALS_PANEL.rows(goals.data, view.breakdown) : []} changes={changes}
             onFilter={can.filters ? addFilter : undefined} empty={GOALS_PANEL.empty} />
         )}
+        {can.funnels && <Funnels view={view} base={shared} changes={changes} account={account} shared={tracker === undefined} onChange={onChange} />}
       </div>
     </>
   );
