@@ -118,7 +118,7 @@ export async function addAndDeleteFunnel(page: Page, siteId: string, shot: (name
   await page.fill('#step-value-0', '/pricing');
   await page.selectOption('#step-kind-1', 'event');
   await page.fill('#step-value-1', 'Signup');
-  await page.waitForFunction(() => document.querySelectorAll('#funnel-preview tbody tr').length === 2, undefined, { timeout: 15_000 });
+  await page.waitForFunction(() => document.querySelectorAll('#funnel-preview tbody tr').length === 2, undefined, { timeout: 60_000 });
   expect(await page.$$eval('#funnel-preview tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)))).toEqual([
     ['1. Visit /pricing', '0', '0%', '—'], ['2. Signup', '0', '0%', '0%'],
   ]);
@@ -126,7 +126,7 @@ export async function addAndDeleteFunnel(page: Page, siteId: string, shot: (name
   await shot('7b-funnel-preview');
   await page.click('button:has-text("Save funnel")');
   await page.waitForSelector('text=Funnel Signup path saved.');
-  await page.click('button:has-text("Delete Signup path")');
+  await page.getByRole('button', { name: 'Delete Signup path' }).click();
   await page.waitForSelector('text=Funnel Signup path deleted.');
   expect(await page.textContent('main')).toContain('No funnels yet.');
 }

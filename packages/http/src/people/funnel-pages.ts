@@ -8,7 +8,7 @@
  */
 import { type Funnel, type FunnelsResponse, MAX_FUNNEL_NAME_LENGTH, MAX_FUNNEL_STEPS, MAX_GOAL_PATTERN_LENGTH, type Site, stepName } from '@siteline/core';
 import { escapeHtml as e } from '../dashboard/pages.js';
-import { type AccountFrame, button, cut, formFor } from './pages.js';
+import { type AccountFrame, cut, deleteButton, formFor } from './pages.js';
 
 /** What an owner entered in the form, shown again (with a preview, or after a refusal). */
 export interface FunnelForm {
@@ -42,7 +42,7 @@ export function funnelsBody(frame: AccountFrame, sites: Site[], site: Site | und
   const stepRows = rows.map((r, i) => `<div class="step-row"><label for="step-value-${i}">Step ${i + 1}</label>
 <select id="step-kind-${i}" name="kind" aria-label="Step ${i + 1}: kind"><option value="page"${r.kind === 'page' ? ' selected' : ''}>Page path pattern</option><option value="event"${r.kind === 'event' ? ' selected' : ''}>Custom event name</option></select>
 <input id="step-value-${i}" name="value" maxlength="${MAX_GOAL_PATTERN_LENGTH}" value="${e(r.value)}"${i < 2 ? ' required' : ''} placeholder="${i === 0 ? '/pricing' : i === 1 ? '/signup' : ''}"></div>`).join('\n');
-  const list = funnels.map((f) => `<tr><td>${cut(f.name)}</td><td><ol class="saved-steps">${f.steps.map((s) => `<li>${e(stepName(s))}</li>`).join('')}</ol></td><td>${button(frame, 'funnels/delete', `Delete ${f.name}`, { site_id: site.id, name: f.name }, 'danger')}</td></tr>`).join('\n');
+  const list = funnels.map((f) => `<tr><td>${cut(f.name)}</td><td><ol class="saved-steps">${f.steps.map((s) => `<li>${e(stepName(s))}</li>`).join('')}</ol></td><td>${deleteButton(frame, 'funnels/delete', f.name, { site_id: site.id, name: f.name })}</td></tr>`).join('\n');
   return `${picker}
 <section class="panel"><h2>Add a funnel to ${e(site.name)}</h2>
 <p class="hint">A funnel follows visitors through steps in the order their visits went: of those who saw the pricing page, how many then opened the signup page, and how many signed up. Other pages may come between two steps. A page step is a path pattern (* matches anything, the whole path must match: /docs* is /docs and every page under it); an event step is the name your pages send with siteline('event', 'signup').</p>

@@ -45,8 +45,11 @@ export const formFor = (frame: AccountFrame, target: string, attributes = '') =>
   return `<form method="post" action="${section}"${attributes}>${csrfField(frame)}${action ? `<input type="hidden" name="do" value="${action}">` : ''}`;
 };
 /** A one-button form posting `fields` to `target`; a long label (a goal's name) is cut on screen and whole in the title. */
-export const button = (frame: AccountFrame, target: string, label: string, fields: Record<string, string>, cls = '') =>
-  `${formFor(frame, target, ' class="inline"')}${Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${e(v)}">`).join('')}<button type="submit"${cls ? ` class="${cls}"` : ''} title="${e(label)}">${e(label)}</button></form>`;
+export const button = (frame: AccountFrame, target: string, label: string, fields: Record<string, string>, cls = '', shown = label) =>
+  `${formFor(frame, target, ' class="inline"')}${Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${e(v)}">`).join('')}<button type="submit"${cls ? ` class="${cls}"` : ''} title="${e(label)}"${shown === label ? '' : ` aria-label="${e(label)}"`}>${e(shown)}</button></form>`;
+/** A row's Delete button beside a name that may be long: "Delete" on screen, the whole "Delete <name>" its accessible name and title. */
+export const deleteButton = (frame: AccountFrame, target: string, name: string, fields: Record<string, string>) =>
+  button(frame, target, `Delete ${name}`, fields, 'danger', 'Delete');
 /** A value that may be long (names and patterns of up to 500 characters): cut to the cell, whole in the title. */
 export const cut = (text: string) => `<span class="cut" title="${e(text)}">${e(text)}</span>`;
 export const when = (iso: string | null) => (iso ? `<time datetime="${e(iso)}">${e(iso.slice(0, 16).replace('T', ' '))} UTC</time>` : '—');
@@ -164,7 +167,7 @@ ${formFor(frame, 'sites/edit', ' class="stack"')}<input type="hidden" name="site
 export function goalsBody(frame: AccountFrame, sites: Site[], site: Site | undefined, goals: Goal[]): string {
   const picker = `<form method="get" action="goals" class="inline"><label for="goal-site">Site</label> <select id="goal-site" name="site_id">${sites.map((s) => `<option value="${e(s.id)}"${s.id === site?.id ? ' selected' : ''}>${e(s.name)} (${e(s.id)})</option>`).join('')}</select> <button type="submit">Show goals</button></form>`;
   if (!site) return sites.length === 0 ? '<p class="empty">Add a site first.</p>' : picker;
-  const rows = goals.map((g) => `<tr><td>${cut(g.name)}</td><td>${g.type === 'event' ? 'custom event' : 'page'}</td><td><code>${cut(g.value)}</code></td><td>${button(frame, 'goals/delete', `Delete ${g.name}`, { site_id: site.id, goal: g.name }, 'danger')}</td></tr>`).join('\n');
+  const rows = goals.map((g) => `<tr><td>${cut(g.name)}</td><td>${g.type === 'event' ? 'custom event' : 'page'}</td><td><code>${cut(g.value)}</code></td><td>${deleteButton(frame, 'goals/delete', g.name, { site_id: site.id, goal: g.name })}</td></tr>`).join('\n');
   return `${picker}
 <section class="panel"><h2>Add a goal to ${e(site.name)}</h2>
 ${formFor(frame, 'goals', ' class="stack"')}<input type="hidden" name="site_id" value="${e(site.id)}">
