@@ -49,7 +49,7 @@ export const button = (frame: AccountFrame, target: string, label: string, field
   `${formFor(frame, target, ' class="inline"')}${Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${e(v)}">`).join('')}<button type="submit"${cls ? ` class="${cls}"` : ''} title="${e(label)}"${shown === label ? '' : ` aria-label="${e(label)}"`}>${e(shown)}</button></form>`;
 /** A row's Delete button beside a name that may be long: "Delete" on screen, the whole "Delete <name>" its accessible name and title. */
 export const deleteButton = (frame: AccountFrame, target: string, name: string, fields: Record<string, string>) =>
-  button(frame, target, `Delete ${name}`, fields, 'danger', 'Delete');
+  button(frame, target, `Delete ${name}`, fields, 'danger whole', 'Delete');
 /** A value that may be long (names and patterns of up to 500 characters): cut to the cell, whole in the title. */
 export const cut = (text: string) => `<span class="cut" title="${e(text)}">${e(text)}</span>`;
 export const when = (iso: string | null) => (iso ? `<time datetime="${e(iso)}">${e(iso.slice(0, 16).replace('T', ' '))} UTC</time>` : '—');
