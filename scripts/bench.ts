@@ -42,6 +42,7 @@ import {
   sqliteCostStore,
 } from './bench/properties.js';
 import { BIG, benchSites, loadDataset } from './bench/dataset.js';
+import { benchFunnels, type FunnelResult, funnelParams, funnelTable } from './bench/funnels.js';
 import { cacheFilled, int, ms, removeDatabase, table, time, type Timing } from './bench/measure.js';
 import { benchMemory } from './bench/memory.js';
 import { naiveStorage } from './bench/naive.js';
@@ -67,6 +68,11 @@ const args = benchArgs('npm run bench --', {
   'property-naive-runs': { type: 'string', default: '1' },
   /** Runs of each property and goal case on each ClickHouse engine. */
   'clickhouse-property-runs': { type: 'string', default: '10' },
+  /** Funnels (a 4-step funnel, unfiltered, by country, by page): `yes` (default), `no`, or `only` (the dataset, then only them, every store); naive runs per row. */
+  funnels: { type: 'string', default: 'yes' },
+  'funnel-naive-runs': { type: 'string', default: '1' },
+  /** Runs of each funnel case on each ClickHouse engine, each beside a run of its floor (in turns: --floor-runs does not apply). */
+  'clickhouse-funnel-runs': { type: 'string', default: '10' },
   /** Export (`openExport`, what GET /export streams) of the large site's 30 days on every store, each in a fresh process: `yes` (default) or `no`. */
   export: { type: 'string', default: 'yes' },
   /** Pageviews of the lines imported with and without properties, on every store (0: skip). */
@@ -101,7 +107,7 @@ const args = benchArgs('npm run bench --', {
   'import-memory': { type: 'string', default: 'yes' },
   'import-memory-events': { type: 'string', default: '1000000,5000000' },
 });
-for (const name of ['start', 'cold-read', 'import-memory'] as const) {
+for (const name of ['start', 'cold-read', 'import-memory', 'funnels'] as const) {
   if (!['yes', 'no', 'only'].includes(String(args[name]))) {
     console.error(`--${name} must be yes, no or only, got ${String(args[name])}`);
     process.exit(2);
@@ -145,7 +151,12 @@ interface EndpointResult {
 
 const endpoints = Object.keys(ENDPOINT_PATHS) as EndpointName[];
 const paramsOf = (endpoint: EndpointName): Record<string, string> =>
-  endpoint === 'live' ? { site_id: BIG.id } : endpoint === 'properties' ? { site_id: BIG.id, period: '30d', name: PROPERTY_EVENT } : { site_id: BIG.id, period: '30d' };
+  endpoint === 'live' ? { site_id: BIG.id }
+    : endpoint === 'properties' ? { site_id: BIG.id, period: '30d', name: PROPERTY_EVENT }
+      : endpoint === 'funnels' ? funnelParams('unfiltered', BIG.id)
+        : { site_id: BIG.id, period: '30d' };
+/** `--funnels only`: the dataset, then the funnel cases alone on every store. */
+const funnelsOnly = args.funnels === 'only';
 
 /** The ClickHouse columns (every engine asked for that can run here), and why the others did not. */
 async function clickhouseColumns(): Promise<{ clickhouse: ClickHouseResult[]; noClickHouse: string[] }> {
@@ -160,12 +171,17 @@ async function clickhouseColumns(): Promise<{ clickhouse: ClickHouseResult[]; no
       continue;
     }
     log(`clickhouse (${engine}): importing the same lines`);
-    clickhouse.push(await benchClickHouse(engine, {
-      sites, lines: datasetOptions, siteId: BIG.id, endpoints, params: Object.fromEntries(endpoints.map((e) => [e, paramsOf(e)])),
-      runs: num('runs'), floorRuns: num('floor-runs'), extensionRuns: args.extensions === 'no' ? 0 : num('clickhouse-extension-runs'), readNow, dir, collect: { seconds: num('collect-seconds'), connections: num('connections') },
-      propertyRuns: args.properties === 'no' ? 0 : num('clickhouse-property-runs'), costPageviews: num('cost-pageviews'), exportEvents: args.export !== 'no',
-      layoutBefore: args['layout-before'],
-    }));
+    clickhouse.push(await benchClickHouse(engine, funnelsOnly
+      ? {
+          sites, lines: datasetOptions, siteId: BIG.id, endpoints: [], params: {}, runs: 0, floorRuns: num('floor-runs'), extensionRuns: 0, propertyRuns: 0,
+          funnelRuns: num('clickhouse-funnel-runs'), readNow, dir, collect: { seconds: 0, connections: 0 }, costPageviews: 0, exportEvents: false,
+        }
+      : {
+          sites, lines: datasetOptions, siteId: BIG.id, endpoints, params: Object.fromEntries(endpoints.map((e) => [e, paramsOf(e)])),
+          runs: num('runs'), floorRuns: num('floor-runs'), extensionRuns: args.extensions === 'no' ? 0 : num('clickhouse-extension-runs'), readNow, dir, collect: { seconds: num('collect-seconds'), connections: num('connections') },
+          propertyRuns: args.properties === 'no' ? 0 : num('clickhouse-property-runs'), funnelRuns: args.funnels === 'no' ? 0 : num('clickhouse-funnel-runs'),
+          costPageviews: num('cost-pageviews'), exportEvents: args.export !== 'no', layoutBefore: args['layout-before'],
+        }));
   }
   return { clickhouse, noClickHouse };
 }
@@ -176,10 +192,34 @@ async function clickhouseColumns(): Promise<{ clickhouse: ClickHouseResult[]; no
  */
 async function clickhouseOnly(): Promise<void> {
   const { clickhouse, noClickHouse } = await clickhouseColumns();
+  if (funnelsOnly) return void console.log(funnelSection([], clickhouse, noClickHouse));
   console.log(`## ClickHouse, ${int(num('pageviews'))} pageviews requested over ${num('days')} days (--sqlite no)\n\n${clickhouseReport(clickhouse, noClickHouse, { bytesPerMillion: Number.NaN, json: new Map(), extensions: [] }, num('pageviews'))}`);
   const properties = clickhousePropertyReport(clickhouse);
   if (properties) console.log(`\n${properties}`);
   writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, clickhouse: clickhouse.map(({ endpoints: e, ...rest }) => ({ ...rest, endpoints: Object.fromEntries(Object.entries(e).map(([k, v]) => [k, { core: v.core, http: v.http, floor: v.floor }])) })) }, null, 2)}\n`);
+}
+
+/** The funnel rows of every store that ran them, as Markdown. */
+function funnelSection(sqlite: FunnelResult[], clickhouse: ClickHouseResult[], noClickHouse: string[] = []): string {
+  const engines = clickhouse.map((ch) => ({ engine: ch.engine === 'server' ? `clickhouse-server ${ch.version}` : `chdb ${ch.version}`, cases: new Map(ch.funnels.map((c) => [c.case as string, c])) }));
+  const skipped = noClickHouse.map((reason) => `\nClickHouse column skipped: ${reason}`).join('');
+  return `\n## Funnels (${int(num('pageviews'))} pageviews requested, period 30d; naive = raw SQL with the core's stepsReached, ${args['funnel-naive-runs']} run(s); ClickHouse core ${args['clickhouse-funnel-runs']} runs in turns with the floor's, floor = scripts/bench/funnels.ts)\n\n${funnelTable(sqlite, engines)}${skipped}`;
+}
+
+/** `--funnels only`: the bench's database (made when it is not there, or again without --reuse), then the funnel cases alone on SQLite and every ClickHouse engine. */
+async function funnelsAlone(): Promise<void> {
+  if (!args.reuse || !existsSync(file)) await load();
+  const storage = createSqliteStore(file, { now });
+  const server = await startServer({ storage, salts: createSqliteSaltStore(storage.db, { now }) }, () => readNow, join(dir, 'tls'));
+  const funnels = await benchFunnels({
+    storage, naive: naiveStorage(storage, storage.db), get: (path) => server.get(path), siteId: BIG.id, now: () => readNow, runs: num('runs'), naiveRuns: num('funnel-naive-runs'), log,
+  });
+  await server.close();
+  await storage.close();
+  const { clickhouse, noClickHouse } = await clickhouseColumns();
+  for (const x of funnels) for (const ch of clickhouse) x.same &&= ch.funnels.every((c) => c.case !== x.case || c.json === x.json);
+  console.log(funnelSection(funnels, clickhouse, noClickHouse));
+  if (funnels.some((r) => !r.same)) process.exitCode = 1;
 }
 
 /** Issue 26's parts (scripts/bench/memory.ts) asked for, as Markdown. */
@@ -197,6 +237,7 @@ async function main() {
     return;
   }
   if (args.sqlite === 'no') return clickhouseOnly();
+  if (funnelsOnly) return funnelsAlone();
   if (only) {
     // The bench's database as the full run makes it, made only when it is not there.
     if (!existsSync(file)) await load();
@@ -256,6 +297,13 @@ async function main() {
       storage, naive, get: (path) => server.get(path), siteId: BIG.id, now: () => readNow, runs: num('runs'), naiveRuns: num('property-naive-runs'), log,
     });
   }
+  let funnels: FunnelResult[] = [];
+  if (args.funnels !== 'no') {
+    log('funnels: a 4-step funnel, unfiltered, by country, by page');
+    funnels = await benchFunnels({
+      storage, naive, get: (path) => server.get(path), siteId: BIG.id, now: () => readNow, runs: num('runs'), naiveRuns: num('funnel-naive-runs'), log,
+    });
+  }
   if (num('cost-pageviews') > 0) {
     log('what properties cost: the same lines imported with and without them (SQLite)');
     const site = costSite(BIG, num('cost-pageviews'));
@@ -270,6 +318,7 @@ async function main() {
     for (const ch of clickhouse) x.same &&= ch.extensions.every((c) => c.case !== x.case || c.endpoint !== x.endpoint || c.json === x.json);
   }
   for (const x of properties) for (const ch of clickhouse) x.same &&= ch.properties.every((c) => c.case !== x.case || c.json === x.json);
+  for (const x of funnels) for (const ch of clickhouse) x.same &&= ch.funnels.every((c) => c.case !== x.case || c.json === x.json);
 
   await server.close();
   let collect: CollectResult | string = 'n/a (wrk not installed)';
@@ -383,6 +432,7 @@ async function main() {
     const floors = clickhousePropertyReport(clickhouse);
     if (floors) console.log(`\n${floors}`);
   }
+  if (funnels.length > 0) console.log(funnelSection(funnels, clickhouse));
   const costRows = [
     ...(sqliteCost ? importCostRows('SQLite', sqliteCost) : []),
     ...clickhouse.flatMap((ch) => (ch.importCost ? importCostRows(ch.engine === 'server' ? `clickhouse-server ${ch.version}` : `chdb ${ch.version}`, ch.importCost) : [])),
@@ -422,8 +472,8 @@ async function main() {
       ...stages.filter((st) => st.reference).map((st) => [st.stage, st.microsPerEvent.toFixed(2), `${int(1e6 / st.microsPerEvent)}/s at most`]),
     ]));
   }
-  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, pageviews, events, bytes, loaded, collect, collectWorker, collectFloor, collectEvents, results, exported, extensions, coldCache, properties, sqliteCost, clickhouse: clickhouse.map(({ endpoints: e, ...rest }) => ({ ...rest, endpoints: Object.fromEntries(Object.entries(e).map(([k, v]) => [k, { core: v.core, http: v.http, floor: v.floor }])) })), stages, maxRssKb: process.resourceUsage().maxRSS }, null, 2)}\n`);
-  if (results.some((r) => !r.same) || extensions.some((r) => !r.same) || properties.some((r) => !r.same)) process.exitCode = 1;
+  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ args, pageviews, events, bytes, loaded, collect, collectWorker, collectFloor, collectEvents, results, exported, extensions, coldCache, properties, funnels, sqliteCost, clickhouse: clickhouse.map(({ endpoints: e, ...rest }) => ({ ...rest, endpoints: Object.fromEntries(Object.entries(e).map(([k, v]) => [k, { core: v.core, http: v.http, floor: v.floor }])) })), stages, maxRssKb: process.resourceUsage().maxRSS }, null, 2)}\n`);
+  if (results.some((r) => !r.same) || extensions.some((r) => !r.same) || properties.some((r) => !r.same) || funnels.some((r) => !r.same)) process.exitCode = 1;
 }
 
 await main();

@@ -14,6 +14,7 @@ import { FILTER_ATTRIBUTES, SESSION_ATTRIBUTE_COLUMN } from '../../packages/core
 import type { FilterOperator } from '../../packages/core/src/types.js';
 import type { EndpointName } from '../../packages/core/src/types.js';
 import { shiftDay } from '../../packages/core/src/time/zone.js';
+import { BENCH_FUNNEL, funnelFloorSql } from './funnels.js';
 
 const GROUPS: Partial<Record<EndpointName, string>> = {
   stats: 'day',
@@ -50,6 +51,8 @@ export function floorSql(database: string, endpoint: EndpointName, siteId: strin
         uniqExactIf((day, visitor_id), type = 'pageview' AND path LIKE '/docs/%') AS vd
       FROM ${events} WHERE ${site} AND ${days}`;
   }
+  // /funnels: the bench's funnel, unfiltered (funnels.ts).
+  if (endpoint === 'funnels') return funnelFloorSql(database, siteId, from, to, { steps: JSON.stringify(BENCH_FUNNEL) });
   const group = GROUPS[endpoint];
   if (!group) throw new Error(`no floor for ${endpoint}`);
   return `SELECT ${group}, count() AS n, uniqExact(visitor_id) AS v FROM ${events}

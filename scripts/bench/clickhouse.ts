@@ -30,8 +30,9 @@ import { type BeaconKind, measureCollect, wrkInstalled, type CollectResult } fro
 import { costLines, costSite, type ImportCost, importCost, PROPERTY_CASES, type PropertyCase, propertyParams } from './properties.js';
 import { EXTENSION_CASES, type ExtensionCase } from './extensions.js';
 import { exportInChild, exportInProcess, type ExportResult } from './export.js';
+import { FUNNEL_CASES, type FunnelCase, funnelFloorSql, funnelParams } from './funnels.js';
 import { chunks, createBenchSite, type BenchSite, type DatasetOptions } from './dataset.js';
-import { time, type Timing } from './measure.js';
+import { time, timeInTurns, type Timing } from './measure.js';
 import { startServer } from './server.js';
 
 export type Engine = 'server' | 'chdb';
@@ -60,6 +61,8 @@ export interface ClickHouseResult {
   before?: { dir: string; importPerSecond: number; bytes: number };
   /** The property and goal cases (properties.ts), core: p50, the floor of the same case (clickhouse-floors.ts) and the answer. */
   properties: { case: PropertyCase; core: Timing; floor: Timing; json: string }[];
+  /** The funnel cases (funnels.ts), core: p50, the floor of the same case and the answer. */
+  funnels: { case: FunnelCase; core: Timing; floor: Timing; json: string }[];
   /** The same lines imported with and without properties (undefined when skipped). */
   importCost?: ImportCost;
   collect: CollectResult | string;
@@ -84,6 +87,8 @@ export interface ClickHouseBenchOptions {
   extensionRuns: number;
   /** Runs of each property and goal case (0: none). */
   propertyRuns: number;
+  /** Runs of each funnel case (0: none). */
+  funnelRuns: number;
   /** Pageviews of the lines imported with and without properties (0: skipped). */
   costPageviews: number;
   /** Export the large site's 30 days (export.ts) after the reads. */
@@ -153,7 +158,7 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
       log(`${name} ${endpoint}: core p50 ${core.timing.p50.toFixed(1)} ms, HTTPS ${viaHttp.timing.p50.toFixed(1)} ms, floor ${floor.timing.p50.toFixed(1)} ms`);
     }
     for (const [name, extra] of options.extensionRuns > 0 ? (Object.entries(EXTENSION_CASES) as [ExtensionCase, Record<string, string>][]) : []) {
-      for (const endpoint of options.endpoints.filter((e) => e !== 'live' && e !== 'properties' && e !== 'goals')) {
+      for (const endpoint of options.endpoints.filter((e) => e !== 'live' && e !== 'properties' && e !== 'goals' && e !== 'funnels')) {
         const params = { site_id: site.id, period: '30d', ...extra };
         const call = (): Promise<unknown> => REPORTS[endpoint](storage, parseQuery(endpoint, params), { now: options.readNow });
         await call();
@@ -181,6 +186,17 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
     const floor = await time(options.floorRuns, () => rows(floorQuery));
     properties.push({ case: name, core: core.timing, floor: floor.timing, json: JSON.stringify(core.result) });
     log(`${engine} ${name}: core p50 ${core.timing.p50.toFixed(1)} ms, floor ${floor.timing.p50.toFixed(1)} ms`);
+  }
+  const funnels: ClickHouseResult['funnels'] = [];
+  for (const name of options.funnelRuns > 0 ? (Object.keys(FUNNEL_CASES) as FunnelCase[]) : []) {
+    const params = funnelParams(name, site.id);
+    const call = (): Promise<unknown> => REPORTS.funnels(storage, parseQuery('funnels', params), { now: options.readNow });
+    await call();
+    const floorQuery = funnelFloorSql('bench', site.id, shiftDay(to, -29), to, params);
+    // In turns, so the core and its floor see the same load (measure.ts).
+    const [core, floor] = await timeInTurns(options.funnelRuns, call, () => rows(floorQuery));
+    funnels.push({ case: name, core: core.timing, floor: floor.timing, json: JSON.stringify(core.result) });
+    log(`${engine} funnel, ${name}: core p50 ${core.timing.p50.toFixed(1)} ms, floor ${floor.timing.p50.toFixed(1)} ms`);
   }
   let exported: ExportResult | undefined;
   if (options.exportEvents) {
@@ -225,7 +241,7 @@ export async function run(engine: Engine, storage: ClickHouseStorage, options: C
   await storage.close();
   return {
     engine, version, events, importPerSecond: (events / importMs) * 1000, bytes: Number(parts?.b ?? 0), layoutBytes: Number(gapBytes?.b ?? 0) + Number(arrayBytes?.b ?? 0),
-    before, endpoints, extensions, properties,
+    before, endpoints, extensions, properties, funnels,
     importCost: cost, collect, collectEvents, exported,
   };
 }

@@ -56,8 +56,8 @@ export interface ExtensionBenchOptions {
 
 /** Times every endpoint but /live under each case; the first call (cold cache) is timed apart. */
 export async function benchExtensions(o: ExtensionBenchOptions): Promise<ExtensionResult[]> {
-  // Properties and goals have cases of their own (properties.ts).
-  const endpoints = (Object.keys(ENDPOINT_PATHS) as EndpointName[]).filter((e) => e !== 'live' && e !== 'properties' && e !== 'goals');
+  // Properties and goals have cases of their own (properties.ts), funnels too (funnels.ts).
+  const endpoints = (Object.keys(ENDPOINT_PATHS) as EndpointName[]).filter((e) => e !== 'live' && e !== 'properties' && e !== 'goals' && e !== 'funnels');
   const results: ExtensionResult[] = [];
   for (const [name, extra] of Object.entries(EXTENSION_CASES) as [ExtensionCase, Record<string, string>][]) {
     for (const endpoint of endpoints) {

@@ -25,6 +25,26 @@ export async function time<T>(runs: number, fn: () => Promise<T>): Promise<{ tim
   return { timing: { p50: percentile(ms, 50), p95: percentile(ms, 95), runs }, result };
 }
 
+/**
+ * Two functions timed in turns (a, b, a, b, ...), `runs` each: on a shared machine whose load
+ * drifts, both see the same load, so the ratio of their p50s holds where two blocks of runs
+ * one after the other would not.
+ */
+export async function timeInTurns<A, B>(runs: number, a: () => Promise<A>, b: () => Promise<B>): Promise<[{ timing: Timing; result: A }, { timing: Timing; result: B }]> {
+  const [ams, bms]: [number[], number[]] = [[], []];
+  let [ra, rb]: [A | undefined, B | undefined] = [undefined, undefined];
+  for (let i = 0; i < runs; i++) {
+    let t = performance.now();
+    ra = await a();
+    ams.push(performance.now() - t);
+    t = performance.now();
+    rb = await b();
+    bms.push(performance.now() - t);
+  }
+  const timing = (ms: number[]): Timing => (ms.sort((x, y) => x - y), { p50: percentile(ms, 50), p95: percentile(ms, 95), runs });
+  return [{ timing: timing(ams), result: ra as A }, { timing: timing(bms), result: rb as B }];
+}
+
 /** Milliseconds with a precision that suits their size. */
 export const ms = (v: number): string => (v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0));
 

@@ -58,9 +58,10 @@ export function naiveStorage(base: Storage, db: Database.Database): Storage {
     ...base,
     kind: 'naive',
     hourBuckets: async (r, starts, selection) => filtered.hourBuckets(r, starts, selection),
-    // No rollup holds properties or goals: the raw definition answers them, filtered or not.
+    // No rollup holds properties, goals or funnels: the raw definition answers them, filtered or not.
     properties: async (r, name, property, selection) => filtered.properties(r, name, property, selection),
     goalTotals: async (r, goals, selection) => filtered.goalTotals(r, goals, selection),
+    funnelVisitors: async (r, steps, selection) => filtered.funnelVisitors(r, steps, selection),
     async summary(r, selection) {
       if (selection) return filtered.summary(r, selection);
       return { ...(totals.get(...s(r)) as Omit<SummaryTotals, 'pageviews'>), ...(pageviews.get(...e(r)) as { pageviews: number }) };

@@ -14,6 +14,10 @@ import {
   MAX_FILTER_CONDITIONS,
   MAX_FILTER_VALUE_LENGTH,
   MAX_FILTER_VALUES,
+  MAX_FUNNEL_NAME_LENGTH,
+  MAX_FUNNEL_STEPS,
+  MAX_FUNNELS,
+  MIN_FUNNEL_STEPS,
   MAX_GOAL_PATTERN_LENGTH,
   MAX_GOALS,
   MAX_HOUR_RANGE_DAYS,
@@ -48,6 +52,7 @@ export const EXAMPLES: Record<string, string> = {
   '/live': 'site_id=ST-demo',
   '/properties': 'site_id=ST-demo&period=7d&name=signup&property=plan',
   '/goals': 'site_id=ST-demo&period=7d&compare=previous_period',
+  '/funnels': 'site_id=ST-demo&period=30d&funnel=Pricing to signup',
   '/export': 'site_id=ST-demo&period=1d',
   '/openapi.json': '',
 };
@@ -61,6 +66,7 @@ const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ')
 /** What a parameter's schema accepts, in a few words. */
 function accepts(name: string, schema: Json | undefined): string {
   if (name === 'filters') return `JSON, at most ${MAX_FILTER_CONDITIONS} conditions (see Filters)`;
+  if (name === 'steps') return `JSON, ${MIN_FUNNEL_STEPS} to ${MAX_FUNNEL_STEPS} steps (see Funnels)`;
   if (!schema) return '';
   if (schema.enum) return (schema.enum as string[]).map(code).join(', ');
   if (schema.format === 'date') return '`YYYY-MM-DD`';
@@ -83,6 +89,7 @@ function typeOf(doc: Json, schema: Json): string {
   if (s.enum) return 'string';
   if (s.type === 'array') return `array of ${s.items.$ref ? String(s.items.$ref).split('/').pop() : typeOf(doc, s.items)}`;
   if (s.format === 'date') return 'string (date)';
+  if (Array.isArray(s.type)) return (s.type as string[]).join(' or ');
   return s.type ?? 'object';
 }
 
@@ -102,20 +109,25 @@ function fieldRows(doc: Json, schema: Json, prefix = ''): string[] {
   return rows;
 }
 
-/** The names a `comparison` holds in the compared body, or undefined when the endpoint has none. */
+/** The names a `comparison` holds in the compared body (the body's own, its rows', or both), or undefined when the endpoint has none. */
 function comparisonLine(doc: Json, variants: Json[]): string | undefined {
   for (const variant of variants) {
     const props = variant.properties as Record<string, Json>;
+    const lines: string[] = [];
     if (props.comparison) {
       const c = resolve(doc, props.comparison.type === 'array' ? props.comparison.items : props.comparison);
       const where = props.comparison.type === 'array' ? 'the rows of the compared range, with the same fields' : `${Object.keys(c.properties).map(code).join(', ')} of the compared range`;
-      return `With \`compare\`, the answer also has \`comparison\`: ${where}.`;
+      lines.push(`With \`compare\`, the answer also has \`comparison\`: ${where}.`);
     }
     for (const [list, value] of Object.entries(props)) {
       const row = value.type === 'array' ? resolve(doc, value.items) : undefined;
       const comparison = row?.properties?.comparison;
-      if (comparison) return `With \`compare\`, each row of \`${list}\` also has \`comparison\`: ${Object.keys(comparison.properties).map(code).join(', ')} of the same row in the compared range (zeros where it has no data).`;
+      if (!comparison) continue;
+      lines.push(lines.length > 0
+        ? `Each row of \`${list}\` also has \`comparison\`: ${Object.keys(comparison.properties).map(code).join(', ')} of the same row in the compared range.`
+        : `With \`compare\`, each row of \`${list}\` also has \`comparison\`: ${Object.keys(comparison.properties).map(code).join(', ')} of the same row in the compared range (zeros where it has no data).`);
     }
+    if (lines.length > 0) return lines.join(' ');
   }
   return undefined;
 }
@@ -210,6 +222,7 @@ function limitsBlock(): string {
     ['`property`, and a `prop:` filter\'s key', `1 to ${MAX_PROPERTY_KEY_LENGTH} characters`],
     ['A custom event\'s `props` (recorded)', `at most ${MAX_PROPERTIES} entries; values of at most ${MAX_PROPERTY_VALUE_LENGTH.toLocaleString('en-US')} characters`],
     ['Goals of a site', `at most ${MAX_GOALS}; a page pattern of 1 to ${MAX_GOAL_PATTERN_LENGTH} characters`],
+    ['Funnels of a site', `at most ${MAX_FUNNELS}; a name of 1 to ${MAX_FUNNEL_NAME_LENGTH} characters; ${MIN_FUNNEL_STEPS} to ${MAX_FUNNEL_STEPS} steps (also \`steps\`)`],
     ['`/live` window', `the last ${LIVE_WINDOW_MS / 60_000} minutes; poll it at most every 30 seconds`],
     ['Request target (path and query)', `${MAX_URL_LENGTH.toLocaleString('en-US')} characters (414 beyond)`],
     ['Requests per key', `${DEFAULTS.RATE_LIMIT_PER_MINUTE} in any 60 seconds (\`RATE_LIMIT_PER_MINUTE\`)`],

@@ -7,6 +7,8 @@ import { createClickHouseStorage, type ClickHouseStorageOptions } from './clickh
 import { sqlIdent, sqlString } from './connection/escape.js';
 import { storageTableName } from './schema/schema.js';
 import { createClickHouseSaltStore } from './sites/salts.js';
+import { createClickHouseEmailReportStore } from './sharing/email-reports.js';
+import { createClickHouseShareStore } from './sharing/shared-links.js';
 import { insertSettings } from './write/settings.js';
 
 export interface ClickHouseBackendOptions extends Pick<ClickHouseStorageOptions, 'username' | 'password' | 'database' | 'cluster' | 'nodes' | 'requestTimeoutMs'> {
@@ -63,6 +65,8 @@ export async function openClickHouseBackend(options: ClickHouseBackendOptions): 
       storage,
       accounts: createClickHouseAccounts(storage.client, target, settings),
       people: createClickHousePeople(storage.client, target, settings, everyNode),
+      shares: createClickHouseShareStore(storage.client, target, settings),
+      emailReports: createClickHouseEmailReportStore(storage.client, target, settings),
       salts: createClickHouseSaltStore(storage.client, target, { ...(options.now ? { now: options.now } : {}), dropDays, insertSettings: settings }),
       capabilities: { writerThread: true, sharedAcrossHosts: true },
       close: () => storage.close(),

@@ -7,6 +7,8 @@ import { createEventPages } from './reads/export.js';
 import { createImported } from './imported/imported.js';
 import { sqlIdent } from './connection/escape.js';
 import { goalRow, goalsSql, goalVersions, toGoal, type GoalRead } from './sites/goals.js';
+import { funnelRow, funnelsSql, toFunnel, type FunnelRead } from './sites/funnels.js';
+import { createFunnelReads } from './reads/funnels.js';
 import { migrateSchema } from './schema/migrate.js';
 import * as q from './reads/queries.js';
 import { createGoalVisitors } from './rollups/goal-visitors.js';
@@ -124,7 +126,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const timezones = new Map<string, string>();
   const storage: ClickHouseStorage = {
     kind: 'clickhouse',
-    capabilities: { selection: true, properties: true, goals: true, imported: true },
+    capabilities: { selection: true, properties: true, goals: true, imported: true, funnels: true },
     client,
     async migrate() {
       await Promise.all([rollups.idle(), goalVisitors.idle()]); // a step may rebuild the tables a background build writes to
@@ -298,12 +300,29 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     importedTotals: (request) => imported.importedTotals(request),
     nativeDays: (siteId, days) => imported.nativeDays(siteId, days),
 
+    funnelVisitors: (range, steps, selection) => funnelReads.funnelVisitors(range, steps, selection),
+    // No transactions: the core's checks just before are all there is (two owners adding at once may both pass them).
+    async insertFunnel(funnel) {
+      await io.insert('funnels', [funnelRow(funnel, false, nextFunnelVersion())]);
+      return true;
+    },
+    async listFunnels(siteId) {
+      return (await rows<FunnelRead>(funnelsSql(target, siteId))).map((row) => toFunnel(siteId, row));
+    },
+    async deleteFunnel(siteId, name) {
+      const funnel = (await this.listFunnels!(siteId)).find((f) => f.name === name);
+      if (!funnel) return false;
+      await io.insert('funnels', [funnelRow(funnel, true, nextFunnelVersion())]);
+      return true;
+    },
+
     async close() {
       await Promise.all([rollups.idle(), goalVisitors.idle()]);
       await client.close();
     },
   };
   const nextGoalVersion = goalVersions();
+  const nextFunnelVersion = goalVersions();
 
   const write = createWriter(io, target);
   const repeatable = createRepeatableWrites(io, target, write.changes);
@@ -331,6 +350,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const eventPage = createEventPages(rows, target);
   const goalVisitors = createGoalVisitors(io, target, { sources: (range) => rollups.sources(range), command });
   const propertyReads = createPropertyReads(target, selected, goalVisitors);
+  const funnelReads = createFunnelReads(target, selected);
   const imported = createImported(io, target, { client, nodes: options.nodes, username: options.username, password: options.password });
 
   return storage;

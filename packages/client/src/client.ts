@@ -60,6 +60,13 @@ export interface SitelineClient {
   /** `GET /goals`: every goal of the site with its visitors, conversions and conversion rate. */
   goals: Endpoint<'goals'>;
   /**
+   * `GET /funnels`: a funnel saved for the site (`funnel`, its name) or ad-hoc `steps` (2 to 8,
+   * `{ page: '/pricing' }` or `{ event: 'signup' }`): each step's visitors, drop-off and
+   * conversion rates, in funnel order.
+   * @example const { steps } = await siteline.funnels({ site_id: 'ST-blog', steps: [{ page: '/pricing' }, { event: 'signup' }] });
+   */
+  funnels: Endpoint<'funnels'>;
+  /**
    * Any report but `/live` as CSV text (`format=csv`): a header row of the JSON field names,
    * `comparison` fields as `comparison_<field>`, records ended by CRLF. Same errors as JSON.
    * @example const text = await siteline.csv('pages', { site_id: 'ST-blog', period: '7d' });
@@ -91,6 +98,7 @@ export type ExportParams = Pick<EndpointParams['stats'], 'site_id' | 'from' | 't
  * // de.comparison.visitors: the same filter over the 30 days before
  * const { values } = await siteline.properties({ site_id: 'ST-blog', name: 'Signup', property: 'plan' });
  * const { goals } = await siteline.goals({ site_id: 'ST-blog', filters: [['is', 'prop:plan', ['pro']]] });
+ * const funnel = await siteline.funnels({ site_id: 'ST-blog', funnel: 'Pricing to signup', compare: 'previous_period' });
  */
 export function createClient(options: ClientOptions): SitelineClient {
   const untyped = createRequest(resolveOptions(options));
@@ -111,5 +119,6 @@ export function createClient(options: ClientOptions): SitelineClient {
     export: (params, opts) => untyped('export', params, opts, 'ndjson') as unknown as Promise<string>,
     properties: ((params: EndpointParams['properties'], opts?: RequestOptions) => request('properties', params, opts)) as PropertiesEndpoint,
     goals: (params, opts) => request('goals', params, opts),
+    funnels: (params, opts) => request('funnels', params, opts),
   };
 }

@@ -19,4 +19,5 @@ export const PATHS = {
   live: '/live',
   properties: '/properties',
   goals: '/goals',
+  funnels: '/funnels',
 } as const satisfies typeof ENDPOINT_PATHS;

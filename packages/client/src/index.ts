@@ -54,6 +54,8 @@ export type {
   ComparedPropertyValuesResponse,
   ComparedPropertiesResponse,
   ComparedGoalsResponse,
+  ComparedFunnelsResponse,
+  FunnelComparison,
   ComparedEndpointResponses,
   ComparableEndpoint,
   ResponseFor,
@@ -72,6 +74,8 @@ export type {
   PropertyRow,
   PropertyValueRow,
   GoalRow,
+  FunnelStep,
+  FunnelStepRow,
   StatsResponse,
   TimeseriesResponse,
   PagesResponse,
@@ -86,4 +90,5 @@ export type {
   PropertyValuesResponse,
   PropertiesResponse,
   GoalsResponse,
+  FunnelsResponse,
 } from '@siteline/core';

@@ -98,15 +98,15 @@ async function attempt(config: ResolvedOptions, url: string, callerSignal: Abort
 
 /**
  * `<baseUrl><path>?<params>`: numbers become strings, `filters` (a list of
- * conditions) the JSON text the API reads, `undefined` and `null` are left
- * out. The key never goes into the URL.
+ * conditions) and `steps` (a funnel's) the JSON text the API reads, `undefined`
+ * and `null` are left out. The key never goes into the URL.
  */
 export function buildUrl(baseUrl: string, path: string, params: object | undefined): string {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(params ?? {})) {
     if (value === undefined || value === null) continue;
     if (name === 'api_key') throw new SitelineError('Pass the key as the apiKey option, never as a URL parameter.');
-    query.append(name, name === 'filters' && typeof value !== 'string' ? JSON.stringify(value) : String(value));
+    query.append(name, (name === 'filters' || name === 'steps') && typeof value !== 'string' ? JSON.stringify(value) : String(value));
   }
   const search = query.toString();
   return `${baseUrl}${path}${search ? `?${search}` : ''}`;

@@ -3,7 +3,7 @@
  * `@ts-expect-error` must hit a real error, or the build fails.
  */
 import type {
-  ComparedGoalsResponse, ComparedPropertyValuesResponse, ComparedStatsResponse, EndpointName, EndpointParams, EndpointResponses, GoalsResponse,
+  ComparedFunnelsResponse, ComparedGoalsResponse, ComparedPropertyValuesResponse, FunnelsResponse, ComparedStatsResponse, EndpointName, EndpointParams, EndpointResponses, GoalsResponse,
   PropertyKeysResponse, PropertyValuesResponse, StatsResponse,
 } from '@siteline/core';
 import type { SitelineClient } from './client.js';
@@ -113,3 +113,24 @@ async function _propertiesAndGoals(): Promise<void> {
   void client.stats({ site_id, filters: [['is', 'plan', ['pro']]] });
 }
 void _propertiesAndGoals;
+
+// Funnels: exactly one of funnel and steps; `comparison` exactly when `compare` is given.
+async function _funnels(): Promise<void> {
+  const site_id = 'ST-a';
+  const saved = await client.funnels({ site_id, funnel: 'Pricing to signup' });
+  check<Equal<typeof saved, FunnelsResponse>>();
+  const adHoc = await client.funnels({ site_id, steps: [{ page: '/pricing' }, { event: 'signup' }], compare: 'previous_period' });
+  check<Equal<typeof adHoc, ComparedFunnelsResponse>>();
+  const rate: number = adHoc.steps[0]!.comparison.dropoff_rate;
+  const name: string | null = saved.funnel;
+  void [rate, name];
+  // @ts-expect-error one of funnel and steps is required
+  void client.funnels({ site_id });
+  // @ts-expect-error not both
+  void client.funnels({ site_id, funnel: 'F', steps: [{ page: '/a' }, { page: '/b' }] });
+  // @ts-expect-error a step is a page or an event
+  void client.funnels({ site_id, steps: [{ goal: 'x' }, { page: '/b' }] });
+  // @ts-expect-error a step's comparison has its metrics, not its name
+  void adHoc.steps[0]!.comparison.step;
+}
+void _funnels;

@@ -5,8 +5,10 @@
  * engine it has: it reads `capabilities`.
  */
 import type { AccountStore } from './accounts/types.js';
+import type { EmailReportStore } from './email-reports/types.js';
 import type { PeopleStore } from './people/types.js';
 import type { SaltStore } from './salts/salts.js';
+import type { ShareStore } from './sharing/types.js';
 import type { Storage } from './storage/types.js';
 
 /** What a backend can do beyond the contract; declared, never detected. */
@@ -55,6 +57,10 @@ export interface Backend {
   readonly accounts: AccountStore;
   /** Dashboard users, one-time links and web sessions (issue 25), shared like `accounts`. */
   readonly people: PeopleStore;
+  /** Shared links of sites (issue 37), shared like `accounts`: revoking one ends its pages on every process. */
+  readonly shares: ShareStore;
+  /** Email report subscriptions and send attempts (issue 37): every process sees every claim, so a report goes out once. */
+  readonly emailReports: EmailReportStore;
   /** Daily salts of the collector's visitor ids, shared by every process and kept across restarts. */
   readonly salts: SaltStore;
   readonly capabilities: BackendCapabilities;

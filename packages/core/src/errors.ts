@@ -49,8 +49,10 @@ export class DuplicateImportError extends ImportError {
 
 /**
  * The storage adapter does not implement what the query needs (filters without
- * `capabilities.selection`, `interval=hour` without `hourBuckets`). A server
- * configuration problem, not a bad request: the HTTP adapter answers 500.
+ * `capabilities.selection`, `interval=hour` without `hourBuckets`, funnels without
+ * `capabilities.funnels`): the query is refused rather than answered wrongly. The HTTP
+ * adapter answers 422 with `MESSAGES.unsupported` and logs this message (which names the
+ * storage and the capability) for the operator.
  */
 export class UnsupportedQueryError extends Error {
   override readonly name = 'UnsupportedQueryError';
@@ -59,6 +61,11 @@ export class UnsupportedQueryError extends Error {
 /** A goal broke a rule (properties-goals.md section 4) or is not there; nothing was changed. */
 export class GoalError extends Error {
   override readonly name = 'GoalError';
+}
+
+/** A funnel broke a rule (funnels.md section 4) or is not there; nothing was changed. */
+export class FunnelError extends Error {
+  override readonly name = 'FunnelError';
 }
 
 /** What a `WriteUnavailableError` says, by where the write was refused; written once, tests import them. */

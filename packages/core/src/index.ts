@@ -18,7 +18,7 @@ export {
 export {
   SITE_ID_PATTERN, isCalendarDate, siteIdSchema, dateSchema, periodSchema, limitSchema, breakdownSchema, eventNameSchema,
   filterConditionSchema, filterConditionsSchema, filterValuesSchema, compareSchema, intervalSchema, importedSchema, ENDPOINT_OWN_PARAMETERS,
-  FORMATS, type Format, formatSchema,
+  FORMATS, type Format, formatSchema, funnelStepSchema, funnelStepsSchema, funnelNameSchema,
   requiredEventNameSchema, propertySchema, filterDimensionSchema, PROP_DIMENSION_PATTERN, type EndpointParameter,
 } from './query/schema.js';
 export { bounceRate, averageSeconds, percentage, conversionRate } from './metrics/metrics.js';
@@ -29,6 +29,13 @@ export { getReferrers, getChannels, getLocations, getDevices, getCampaigns } fro
 export { getEvents, getLive, LIVE_WINDOW_MS } from './reports/events.js';
 export { getProperties } from './reports/properties.js';
 export { getGoals } from './reports/goals.js';
+export { getFunnel } from './reports/funnels.js';
+export {
+  type Funnel, type FunnelEvent, stepGoal, stepName, stepsReached, recordOrder, MIN_FUNNEL_STEPS, MAX_FUNNEL_STEPS, MAX_FUNNELS, MAX_FUNNEL_NAME_LENGTH,
+} from './funnels/funnel.js';
+export { addFunnel, listFunnels, deleteFunnel, FUNNEL_MESSAGES, type NewFunnel } from './funnels/funnels.js';
+export { parseSteps, MAX_STEPS_LENGTH } from './query/funnel-params.js';
+export { funnelSteps } from './metrics/funnel-steps.js';
 export { type Goal, type GoalDefinition, goalName, goalPatternMatches, meetsGoal, PAGE_GOAL_PREFIX } from './goals/goal.js';
 export { addGoal, listGoals, deleteGoal, GOAL_MESSAGES, MAX_GOALS, MAX_GOAL_PATTERN_LENGTH } from './goals/goals.js';
 export { parseProps, PROPS_MESSAGES, type PropsResult } from './props/props.js';
@@ -61,8 +68,16 @@ export { type ReservedAttempt, SignInThrottle, THROTTLE_DEFAULTS, type ThrottleO
 export { People, type PeopleOptions, type SessionSubject } from './people/people.js';
 export { ATTEMPTS_KEPT_MS, CLEANUP_INTERVAL_MS, csrfMatches, LINK_TTL_MS, MAX_EMAIL_LENGTH, normalEmail, PeopleError, SESSION_LIMITS, TOKEN_PATTERN, TOTP_STEP_MS } from './people/rules.js';
 export { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem, SCRYPT_PARAMS, verifyPassword, verifyPasswords } from './people/passwords.js';
+export { newToken, tokenHash } from './people/tokens.js';
+export type { SharedLinkRow, ShareStore } from './sharing/types.js';
+export { frameAncestor, type LinkPasswordCheck, linkThrottleSubject, MAX_FRAME_ANCESTORS, MAX_LINK_NAME_LENGTH, MAX_LINKS_PER_SITE, type NewSharedLink, ShareError, SharedLinks, type SharedLinksOptions } from './sharing/links.js';
+export { type EmailReportStore, REPORT_KINDS, type ReportKind, type SendAttemptRow, type SendKey, type SubscriptionRow } from './email-reports/types.js';
+export { type DayPair, latestPeriod, periodOf, type ReportPeriod, SEND_HOUR } from './email-reports/periods.js';
+export { CLAIM_TIMEOUT_MS, type DueSend, EmailReports, MAX_FAILURES, MAX_SUBSCRIBERS, nextAttempt, RETRY_AFTER_MS } from './email-reports/email-reports.js';
+export { REPORT_TOP_ROWS, type ReportFigures, reportFigures } from './email-reports/figures.js';
+export { type Change, type ChangeKind, measureChange, SUMMARY_CHANGE } from './metrics/change.js';
 export { CLOUD_KEY_PATTERN, generateCloudKey, hashCloudKey, hashesEqual, maskKey } from './accounts/keys.js';
-export { accountIdFor, newAccountId, newKeyId, newUserId, accountName, keyInfo, byCreation, type StoredKeyRow, LAST_USED_RESOLUTION_MS } from './accounts/rules.js';
+export { accountIdFor, newAccountId, newKeyId, newSharedLinkId, newUserId, accountName, keyInfo, byCreation, type StoredKeyRow, LAST_USED_RESOLUTION_MS } from './accounts/rules.js';
 export * from './derive/index.js';
 export {
   type SaltStore,

@@ -102,6 +102,22 @@ export interface GoalRow {
   conversion_rate: number;
 }
 
+/** `/funnels`: one step of the funnel, in funnel order, zeros included (funnels.md section 3). */
+export interface FunnelStepRow {
+  /** The step's display name: the event name, or `Visit ` and the page pattern. */
+  step: string;
+  /** Daily distinct visitors of counted sessions (matching, starting in the range) that reach this step, summed. */
+  visitors: number;
+  /** The previous step's visitors minus this step's (0 for step 1). */
+  dropoff: number;
+  /** 100 x `dropoff` / the previous step's visitors, one decimal place (0 for step 1, and when that is 0). */
+  dropoff_rate: number;
+  /** 100 x `visitors` / step 1's visitors, one decimal place (0 when that is 0). */
+  conversion_rate: number;
+  /** 100 x `visitors` / the previous step's visitors (step 1: 100, or 0 without visitors), one decimal place. */
+  conversion_rate_step: number;
+}
+
 export type Breakdown = 'device_type' | 'browser' | 'os';
 export type Period = '30d' | '7d' | '1d';
 
@@ -156,6 +172,17 @@ export interface PropertyValuesResponse extends WithImported { name: string; pro
 /** `/properties`: the keys (no `property` given) or the values of one key (tell them apart by `'values' in body`). */
 export type PropertiesResponse = PropertyKeysResponse | PropertyValuesResponse;
 export interface GoalsResponse extends WithImported { goals: GoalRow[] }
+/**
+ * `/funnels`: the funnel's name (`null` for ad-hoc `steps`), the `/stats` visitors of the same
+ * parameters, and every step in funnel order.
+ */
+export interface FunnelsResponse extends WithImported { funnel: string | null; visitors: number; steps: FunnelStepRow[] }
+
+/**
+ * One step of a funnel (funnels.md section 1): a pageview whose path matches the pattern (a page
+ * goal's: `*` matches any run of characters, the whole path must match), or a custom event of that name.
+ */
+export type FunnelStep = { readonly page: string } | { readonly event: string };
 
 /** Common query parameters accepted by every endpoint except `/live`. */
 export interface DateParams {
@@ -236,6 +263,8 @@ export interface EndpointParams {
   /** `name` (required): the custom event; `property`: one key, whose values are listed; `limit` 1-100, default 20. */
   properties: { site_id: string; name: string; property?: string; limit?: number } & DateParams & ExtensionParams;
   goals: { site_id: string } & DateParams & ExtensionParams;
+  /** Exactly one of `funnel` (a funnel saved for the site) and `steps` (2 to 8 steps; the SDK encodes them as the JSON text the API reads). */
+  funnels: { site_id: string } & ({ funnel: string; steps?: undefined } | { steps: readonly FunnelStep[]; funnel?: undefined }) & DateParams & ExtensionParams;
 }
 
 /** Response body of each endpoint. */
@@ -252,6 +281,7 @@ export interface EndpointResponses {
   live: LiveResponse;
   properties: PropertiesResponse;
   goals: GoalsResponse;
+  funnels: FunnelsResponse;
 }
 
 export type EndpointName = keyof EndpointResponses;
@@ -281,6 +311,13 @@ export interface ComparedPropertyKeysResponse extends WithImported { name: strin
 export interface ComparedPropertyValuesResponse extends WithImported { name: string; property: string; values: Compared<PropertyValueRow, 'value'>[] }
 export type ComparedPropertiesResponse = ComparedPropertyKeysResponse | ComparedPropertyValuesResponse;
 export interface ComparedGoalsResponse extends WithImported { goals: Compared<GoalRow, 'goal'>[] }
+/** `/funnels` `comparison`: the compared range and its `/stats` visitors. */
+export interface FunnelComparison {
+  from: string;
+  to: string;
+  visitors: number;
+}
+export interface ComparedFunnelsResponse extends WithImported { funnel: string | null; visitors: number; steps: Compared<FunnelStepRow, 'step'>[]; comparison: FunnelComparison }
 
 /** Response body of each endpoint when `compare` is given (`/live` takes no `compare`). */
 export interface ComparedEndpointResponses {
@@ -295,6 +332,7 @@ export interface ComparedEndpointResponses {
   campaigns: ComparedCampaignsResponse;
   properties: ComparedPropertiesResponse;
   goals: ComparedGoalsResponse;
+  funnels: ComparedFunnelsResponse;
 }
 
 /** Endpoints that take `filters` and `compare`: all but `/live`. */
@@ -326,6 +364,7 @@ export const ENDPOINT_PATHS = {
   live: '/live',
   properties: '/properties',
   goals: '/goals',
+  funnels: '/funnels',
 } as const satisfies Record<EndpointName, string>;
 
 /** A tracked website. */

@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { AccountStore } from '@siteline/core';
+import type { AccountStore, FilterCondition } from '@siteline/core';
 
 /** Who a key belongs to, as far as the API cares. */
 export interface Principal {
@@ -8,6 +8,10 @@ export interface Principal {
   keyId: string;
   /** Restricts reads to this account's sites (Cloud); undefined reads every site (Community). */
   accountId?: string;
+  /** Restricts reads to this one site (a shared link): any other is reported like a missing one, and `/export` is not offered. */
+  siteId?: string;
+  /** Conditions added to every read's `filters` (a shared link's segment), which the reader cannot remove; `/live` (unfiltered) is not offered then. */
+  filters?: readonly FilterCondition[];
   /**
    * Checked again just before the response is sent, so a key revoked while
    * its request was in flight still gets 401. Omit when keys cannot be revoked.

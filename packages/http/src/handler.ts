@@ -5,12 +5,14 @@ import {
   csvReport,
   ENDPOINT_PATHS,
   type EndpointName,
+  MESSAGES,
   openExport,
   parseExportQuery,
   parseQuery,
   REPORTS,
   SiteNotFoundError,
   type Storage,
+  UnsupportedQueryError,
   ValidationError,
 } from '@siteline/core';
 import { type Authenticator, type Principal, presentedKey } from './auth.js';
@@ -124,7 +126,11 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
         if (!rate.allowed) throw new HttpError(429, HTTP_MESSAGES.tooManyRequests, { 'Retry-After': String(rate.resetSeconds) });
       }
 
-      const reportOptions = { now: now(), accountId: principal.accountId };
+      const reportOptions = { now: now(), accountId: principal.accountId, siteId: principal.siteId };
+      // A principal of one site reads reports only; one with forced filters never reads what ignores them.
+      if ((endpoint === undefined && principal.siteId !== undefined) || (endpoint === 'live' && (principal.filters?.length ?? 0) > 0)) {
+        throw new HttpError(404, HTTP_MESSAGES.notFound);
+      }
       if (endpoint === undefined) {
         // GET /export: found and readable site first (errors still JSON), then the stream.
         const exported = await openExport(options.storage, parseExportQuery(url.searchParams), reportOptions);
@@ -132,6 +138,7 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
         return await streamExport(req, res, exported, headers);
       }
       const query = parseQuery(endpoint, url.searchParams);
+      if (principal.filters) query.filters.push(...principal.filters);
       if (query.format === 'csv' && endpoint !== 'live') {
         const csv = await csvReport(options.storage, endpoint, query, reportOptions);
         if (principal.stillValid && !(await principal.stillValid())) throw unauthorized();
@@ -146,6 +153,11 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
       if (error instanceof HttpError) return send(req, res, error.status, { error: error.message }, { ...headers, ...error.headers });
       if (error instanceof ValidationError) return send(req, res, 422, { error: error.message }, headers);
       if (error instanceof SiteNotFoundError) return send(req, res, 404, { error: error.message }, headers);
+      if (error instanceof UnsupportedQueryError) {
+        // Refused, never answered wrongly: the client learns the server cannot answer it, the log says which capability is missing.
+        logger({ level: 'warn', msg: 'query refused', request_id: requestId, reason: error.message });
+        return send(req, res, 422, { error: MESSAGES.unsupported }, headers);
+      }
       logger({ level: 'error', msg: 'request failed', request_id: requestId, error: errorDetail(error) });
       return send(req, res, 500, { error: HTTP_MESSAGES.serverError }, headers);
     }

@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { type AccountStore, type Backend, People } from '@siteline/core';
+import { type AccountStore, type Backend, EmailReports, People } from '@siteline/core';
 import { type Authenticator, cloudAuthenticator, communityAuthenticator, communityKeyTag } from './auth.js';
-import { mailerFor } from './people/mail.js';
+import { createReportScheduler, type ReportScheduler } from './email-reports/scheduler.js';
+import { linkMailer, smtpSender } from './people/mail.js';
 import { type CollectHandler, createCollectHandler } from './collect/index.js';
 import { ConfigError, isLoopback, type ServerConfig } from './config.js';
 import { createDashboardHandler } from './dashboard/index.js';
@@ -18,6 +19,12 @@ import { exitGracefullyOnSignals, type ShutdownOptions } from './shutdown.js';
 export interface StartServerOptions {
   /** Default: JSON lines on stdout/stderr. */
   logger?: Logger;
+  /**
+   * The email report scheduler (runs with `SMTP_URL`): its clock (default `Date.now`), and
+   * `timers: false` to look for due reports only when `RunningServer.reports.tick()` is called
+   * (tests move the clock instead of waiting).
+   */
+  reports?: { now?: () => number; timers?: boolean };
 }
 
 export interface RunningServer {
@@ -31,6 +38,8 @@ export interface RunningServer {
   /** Where beacons are derived and written: on a worker thread (the backend allows it) or in the request thread. */
   collector: 'worker thread' | 'request thread';
   backend: Backend;
+  /** The email report scheduler, when mail is set up (`SMTP_URL`). */
+  reports?: ReportScheduler;
   /** Stops accepting, waits for in-flight requests, writes every accepted beacon, closes the backend. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -79,12 +88,13 @@ export async function startServer(config: ServerConfig, backend: Backend, option
       ...handlerLimits(config.limits).api,
     });
     const people = new People(backend.people, config.dashboardSessions ?? {});
-    const mailLink = mailerFor(config.smtp, logger);
+    const send = smtpSender(config.smtp, logger);
     const dashboard = createDashboardHandler({
       api, authenticate, storage: backend.storage, people, trustProxy: config.trustProxy, logger,
       ...(config.edition === 'cloud' ? { accounts: backend.accounts } : { communityKeyTag: communityKeyTag(config.serviceApiKey) }),
       ...(config.publicUrl ? { publicOrigin: config.publicUrl } : {}),
-      ...(mailLink ? { mailLink } : {}),
+      ...(send ? { mailLink: linkMailer(send) } : {}),
+      shares: backend.shares, emailReports: backend.emailReports, mailsReports: send !== undefined,
     });
     await dashboard.ready();
     const onWorker = backend.capabilities.writerThread;
@@ -111,14 +121,20 @@ export async function startServer(config: ServerConfig, backend: Backend, option
     await listen(server, config);
     const stopCleanup = scheduleCleanup(people, logger);
     const { port } = server.address() as AddressInfo;
+    const reports = send && createReportScheduler({
+      storage: backend.storage, reports: new EmailReports(backend.emailReports, options.reports?.now ? { now: options.reports.now } : {}), send,
+      origin: config.publicUrl ?? `https://localhost:${port}`, logger,
+    });
+    const stopReports = reports && options.reports?.timers !== false ? reports.start() : async () => {};
     const url = `${config.tls ? 'https' : 'http'}://${displayHost(config.host)}:${port}/api/v1`;
     const collector = onWorker ? 'worker thread' : 'request thread';
     for (const warning of [...config.warnings, ...(backend.notices ?? [])]) logger({ level: 'warn', msg: warning });
     logger({ level: 'info', msg: 'server started', url, edition: config.edition, storage: backend.kind, database: backend.description, collector, tls: config.tls ? 'direct' : 'proxy' });
 
     let closing: Promise<void> | undefined;
-    const close = () => (closing ??= (stopCleanup(), stop(server, api, collect, backend, logger)));
-    return { url, port, server, handler: api, collect, collector, backend, close };
+    // The report scheduler stops (and its running look ends) before the backend closes.
+    const close = () => (closing ??= (stopCleanup(), stopReports().then(() => stop(server, api, collect, backend, logger))));
+    return { url, port, server, handler: api, collect, collector, backend, ...(reports ? { reports } : {}), close };
   } catch (error) {
     await backend.close();
     throw error;

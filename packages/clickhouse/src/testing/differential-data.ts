@@ -54,6 +54,19 @@ export const DIFF_GOALS = [
   { type: 'event', value: 'never' },
 ] as const;
 
+/** The funnels saved for every differential site: a plain one and one whose first step comes again. */
+export const DIFF_FUNNELS = [
+  { name: 'Pricing', steps: [{ page: '/' }, { page: '/pricing' }, { event: 'signup' }] },
+  { name: 'Repeat', steps: [{ page: '/' }, { page: '/docs*' }, { page: '/' }] },
+] as const;
+
+/** Ad-hoc funnels of the differential: an event twice and a literal `%`; patterns with `*` and a literal `_`; eight steps. */
+export const DIFF_STEPS = [
+  [{ page: '/blog/*' }, { event: 'play' }, { event: 'play' }, { page: '/50%off' }],
+  [{ page: '*a*' }, { page: '/d_cs' }, { event: 'download' }, { page: '*' }],
+  [{ page: '*' }, { page: '*' }, { page: '*' }, { page: '*' }, { page: '*' }, { page: '*' }, { page: '*' }, { page: '*' }],
+] as const;
+
 /** A custom event's props, from their own generator (so the rest of the data stays what it was): a few keys, skewed values, odd text. */
 function propsOf(rand: () => number): Record<string, unknown> | undefined {
   if (rand() < 0.15) return undefined;

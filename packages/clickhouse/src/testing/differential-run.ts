@@ -5,9 +5,9 @@
  * every report must give byte-identical JSON from all of them.
  */
 import {
-  addGoal, createSite, createSqliteStorage, getStats, importEvents, parseQuery, REPORTS, type EndpointName, type RawParams, type Storage,
+  addFunnel, addGoal, createSite, createSqliteStorage, getStats, importEvents, parseQuery, REPORTS, type EndpointName, type RawParams, type Storage,
 } from '@siteline/core';
-import { DIFF_GOALS, DIFF_SITES, generateDiffData } from './differential-data.js';
+import { DIFF_FUNNELS, DIFF_GOALS, DIFF_SITES, DIFF_STEPS, generateDiffData } from './differential-data.js';
 
 const SALT = (day: string) => `differential-salt-${day}`;
 
@@ -28,10 +28,17 @@ const FILTERS = [
   [['is', 'goal', ['no such goal']]],
 ];
 
-/** Adds the differential goals to every site of every store. */
+/** Adds the differential goals and funnels to every site of every store. */
 export async function addDiffGoals(stores: Storage[]): Promise<void> {
-  for (const storage of stores) for (const site of DIFF_SITES) for (const goal of DIFF_GOALS) await addGoal(storage, site.id, goal);
+  for (const storage of stores) {
+    for (const site of DIFF_SITES) {
+      for (const goal of DIFF_GOALS) await addGoal(storage, site.id, goal);
+      for (const funnel of DIFF_FUNNELS) await addFunnel(storage, site.id, funnel);
+    }
+  }
 }
+
+const adHoc = (i: number) => ({ steps: JSON.stringify(DIFF_STEPS[i]) });
 
 /** Reports to compare: [endpoint, params, now]. */
 export function differentialCases(): ReportCase[] {
@@ -50,6 +57,7 @@ export function differentialCases(): ReportCase[] {
       out.push(['locations', p], ['devices', p], ['devices', { ...p, breakdown: 'browser' }], ['devices', { ...p, breakdown: 'os' }]);
       out.push(['events', p], ['events', { ...p, name: 'signup' }], ['campaigns', p]);
       out.push(['properties', { ...p, name: 'signup' }], ['properties', { ...p, name: 'play', property: 'odd', limit: '100' }], ['goals', p]);
+      out.push(['funnels', { ...p, funnel: 'Pricing' }], ['funnels', { ...p, funnel: 'Repeat' }], ...DIFF_STEPS.map((_, i): ReportCase => ['funnels', { ...p, ...adHoc(i) }]));
     }
     out.push(['stats', { site_id: site.id, period: '7d' }, '2026-11-10T06:00:00Z'], ['pages', { site_id: site.id, period: '1d' }, '2026-11-10T23:30:00Z']);
     // The query extensions over sessions that cross midnight and import batches (explicit ids run for hours).
@@ -59,9 +67,11 @@ export function differentialCases(): ReportCase[] {
         const f = { ...p, filters: JSON.stringify(filters) };
         out.push(['stats', f], ['timeseries', f], ['pages', { ...f, limit: '100' }], ['channels', f], ['devices', f], ['events', f], ['campaigns', f]);
         out.push(['properties', { ...f, name: 'signup', property: 'plan' }], ['properties', { ...f, name: 'share' }], ['goals', f]);
+        out.push(['funnels', { ...f, funnel: 'Pricing' }], ['funnels', { ...f, ...adHoc(0) }]);
       }
       out.push(['stats', { ...p, compare: 'previous_period', filters: JSON.stringify(FILTERS[0]) }], ['pages', { ...p, compare: 'previous_period', limit: '100' }]);
       out.push(['goals', { ...p, compare: 'previous_period', filters: JSON.stringify(FILTERS[5]) }], ['properties', { ...p, name: 'download', compare: 'year_over_year' }]);
+      out.push(['funnels', { ...p, funnel: 'Repeat', compare: 'previous_period', filters: JSON.stringify(FILTERS[1]) }], ['funnels', { ...p, ...adHoc(1), compare: 'year_over_year' }]);
     }
     const hours = { site_id: site.id, ...ranges[2]!, interval: 'hour' };
     out.push(['timeseries', hours], ['timeseries', { ...hours, filters: JSON.stringify(FILTERS[2]) }]);
@@ -127,6 +137,7 @@ export async function propertyCoverageGaps(sqlite: Storage): Promise<string[]> {
   const body = async (endpoint: EndpointName, params: Record<string, string>) => (await REPORTS[endpoint](sqlite, parseQuery(endpoint, params))) as unknown as Record<string, unknown[]>;
   const filtered = async (i: number) => ((await body('stats', { ...p, filters: JSON.stringify(FILTERS[i]) })) as unknown as { sessions: number }).sessions;
   const goals = (await body('goals', p)).goals as { visitors: number }[];
+  const lastStep = async (params: Record<string, string>) => ((await body('funnels', { ...p, ...params })).steps as { visitors: number }[]).at(-1)!.visitors;
   const found = {
     keys: (await body('properties', { ...p, name: 'signup' })).properties!.length,
     oddValues: (await body('properties', { ...p, name: 'play', property: 'odd', limit: '100' })).values!.length,
@@ -135,10 +146,15 @@ export async function propertyCoverageGaps(sqlite: Storage): Promise<string[]> {
     propFiltered: await filtered(5),
     goalFiltered: await filtered(8),
     noSuchGoal: await filtered(10),
+    pricingLast: await lastStep({ funnel: 'Pricing' }),
+    repeatLast: await lastStep({ funnel: 'Repeat' }),
+    eventTwiceLast: await lastStep(adHoc(0)),
+    eightLast: await lastStep(adHoc(2)),
   };
   const wanted: [keyof typeof found, (n: number) => boolean, string][] = [
     ['keys', (n) => n >= 3, '>= 3'], ['oddValues', (n) => n >= 8, '>= 8'], ['goalsWithVisitors', (n) => n >= 6, '>= 6'], ['goals', (n) => n === 8, '8'],
     ['propFiltered', (n) => n > 0, '> 0'], ['goalFiltered', (n) => n > 0, '> 0'], ['noSuchGoal', (n) => n === 0, '0'],
+    ['pricingLast', (n) => n > 0, '> 0'], ['repeatLast', (n) => n > 0, '> 0'], ['eventTwiceLast', (n) => n > 0, '> 0'], ['eightLast', (n) => n > 0, '> 0'],
   ];
   return wanted.filter(([name, ok]) => !ok(found[name])).map(([name, , want]) => `${name}: ${found[name]}, want ${want}`);
 }

@@ -6,7 +6,7 @@
  * does, and takes further writes that continue its stored sessions.
  */
 import type { ClickHouseClient } from '@clickhouse/client';
-import { addGoal, createSite, createSqliteStorage, DuplicateImportError, importEvents, parseQuery, REPORTS, type RawParams, type Storage } from '@siteline/core';
+import { addFunnel, addGoal, createSite, listFunnels, createSqliteStorage, DuplicateImportError, importEvents, parseQuery, REPORTS, type RawParams, type Storage } from '@siteline/core';
 import { ALPHA, BETA, DELTA_FIRST, DELTA_SECOND, GAMMA_FIRST, GAMMA_SECOND, ndjson, PROPS, PROPS_GOALS } from '@siteline/core/testing';
 import { expect, it } from 'vitest';
 import type { ClickHouseStorage } from '../clickhouse-storage.js';
@@ -18,6 +18,7 @@ import { migrationContext } from '../schema/migrate.js';
 import { initialSchema } from '../schema/migrations/001-initial.js';
 import { propertiesSchema } from '../schema/migrations/004-properties.js';
 import { nameCountsSchema } from '../schema/migrations/008-name-counts.js';
+import { funnelsSchema } from '../schema/migrations/013-funnels.js';
 import { MIGRATIONS } from '../schema/migrations/index.js';
 import { storageTableName, tableName, type SchemaTarget } from '../schema/schema.js';
 import { importCountSql, importRow, siteRow, sitesSql, toSite, type SiteRead } from '../sites/sites.js';
@@ -206,6 +207,28 @@ export function migrationCases(setup: () => MigrationSetup): void {
     for (const server of servers) await propertiesSchema.up(migrationContext(server, target, false));
     expect(await report(storage, 'properties', { ...range, name: 'Signup', property: 'plan' })).toEqual(await report(sqlite, 'properties', { ...range, name: 'Signup', property: 'plan' }));
     expect(await report(storage, 'goals', range)).toEqual(await report(sqlite, 'goals', range));
+  });
+
+  it(`saves and reads funnels after migration ${funnelsSchema.version}, and keeps them when the step runs again`, async () => {
+    const funnel = { name: 'Pricing to thanks', steps: [{ page: '/pricing' }, { event: 'Signup' }, { page: '/thanks*' }] };
+    for (const store of [storage, sqlite]) await addFunnel(store, 'ST-props', funnel);
+    const range = { site_id: 'ST-props', from: '2026-11-10', to: '2026-11-11', funnel: funnel.name };
+    // datasets-properties.ts: /pricing then Signup in Q1 and Q2 (a, b on 11-10) and Q7 (a on 11-11): 2 + 1;
+    // then /thanks in Q1 only. /stats visitors: a, b, c on 11-10 and a, d, e on 11-11.
+    const expected = {
+      funnel: funnel.name, visitors: 6,
+      steps: [
+        { step: 'Visit /pricing', visitors: 3, dropoff: 0, dropoff_rate: 0, conversion_rate: 100, conversion_rate_step: 100 },
+        { step: 'Signup', visitors: 3, dropoff: 0, dropoff_rate: 0, conversion_rate: 100, conversion_rate_step: 100 },
+        { step: 'Visit /thanks*', visitors: 1, dropoff: 2, dropoff_rate: 66.7, conversion_rate: 33.3, conversion_rate_step: 33.3 },
+      ],
+    };
+    expect(await report(storage, 'funnels', range)).toEqual(expected);
+    expect(await report(sqlite, 'funnels', range)).toEqual(expected);
+    const { target, servers } = setup();
+    for (const server of servers) await funnelsSchema.up(migrationContext(server, target, false));
+    expect((await listFunnels(storage, 'ST-props')).map((f) => [f.name, f.steps])).toEqual([[funnel.name, funnel.steps]]);
+    expect(await report(storage, 'funnels', range)).toEqual(expected);
   });
 
   it('ends the same when steps 6 and 8 run again, and when every step from 2 on runs again (an interrupted migration is started over)', async () => {

@@ -42,6 +42,12 @@ export const newKeyId = (): string => randomId('key_', 12);
 export const newUserId = (): string => randomId('usr_', 16);
 
 /**
+ * A new shared link id (not its token): `lnk_` and 12 lowercase letters or digits.
+ * @example newSharedLinkId() // 'lnk_7c2m9x0q4v1b'
+ */
+export const newSharedLinkId = (): string => randomId('lnk_', 12);
+
+/**
  * The trimmed name of an account or key, or an error saying what a name must be.
  * @example accountName('  Acme ', 'An account') // 'Acme'
  */

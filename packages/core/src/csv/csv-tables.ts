@@ -32,6 +32,7 @@ const PAGE_METRICS = ['pageviews', 'visitors', 'bounce_rate', 'avg_duration'] as
 
 const COUNTS = ['count', 'visitors'] as const;
 const GOAL_METRICS = ['visitors', 'conversions', 'conversion_rate'] as const;
+const FUNNEL_METRICS = ['visitors', 'dropoff', 'dropoff_rate', 'conversion_rate', 'conversion_rate_step'] as const;
 
 /**
  * The CSV rows of every endpoint that takes `format` (all but `/live`); a function where the
@@ -53,6 +54,7 @@ export const CSV_TABLES: { readonly [E in ComparableEndpoint]: CsvTable | ((body
     ? { rows: 'values', context: ['name', 'property'], fields: ['value', ...COUNTS], comparison: { from: 'row', fields: COUNTS } }
     : { rows: 'properties', context: ['name'], fields: ['property', ...COUNTS], comparison: { from: 'row', fields: COUNTS } }),
   goals: { rows: 'goals', fields: ['goal', ...GOAL_METRICS], comparison: { from: 'row', fields: GOAL_METRICS } },
+  funnels: { rows: 'steps', fields: ['step', ...FUNNEL_METRICS], comparison: { from: 'row', fields: FUNNEL_METRICS } },
 };
 
 /**

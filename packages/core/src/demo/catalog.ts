@@ -136,6 +136,21 @@ export const EVENT_PROPS: Readonly<Record<string, readonly (readonly [string, nu
   ],
 };
 
+/**
+ * Pages visitors walk on to from a page (`*` at the end: any page under it), and how often, on
+ * top of where the draw takes them: `[from, to, share]`. They make the demo funnels' paths.
+ */
+export const WALKS: readonly (readonly [string, string, number])[] = [
+  ['/pricing', '/signup', 0.3],
+  ['/docs*', '/download', 0.25],
+];
+
+/** Funnels of the demo site, walked by its traffic (`WALKS`, and the events of `eventsFor`). */
+export const DEMO_FUNNELS = [
+  { name: 'Pricing to signup', steps: [{ page: '/pricing' }, { page: '/signup' }, { event: 'signup' }] },
+  { name: 'Docs to download', steps: [{ page: '/docs*' }, { event: 'download' }] },
+] as const;
+
 /** Goals of the demo site: the conversions a small SaaS watches. */
 export const DEMO_GOALS = [
   { type: 'event', value: 'signup' },

@@ -1,9 +1,10 @@
+import { addFunnel } from '../funnels/funnels.js';
 import { addGoal } from '../goals/goals.js';
 import { importEvents, type ImportSummary } from '../import/import.js';
 import { createSite } from '../sites/sites.js';
 import type { Storage } from '../storage/types.js';
 import type { Site } from '../types.js';
-import { DEMO_GOALS } from './catalog.js';
+import { DEMO_FUNNELS, DEMO_GOALS } from './catalog.js';
 import { demoNdjson } from './generate.js';
 
 /** The site `siteline start` and `siteline demo` create. */
@@ -32,7 +33,8 @@ export interface AddDemoSiteOptions {
 
 /**
  * Creates the demo site, imports generated traffic into it (custom events with
- * properties) and, on a storage that keeps goals, adds the demo goals. Fails, like
+ * properties) and, on a storage that keeps goals and funnels, adds the demo goals and
+ * funnels (pricing to signup, docs to download). Fails, like
  * `createSite`, when a site with that id exists already.
  *
  * @example
@@ -54,5 +56,6 @@ export async function addDemoSite(storage: Storage, options: AddDemoSiteOptions 
     }),
   );
   if (storage.capabilities?.goals === true) for (const goal of DEMO_GOALS) await addGoal(storage, site.id, goal);
+  if (storage.capabilities?.funnels === true) for (const funnel of DEMO_FUNNELS) await addFunnel(storage, site.id, funnel);
   return { site, summary };
 }

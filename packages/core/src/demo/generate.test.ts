@@ -4,6 +4,7 @@ import { parseImportLine } from '../import/line-schema.js';
 import { parseQuery } from '../query/parse.js';
 import { getCampaigns, getChannels } from '../reports/breakdowns.js';
 import { getEvents } from '../reports/events.js';
+import { getFunnel } from '../reports/funnels.js';
 import { getGoals } from '../reports/goals.js';
 import { getProperties } from '../reports/properties.js';
 import { getStats, getTimeseries } from '../reports/summary.js';
@@ -76,6 +77,22 @@ describe('generateDemoEvents', () => {
     expect(custom.every((e) => !e.props || Object.keys(e.props).length <= 3)).toBe(true);
   });
 
+  it('walks some visitors on from the pricing page to the signup page and from the docs to the download page', () => {
+    const views = events.filter((e) => e.type === 'pageview').map((e) => ({ visitor: e.visitor_id, path: new URL(e.url!, 'https://x').pathname }));
+    const next = new Map<string, number>();
+    const seen = new Map<string, string>();
+    for (const { visitor, path } of views) {
+      const before = seen.get(visitor);
+      if (before) next.set(`${before.startsWith('/docs') ? '/docs*' : before} ${path}`, (next.get(`${before.startsWith('/docs') ? '/docs*' : before} ${path}`) ?? 0) + 1);
+      seen.set(visitor, path);
+    }
+    const share = (from: string, to: string) => (next.get(`${from} ${to}`) ?? 0) / [...next].filter(([k]) => k.startsWith(`${from} `)).reduce((n, [, c]) => n + c, 0);
+    // About 30 % and 25 % (WALKS), far above what the page draw alone gives (a few percent).
+    expect(share('/pricing', '/signup')).toBeGreaterThan(0.2);
+    expect(share('/docs*', '/download')).toBeGreaterThan(0.15);
+    expect(share('/blog', '/signup')).toBeLessThan(0.1);
+  });
+
   it('gives user agents that parse to the same fields it writes explicitly', () => {
     for (const [device] of DEVICES) {
       expect(parseUserAgent(device.userAgent)).toEqual({ deviceType: device.deviceType, browser: device.browser, os: device.os });
@@ -140,6 +157,11 @@ describe('addDemoSite', () => {
     expect(goals.every((g) => g.visitors > 0 && g.conversions >= g.visitors && g.conversion_rate > 0)).toBe(true);
     const plans = await getProperties(storage, parseQuery('properties', { site_id: 'ST-demo', name: 'signup', property: 'plan' }), { now });
     expect('values' in plans && plans.values[0]!.value).toBe('free');
+    // The two demo funnels: the traffic walks them, so every step has visitors, fewer at each.
+    for (const name of ['Pricing to signup', 'Docs to download']) {
+      const { steps } = await getFunnel(storage, parseQuery('funnels', { site_id: 'ST-demo', funnel: name }), { now });
+      expect([name, steps.every((step, i) => step.visitors > 0 && (i === 0 || step.visitors < steps[i - 1]!.visitors))]).toEqual([name, true]);
+    }
     await expect(addDemoSite(storage, { now })).rejects.toThrow('already exists');
     await storage.close();
   });

@@ -1,5 +1,5 @@
 import { acquisition, type Acquisition, land, spikeAcquisition } from './acquisition.js';
-import { COUNTRIES, type DeviceProfile, DEVICES, EVENT_PROPS, eventsFor, HOUR_WEIGHTS, MONTH_WEIGHTS, PAGES, SESSION_LENGTHS, WEEKDAY_WEIGHTS } from './catalog.js';
+import { COUNTRIES, type DeviceProfile, DEVICES, EVENT_PROPS, eventsFor, HOUR_WEIGHTS, MONTH_WEIGHTS, PAGES, SESSION_LENGTHS, WALKS, WEEKDAY_WEIGHTS } from './catalog.js';
 import { between, mulberry32, normal, poisson, type Rng, weighted, zipf } from './random.js';
 
 export interface DemoOptions {
@@ -152,34 +152,65 @@ export function* demoNdjson(options: DemoOptions): Generator<string> {
   for (const event of generateDemoEvents(options)) yield JSON.stringify(event);
 }
 
-/** Events of one visit: pageviews with human gaps, and custom events between them. */
+/**
+ * Events of one visit: pageviews with human gaps, and custom events between them. Now and then
+ * a visitor walks on from a page to the one it leads to (`WALKS`: pricing to signup, docs to the
+ * download page), so the demo's funnels have visitors at every step. Whether and what then
+ * happens is drawn from a generator of its own (`seeded`), and the main one draws what it would
+ * have for the page it replaced: every other visit stays what it was before walks existed.
+ */
 function session(rng: Rng, siteId: string, domain: string, visitor: Visitor, arrival: Acquisition, t0: number) {
   const events: { ts: number; event: DemoEvent }[] = [];
   let path = pickPage(rng);
+  let shown = path;
   let t = t0;
   const pages = pickLength(rng);
   for (let k = 0; k < pages; k++) {
+    let walked: string | undefined;
     if (k > 0) {
       let next = pickPage(rng);
       if (next === path) next = pickPage(rng);
       path = next;
+      walked = walkFrom(shown, seeded(`${visitor.id}\u0000${t}\u0000walk`));
     }
-    const view = line(siteId, visitor, t, 'pageview', path);
+    shown = walked ?? path;
+    const view = line(siteId, visitor, t, 'pageview', shown);
     if (k === 0) land(rng, view, domain, arrival);
     events.push({ ts: t, event: view });
     let busy = 0;
-    for (const [name, probability] of eventsFor(path)) {
-      if (rng() >= probability) continue;
-      busy += between(rng, 2, 30);
+    const add = (name: string, wait: number) => {
+      busy += wait;
       const ts = t + busy * 1000;
-      const event = line(siteId, visitor, ts, 'event', path, name);
+      const event = line(siteId, visitor, ts, 'event', shown, name);
       const props = propsOf(name, `${visitor.id}\u0000${ts}\u0000${name}`);
       if (props) event.props = props;
       events.push({ ts, event });
+    };
+    for (const [name, probability] of eventsFor(path)) {
+      if (rng() >= probability) continue;
+      const wait = between(rng, 2, 30);
+      if (!walked) add(name, wait);
+    }
+    if (walked) {
+      const own = seeded(`${visitor.id}\u0000${t}\u0000${walked}`);
+      for (const [name, probability] of eventsFor(walked)) if (own() < probability) add(name, between(own, 2, 30));
     }
     t += (busy + pause(rng)) * 1000;
   }
   return events;
+}
+
+/** The page a visitor on `path` walks on to next, or undefined (they go wherever the draw takes them). */
+function walkFrom(path: string, rng: Rng): string | undefined {
+  for (const [from, to, share] of WALKS) if ((from.endsWith('*') ? path.startsWith(from.slice(0, -1)) : path === from) && rng() < share) return to;
+  return undefined;
+}
+
+/** A generator seeded by a text (FNV-1a of it), for draws that must leave the main stream alone. */
+function seeded(identity: string): Rng {
+  let hash = 2166136261;
+  for (let i = 0; i < identity.length; i++) hash = Math.imul(hash ^ identity.charCodeAt(i), 16777619);
+  return mulberry32(hash);
 }
 
 function line(siteId: string, visitor: Visitor, ts: number, type: DemoEvent['type'], url: string, name?: string): DemoEvent {
@@ -209,9 +240,7 @@ const PROP_PICKERS = Object.fromEntries(
 function propsOf(name: string, identity: string): DemoEvent['props'] {
   const pickers = PROP_PICKERS[name];
   if (!pickers) return undefined;
-  let hash = 2166136261;
-  for (let i = 0; i < identity.length; i++) hash = Math.imul(hash ^ identity.charCodeAt(i), 16777619);
-  const rng = mulberry32(hash);
+  const rng = seeded(identity);
   const props: NonNullable<DemoEvent['props']> = {};
   for (const [key, share, pick] of pickers) if (rng() < share) props[key] = pick(rng);
   return Object.keys(props).length > 0 ? props : undefined;

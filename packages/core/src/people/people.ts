@@ -3,9 +3,9 @@
  * (SQLite here, ClickHouse in its package). Secrets (link tokens, session ids) are random
  * 256-bit values given to the caller once; stores keep only their SHA-256.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { newUserId } from '../accounts/rules.js';
 import { hashPassword, passwordProblem, verifyPasswords } from './passwords.js';
+import { newToken as token, tokenHash as sha256 } from './tokens.js';
 import { ATTEMPTS_KEPT_MS, LINK_TTL_MS, normalEmail, PeopleError, SESSION_LIMITS, TOKEN_PATTERN } from './rules.js';
 import { COMMUNITY_ACCOUNT, type PeopleStore, type Role, ROLES, type UserChange, type UserRow, type WebSessionRow } from './types.js';
 
@@ -22,9 +22,6 @@ export interface PeopleOptions {
  * checking the password, whose epoch the session keeps) or an API key.
  */
 export type SessionSubject = { user: UserRow } | { keyId: string; accountId: string };
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const token = () => randomBytes(32).toString('base64url');
 
 /**
  * Users, links and sessions of one backend.
@@ -105,8 +102,16 @@ export class People {
   }
 
   /** Whether `password` is the user's current one (one scrypt). */
-  async isPassword(user: UserRow, password: string): Promise<boolean> {
-    const { matches, derivations } = await verifyPasswords(password, [user.password_hash]);
+  isPassword(user: UserRow, password: string): Promise<boolean> {
+    return this.matchesHash(password, user.password_hash);
+  }
+
+  /**
+   * Whether `password` matches a stored password hash (a user's, or a shared link's): one
+   * scrypt, counted in `hashChecks`; an empty hash is checked against a decoy and never matches.
+   */
+  async matchesHash(password: string, stored: string): Promise<boolean> {
+    const { matches, derivations } = await verifyPasswords(password, [stored]);
     this.hashChecks += derivations;
     return matches[0]!;
   }

@@ -52,9 +52,10 @@ export class SignInThrottle {
   }
 
   /**
-   * Counts an attempt for `email` from `client` (a client network: an IPv6 client's /64)
-   * before its password is checked. `waitMs` > 0: refused, nothing counted, try again then;
-   * otherwise `attempt` is counted as a failure until `succeeded` says otherwise.
+   * Counts an attempt for `email` (or a shared link's `linkThrottleSubject`) from `client`
+   * (a client network: an IPv6 client's /64) before its password is checked. `waitMs` > 0:
+   * refused, nothing counted, try again then; otherwise `attempt` is counted as a failure
+   * until `succeeded` says otherwise.
    */
   async reserve(email: string, client: string, now: number): Promise<{ waitMs: number; attempt?: ReservedAttempt }> {
     const { perClientFree, perEmailFree } = this.options;

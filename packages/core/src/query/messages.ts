@@ -30,6 +30,13 @@ export const MESSAGES = {
   hourRange: 'The hour interval supports ranges of at most 7 days.',
   // Export (issue 27)
   format: 'The selected format is invalid. Use json or csv.',
+  // funnels.md section 3
+  funnelOrSteps: 'Either the funnel or the steps field is required.',
+  funnel: 'The selected funnel is invalid.',
+  steps: 'The steps field must be a JSON array of 2 to 8 steps.',
+  step: 'Each step must be {"page": <pattern>} or {"event": <name>}.',
+  // A query the server's storage cannot answer (UnsupportedQueryError): refused, never answered wrongly.
+  unsupported: 'This server\'s storage cannot answer this query.',
 } as const;
 
 /** Days of each `period` (decisions.md section 1): today and the days before. */

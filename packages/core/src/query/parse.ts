@@ -1,8 +1,9 @@
 import type { z } from 'zod';
 import { ValidationError } from '../errors.js';
 import { rangeLength } from '../time/zone.js';
-import type { Breakdown, Compare, EndpointName, FilterCondition, ImportedMode, Interval, Period } from '../types.js';
+import type { Breakdown, Compare, EndpointName, FilterCondition, FunnelStep, ImportedMode, Interval, Period } from '../types.js';
 import { parseFilters } from './filters.js';
+import { readFunnelChoice } from './funnel-params.js';
 import { DEFAULT_LIMIT, MAX_HOUR_RANGE_DAYS, MAX_RANGE_DAYS, MESSAGES, PERIOD_DAYS } from './messages.js';
 import {
   breakdownSchema,
@@ -49,6 +50,10 @@ export interface Query {
   format: Format;
   /** `include` (default): imported daily totals count where they apply; `exclude`: left out. */
   imported: ImportedMode;
+  /** `/funnels`: the name of a funnel saved for the site, or undefined with `steps`. */
+  funnel: string | undefined;
+  /** `/funnels`: ad-hoc steps (2 to 8), or undefined with `funnel`. */
+  steps: readonly FunnelStep[] | undefined;
 }
 
 const DATE_SCHEMAS = { from: dateSchema('from'), to: dateSchema('to') };
@@ -71,7 +76,7 @@ export function parseQuery(endpoint: EndpointName, raw: RawParams): Query {
   const siteId = readSiteId(get);
   const query: Query = {
     siteId, dates: { period: '30d' }, limit: DEFAULT_LIMIT, breakdown: 'device_type', name: undefined, property: undefined, filters: [], compare: undefined,
-    interval: 'day', format: 'json', imported: 'include',
+    interval: 'day', format: 'json', imported: 'include', funnel: undefined, steps: undefined,
   };
   if (endpoint === 'live') return query;
   query.dates = readDates(get);
@@ -87,7 +92,10 @@ export function parseQuery(endpoint: EndpointName, raw: RawParams): Query {
   }
   query.imported = single(get('imported'), importedSchema) ?? 'include';
 
-  if (endpoint === 'properties') {
+  if (endpoint === 'funnels') {
+    // funnels.md section 3: exactly one of funnel and steps.
+    Object.assign(query, readFunnelChoice(get('funnel'), get('steps')));
+  } else if (endpoint === 'properties') {
     // properties-goals.md section 2: name (required), property, then limit.
     query.name = check(requiredEventNameSchema, (get('name')?.length ?? 0) > 1 ? '' : get('name')?.[0]);
     query.property = single(get('property'), propertySchema);

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { MAX_FUNNEL_NAME_LENGTH, MAX_FUNNEL_STEPS, MIN_FUNNEL_STEPS } from '../funnels/funnel.js';
+import { MAX_GOAL_PATTERN_LENGTH } from '../goals/goals.js';
 import { COMPARE_MODES, type EndpointName, FILTER_DIMENSIONS, FILTER_OPERATORS, IMPORTED_MODES, INTERVALS } from '../types.js';
 import {
   MAX_EVENT_NAME_LENGTH,
@@ -93,6 +95,28 @@ export const intervalSchema = z.enum(INTERVALS, { error: MESSAGES.interval });
 
 export const importedSchema = z.enum(IMPORTED_MODES, { error: MESSAGES.imported });
 
+/**
+ * A funnel step (funnels.md section 1): `{"page": <pattern>}` (1 to 500 characters, a page goal's
+ * pattern) or `{"event": <name>}` (1 to 200 characters), nothing else.
+ */
+export const funnelStepSchema = z.union(
+  [
+    z.strictObject({ page: z.string().min(1).max(MAX_GOAL_PATTERN_LENGTH) }),
+    z.strictObject({ event: z.string().min(1).max(MAX_EVENT_NAME_LENGTH) }),
+  ],
+  { error: MESSAGES.step },
+);
+/** The decoded `steps` parameter of `/funnels`: 2 to 8 steps (each then checked with `funnelStepSchema`). */
+export const funnelStepsSchema = z
+  .array(funnelStepSchema, { error: MESSAGES.steps })
+  .min(MIN_FUNNEL_STEPS, { error: MESSAGES.steps })
+  .max(MAX_FUNNEL_STEPS, { error: MESSAGES.steps });
+/** The `funnel` parameter of `/funnels`: a saved funnel's name (1 to 120 characters; whether the site has it is checked with the site). */
+export const funnelNameSchema = z
+  .string()
+  .min(1, { error: MESSAGES.funnel })
+  .max(MAX_FUNNEL_NAME_LENGTH, { error: MESSAGES.funnel });
+
 /** Response formats of a report: the JSON body, or its rows as CSV (docs/behaviour.md, "CSV"). */
 export const FORMATS = ['json', 'csv'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -112,10 +136,11 @@ export const ENDPOINT_OWN_PARAMETERS = {
   live: [],
   properties: ['name', 'property', 'limit'],
   goals: [],
+  funnels: ['funnel', 'steps'],
 } as const satisfies Record<EndpointName, readonly EndpointParameter[]>;
 
 /** An endpoint's own parameter. */
-export type EndpointParameter = 'interval' | 'limit' | 'breakdown' | 'name' | 'property';
+export type EndpointParameter = 'interval' | 'limit' | 'breakdown' | 'name' | 'property' | 'funnel' | 'steps';
 
 /** Whether `endpoint` reads its own parameter `name`. */
 export const takes = (endpoint: EndpointName, name: EndpointParameter): boolean =>

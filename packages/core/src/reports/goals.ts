@@ -5,7 +5,7 @@ import type { Query } from '../query/parse.js';
 import type { DayRange, Storage } from '../storage/types.js';
 import type { ComparedGoalsResponse, GoalRow, GoalsResponse } from '../types.js';
 import { attachComparison } from './compare.js';
-import { importedPlan, readBoth, type ReportOptions, resolveQuery, siteGoals, withNote } from './resolve.js';
+import { importedPlan, readBoth, type ReportOptions, resolveQuery, siteGoals, statsVisitors, withNote } from './resolve.js';
 
 /**
  * `/goals` (properties-goals.md section 4): every goal of the site, zeros included, with
@@ -26,10 +26,7 @@ export async function getGoals(storage: Storage, query: Query, options?: ReportO
   if (!totals) throw new UnsupportedQueryError(`The ${storage.kind} storage declares goals but has no goalTotals read.`);
   const rowsIn = async (range: DayRange): Promise<GoalRow[]> => {
     if (goals.length === 0) return [];
-    const allVisitors = storage.summaryVisitors
-      ? storage.summaryVisitors(range, resolved.selection)
-      : storage.summary(range, resolved.selection).then((all) => all.visitors);
-    const [perGoal, all] = await Promise.all([totals(range, goals, resolved.selection), allVisitors]);
+    const [perGoal, all] = await Promise.all([totals(range, goals, resolved.selection), statsVisitors(storage, range, resolved.selection)]);
     return goals.map((g, i) => {
       const { visitors, conversions } = perGoal[i] ?? { visitors: 0, conversions: 0 };
       return { goal: g.name, visitors, conversions, conversion_rate: conversionRate(visitors, all) };

@@ -3,6 +3,7 @@ import type { Storage } from '../storage/types.js';
 import type { ComparableEndpoint, ComparedEndpointResponses, EndpointName, EndpointResponses } from '../types.js';
 import { getCampaigns, getChannels, getDevices, getLocations, getReferrers } from './breakdowns.js';
 import { getEvents, getLive } from './events.js';
+import { getFunnel } from './funnels.js';
 import { getGoals } from './goals.js';
 import { getProperties } from './properties.js';
 import { getPages } from './pages.js';
@@ -31,4 +32,5 @@ export const REPORTS: { readonly [E in EndpointName]: Report<E> } = {
   live: getLive,
   properties: getProperties,
   goals: getGoals,
+  funnels: getFunnel,
 };

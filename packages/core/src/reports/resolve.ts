@@ -21,6 +21,8 @@ export interface ReportOptions {
    * which read every site of the installation.
    */
   accountId?: string;
+  /** Restrict to one site (a shared link's): any other is reported exactly like a missing one. */
+  siteId?: string;
 }
 
 /** Loads the site (404 when missing or not readable) and turns the query's dates into a `DayRange`. */
@@ -89,7 +91,7 @@ export function withNote<Body extends object>(body: Body, note: ImportedNote | u
 }
 
 /** Throws `UnsupportedQueryError` unless the storage declares the capability (`what`: the feature, for the message). */
-export function requireCapability(storage: Storage, capability: 'selection' | 'properties' | 'goals', what: string): void {
+export function requireCapability(storage: Storage, capability: 'selection' | 'properties' | 'goals' | 'funnels', what: string): void {
   if (storage.capabilities?.[capability] !== true) {
     throw new UnsupportedQueryError(`The ${storage.kind} storage does not implement ${what} (Storage.capabilities.${capability}).`);
   }
@@ -100,6 +102,11 @@ export async function siteGoals(storage: Storage, siteId: string): Promise<Goal[
   requireCapability(storage, 'goals', 'goals');
   if (!storage.listGoals) throw new UnsupportedQueryError(`The ${storage.kind} storage declares goals but has no listGoals.`);
   return storage.listGoals(siteId);
+}
+
+/** The `/stats` visitors of a range and selection: what `/goals` and `/funnels` rates are over. */
+export function statsVisitors(storage: Storage, range: DayRange, selection: Selection | undefined): Promise<number> {
+  return storage.summaryVisitors ? storage.summaryVisitors(range, selection) : storage.summary(range, selection).then((all) => all.visitors);
 }
 
 /**
@@ -114,8 +121,9 @@ function dayRange(site: Site, from: string, to: string): DayRange {
   return { siteId: site.id, from, to, startMs: dayStart(from, site.timezone), endMs: dayStart(shiftDay(to, 1), site.timezone) };
 }
 
-/** The site, if it exists and `options.accountId` (when given) owns it. */
+/** The site, if it exists, `options.accountId` (when given) owns it and it is `options.siteId` (when given). */
 export async function readableSite(storage: Storage, siteId: string, options: ReportOptions = {}): Promise<Site> {
+  if (options.siteId !== undefined && siteId !== options.siteId) throw new SiteNotFoundError();
   const site = await storage.getSite(siteId);
   if (!site || (options.accountId !== undefined && site.accountId !== options.accountId)) throw new SiteNotFoundError();
   return site;

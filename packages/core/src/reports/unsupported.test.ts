@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UnsupportedQueryError } from '../errors.js';
+import { addFunnel, listFunnels } from '../funnels/funnels.js';
 import { addGoal } from '../goals/goals.js';
 import { parseQuery } from '../query/parse.js';
 import { createSite } from '../sites/sites.js';
@@ -36,6 +37,21 @@ describe('a storage without an optional part of the contract', () => {
     await expect(addGoal(older, 'ST-a', { type: 'event', value: 'Signup' })).rejects.toThrow(refused('goals', 'goals'));
     // The rest still works on it.
     expect(await REPORTS.stats(older, parseQuery('stats', { site_id: 'ST-a', filters: '[["is","event",["Signup"]]]', from: '2026-11-01', to: '2026-11-01' }))).toMatchObject({ sessions: 0 });
+    await sqlite.close();
+  });
+
+  it('refuses /funnels and funnel management without capabilities.funnels, before looking the funnel up', async () => {
+    const sqlite = createSqliteStorage(':memory:');
+    await createSite(sqlite, { id: 'ST-a', name: 'A' });
+    const older: Storage = { ...sqlite, capabilities: { selection: true, properties: true, goals: true } };
+    const refused = new UnsupportedQueryError('The sqlite storage does not implement funnels (Storage.capabilities.funnels).');
+    await expect(REPORTS.funnels(older, parseQuery('funnels', { site_id: 'ST-a', steps: '[{"page":"/a"},{"page":"/b"}]' }))).rejects.toThrow(refused);
+    await expect(REPORTS.funnels(older, parseQuery('funnels', { site_id: 'ST-a', funnel: 'Nope' }))).rejects.toThrow(refused);
+    await expect(addFunnel(older, 'ST-a', { name: 'F', steps: [{ page: '/a' }, { page: '/b' }] })).rejects.toThrow(refused);
+    await expect(listFunnels(older, 'ST-a')).rejects.toThrow(refused);
+    // Declaring it without the read is refused too, never answered with zeros.
+    const half: Storage = { ...sqlite, funnelVisitors: undefined };
+    await expect(REPORTS.funnels(half, parseQuery('funnels', { site_id: 'ST-a', steps: '[{"page":"/a"},{"page":"/b"}]' }))).rejects.toBeInstanceOf(UnsupportedQueryError);
     await sqlite.close();
   });
 });

@@ -1,3 +1,4 @@
+import type { Funnel } from '../funnels/funnel.js';
 import type { Goal, GoalDefinition } from '../goals/goal.js';
 import type { DayBounds, ImportedDataset, ImportedRow, ImportedTotals, ImportedTotalsRequest } from '../imported/types.js';
 import type { FilterOperator, Site } from '../types.js';
@@ -270,6 +271,12 @@ export interface StorageCapabilities {
    */
   readonly goals?: boolean;
   /**
+   * Funnels (funnels.md): `insertFunnel`, `listFunnels`, `deleteFunnel` keep them and
+   * `funnelVisitors` reads them. Without it the core refuses `/funnels` and funnel management
+   * with an error (a 422 over HTTP), never an answer of zeros.
+   */
+  readonly funnels?: boolean;
+  /**
    * Imported daily totals (issue 39, docs/behaviour.md "Imported data"): `writeImported`,
    * `listImports`, `deleteImport`, `importedTotals` and `nativeDays`. Without it the core
    * refuses a Plausible import and reports read events only.
@@ -413,6 +420,27 @@ export interface Storage {
   /** `capabilities.goals`: deletes the site's goal with that display name; whether there was one. */
   deleteGoal?(siteId: string, name: string): Promise<boolean>;
 
+  /**
+   * `capabilities.funnels`: for each step of a funnel (in funnel order, each as the goal with its
+   * definition), the sum over days d of the range of distinct visitor ids among the matching
+   * sessions starting on d that reach it. How far a session gets is `stepsReached`
+   * (funnels/funnel.ts) over all of its events, whatever their day and whatever the selection
+   * selects: events in strictly increasing `(ts, seq)` order meeting the steps in turn, others
+   * between them. A session starting in the range counts even when it reaches a step after
+   * the range's end. Same length and order as `steps`.
+   */
+  funnelVisitors?(range: DayRange, steps: readonly GoalDefinition[], selection?: Selection): Promise<number[]>;
+  /**
+   * `capabilities.funnels`: stores a funnel (the core has checked it and the site's limits just
+   * before); resolves false, storing nothing, when the site has a funnel of that name or
+   * `MAX_FUNNELS` of them by then. A store that can check both in one atomic step does, so two
+   * owners adding at once cannot pass them; one that cannot resolves true.
+   */
+  insertFunnel?(funnel: Funnel): Promise<boolean>;
+  /** `capabilities.funnels`: the site's funnels, in any order, each with its steps as stored. */
+  listFunnels?(siteId: string): Promise<Funnel[]>;
+  /** `capabilities.funnels`: deletes the site's funnel of that name; whether there was one. */
+  deleteFunnel?(siteId: string, name: string): Promise<boolean>;
   /**
    * `capabilities.imported`: stores an import of daily totals and its rows, all or nothing where
    * the engine has transactions; where it has not, the rows count only once the dataset is stored,

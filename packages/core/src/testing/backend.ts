@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashCloudKey } from '../accounts/keys.js';
 import type { Backend } from '../backend.js';
 import { type CountRows, peopleCases } from './people.js';
+import { sharingCases } from './sharing.js';
 
 export interface TestBackendOptions {
   /** Shown in the test names. */
@@ -21,8 +22,8 @@ export interface TestBackendOptions {
 
 /**
  * The backend conformance suite: accounts, API keys (created, listed masked, used,
- * revoked for every instance at once) and daily salts (one per day, the same for every
- * instance), through two instances opened on the same data, as two server processes
+ * revoked for every instance at once), daily salts (one per day, the same for every
+ * instance), people, shared links and email reports, through two instances opened on the same data, as two server processes
  * would. A backend factory is proven by one call in its test file.
  *
  * @example
@@ -124,5 +125,6 @@ export function testBackend({ name, open, clock, countRows, transactions }: Test
     });
 
     describe('people', () => peopleCases(() => [a, b], { countRows, transactions }));
+    describe('sharing and email reports', () => sharingCases(() => [a, b], { transactions }));
   });
 }

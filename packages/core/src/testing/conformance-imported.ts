@@ -175,7 +175,7 @@ export function testStorageImported({ name, create }: { name: string; create: ()
       expect(await report('stats', filtered([['contains', 'entry_page', ['/b']]]))).toEqual({ visitors: 1, pageviews: 3, sessions: 1, bounce_rate: 0, avg_duration: 300, imported: INCLUDED });
     });
 
-    it('a filter no single imported table answers leaves the imported days out and says why', async () => {
+    it('a filter no single imported table answers, goals, properties and funnels leave the imported days out and say why', async () => {
       const note = (reason: string) => ({ included: false, days: 2, reason });
       // Native only: session A is German and viewed `/`.
       expect(await report('stats', filtered([['is', 'country', ['DE']], ['is', 'page', ['/']]]))).toEqual({
@@ -196,6 +196,15 @@ export function testStorageImported({ name, create }: { name: string; create: ()
         goals: [{ goal: 'Signup', visitors: 1, conversions: 1, conversion_rate: 50 }], imported: note('Goals are computed from events; imported data has none.'),
       });
       expect(await report('properties', plaus({ name: 'Signup' }))).toEqual({ name: 'Signup', properties: [], imported: note('Imported data has no event properties.') });
+      if (storage.capabilities?.funnels) {
+        // Native only: B viewed /pricing then signed up; the visitors (A and B) are the native ones the rates are over.
+        const reached = { dropoff: 0, dropoff_rate: 0, conversion_rate: 100, conversion_rate_step: 100 };
+        expect(await report('funnels', plaus({ steps: '[{"page":"/pricing"},{"event":"Signup"}]' }))).toEqual({
+          funnel: null, visitors: 2,
+          steps: [{ step: 'Visit /pricing', visitors: 1, ...reached }, { step: 'Signup', visitors: 1, ...reached }],
+          imported: note("Funnels follow each session's events in order; imported data has daily totals, no sessions."),
+        });
+      }
     });
 
     it('imported=exclude leaves the imported days out on request; ranges without counting imported days keep their bodies', async () => {

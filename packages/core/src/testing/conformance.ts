@@ -8,6 +8,7 @@ import type { Storage } from '../storage/types.js';
 import type { EndpointName } from '../types.js';
 import { ALPHA, BETA, DELTA_FIRST, DELTA_SECOND, GAMMA_FIRST, GAMMA_SECOND, ndjson } from './datasets.js';
 import { testStorageExtensions } from './conformance-extensions.js';
+import { testStorageFunnels } from './conformance-funnels.js';
 import { testStorageProperties } from './conformance-properties.js';
 import { testStorageImported } from './conformance-imported.js';
 import { testStorageConverters } from './conformance-converters.js';
@@ -22,8 +23,9 @@ export interface TestStorageOptions {
 /**
  * The storage conformance suite: imports the small datasets of
  * `datasets.ts` and asserts every endpoint's exact JSON, then the query
- * extensions' cases (`conformance-extensions.ts`) in a second store and the
- * properties-and-goals cases (`conformance-properties.ts`) in a third. A storage
+ * extensions' cases (`conformance-extensions.ts`) in a second store, the
+ * properties-and-goals cases (`conformance-properties.ts`) in a third and the funnel cases
+ * (`conformance-funnels.ts`) in a fourth. A storage
  * adapter is proven by one line in its test file:
  *
  * @example
@@ -275,6 +277,7 @@ export function testStorage({ name, create }: TestStorageOptions): void {
   });
   testStorageExtensions({ name, create });
   testStorageProperties({ name, create });
+  testStorageFunnels({ name, create });
   testStorageImported({ name, create });
   testStorageConverters({ name, create });
 }

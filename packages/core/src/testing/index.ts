@@ -6,12 +6,15 @@
 export { testStorage, type TestStorageOptions } from './conformance.js';
 export { testBackend, type TestBackendOptions } from './backend.js';
 export { type CountRows, peopleCases, type PeopleCasesOptions } from './people.js';
+export { sharingCases, type SharingCasesOptions } from './sharing.js';
 export { ALPHA, BETA, DELTA_FIRST, DELTA_SECOND, GAMMA_FIRST, GAMMA_SECOND, ndjson } from './datasets.js';
 export { EXT, LEAP, HOURS, KOLKATA } from './datasets-extensions.js';
 export { testStorageExtensions } from './conformance-extensions.js';
 export { testExportRoundTrip, CLICKS } from './export-roundtrip.js';
 export { PROPS, PROPS_GOALS } from './datasets-properties.js';
 export { testStorageProperties } from './conformance-properties.js';
+export { FUNNEL, LATE_WRITES, PRICING_STEPS, REPEAT_STEPS, DOCS_STEPS, SAVED_FUNNELS } from './datasets-funnels.js';
+export { testStorageFunnels } from './conformance-funnels.js';
 export { testStorageImported } from './conformance-imported.js';
 export { PLAUSIBLE_EXPORT, PLAUSIBLE_LEGACY, PLAUSIBLE_NATIVE } from './datasets-plausible.js';
 export { storedZip } from './zip.js';

@@ -10,6 +10,9 @@ Commands:
   sites list            List sites
   goals add|list|delete --site <id>
                         A site's goals (--event <name> or --page <pattern>)
+  funnels add|list|delete --site <id>
+                        A site's saved funnels (--name <name>, --step page:<pattern>
+                        or --step event:<name>, 2 to 8 times, in order)
   import <file>         Import NDJSON events (- reads standard input)
   import --from plausible|umami|ga4 <file> --site <id>
                         Import another product's export; import list|delete --site <id>
@@ -20,6 +23,11 @@ Commands:
   keys create|list|revoke --account <id>
                         A Cloud account's API keys
   users add|list|link   Dashboard users (owners and viewers)
+  share add|list|revoke --site <id>
+                        Shared links: a site's read-only dashboard for anyone
+                        with the address (optional password, embedding)
+  reports send|subscribe|unsubscribe|list --site <id>
+                        Weekly and monthly email reports of a site
 
 Run "siteline <command> --help" for a command's options. Settings are read from
 .env in the current directory; real environment variables override it.
@@ -75,6 +83,21 @@ path must match: /blog/* matches /blog/ and /blog/a/b, not /blog). A site has at
 most 100 goals, with distinct display names. GET /api/v1/goals reports each
 goal's visitors, conversions and conversion rate; API keys never change goals.`,
 
+  funnels: `Usage:
+  siteline funnels add    --site <id> --name <name> --step page:<pattern> --step event:<name> ...
+  siteline funnels list   --site <id>
+  siteline funnels delete --site <id> --name <name>
+
+A funnel is 2 to 8 steps in order, each a page path pattern (page:/pricing; * matches
+any run of characters, / included, and the whole path must match) or a custom event name
+(event:signup); the same step may come twice. A session reaches a step when it has events
+meeting the steps before it and that one in the order they were recorded, others between
+them. Names are 1 to 120 characters, unique per site; a site has at most 20 funnels.
+GET /api/v1/funnels?funnel=<name> reports each step's visitors, drop-off and conversion;
+API keys never change funnels. Example:
+  siteline funnels add --site ST-demo --name "Pricing to signup" \
+    --step page:/pricing --step page:/signup --step event:signup`,
+
   accounts: `Usage:
   siteline accounts add --name <name> [--owner-email <address>]
   siteline accounts list
@@ -101,6 +124,39 @@ manages keys (Cloud), sites, goals and users in the dashboard; a viewer sees
 the dashboard only. "add" and "link" print a one-time link (24 hours, single
 use) to set the password, pointing at PUBLIC_URL (default
 https://localhost:<PORT>). The default role is viewer.`,
+
+  share: `Usage:
+  siteline share add    --site <id> --name <name> [--password] [--embed <origin>]... [--segment <filters>]
+  siteline share list   --site <id>
+  siteline share revoke --site <id> --link <link id>
+
+"add" prints the link's address (PUBLIC_URL/share/<token>/) on standard output,
+once: only a hash of its token is stored. Anyone with it reads the site's
+dashboard (every panel, filters, periods, CSV), nothing else. --password reads
+the password from the first line of standard input (at least 10 characters,
+not a common one), e.g. printf '%s\n' "$PW" | siteline share add ...: the
+viewer enters it once, wrong guesses are throttled like sign-ins. --embed
+allows a page of that origin (https://host, http://host:port or
+https://*.host) to show the link in an <iframe> (add ?embed=true for no header,
+&theme=light|dark|system); repeat it for more; not with a password. --segment
+takes the API's filters JSON, e.g. '[["is","country",["DE"]]]': conditions the
+viewer cannot remove. "revoke" ends the link and every page and session opened
+with it at their next request, on every server process.`,
+
+  reports: `Usage:
+  siteline reports subscribe   --site <id> --email <address> [--period week|month]
+  siteline reports unsubscribe --site <id> --email <address> --period week|month
+  siteline reports list        --site <id>
+  siteline reports send        --site <id> --period week|month [--to <address>]
+
+Email reports: visitors, pageviews, bounce rate and visit duration with their
+change against the period before, the top 5 pages, sources and goals, and a link
+to the dashboard. A running server (with SMTP_URL) mails the weekly report on
+Mondays and the monthly one on the 1st, from 06:00 in the site's time zone, once
+per address however many server processes share the database; "subscribe"
+without --period subscribes to both. "send" mails the latest complete week or
+month now, to --to or to every subscribed address, whatever the scheduler did;
+it needs SMTP_URL (and MAIL_FROM, PUBLIC_URL for the links).`,
 
   keys: `Usage (Cloud edition; "create" needs EDITION=cloud):
   siteline keys create --account <id> --name <descriptive name>

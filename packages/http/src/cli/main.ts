@@ -4,11 +4,14 @@ import { accountsCommand, keysCommand } from './accounts.js';
 import { demoCommand } from './demo.js';
 import { exportCommand } from './export.js';
 import { inFlagWords } from './flag-words.js';
+import { funnelsCommand } from './funnels.js';
 import { goalsCommand } from './goals.js';
 import { HELP } from './help.js';
 import { importCommand } from './import.js';
 import { type CliIo, UsageError } from './io.js';
+import { reportsCommand } from './reports.js';
 import { serveCommand } from './serve.js';
+import { shareCommand } from './share.js';
 import { sitesCommand } from './sites.js';
 import { usersCommand } from './users.js';
 
@@ -17,12 +20,15 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   serve: (args, io) => serveCommand(args, io, false),
   sites: sitesCommand,
   goals: goalsCommand,
+  funnels: funnelsCommand,
   import: importCommand,
   export: exportCommand,
   demo: demoCommand,
   accounts: accountsCommand,
   keys: keysCommand,
   users: usersCommand,
+  share: shareCommand,
+  reports: reportsCommand,
 };
 
 /** The process's own streams, directory and environment. */

@@ -437,7 +437,7 @@ describe('the dashboard in headless Chromium (Community key, demo data)', () => 
 describe('the dashboard on a storage without filters, hour buckets, properties or goals (a third-party adapter declaring none)', () => {
   let t: TestDashboard;
   beforeAll(async () => {
-    // The SQLite storage declaring neither: the API then refuses filtered and hourly queries (500).
+    // The SQLite storage declaring neither: the API then refuses filtered and hourly queries (422).
     t = await startDashboard({ storage: (sqlite) => Object.assign(Object.create(sqlite) as Storage, { capabilities: {}, hourBuckets: undefined }) });
   });
   afterAll(() => t?.close());

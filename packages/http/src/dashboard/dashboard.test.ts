@@ -167,7 +167,7 @@ describe('dashboard over HTTPS (Community key)', () => {
     expect(JSON.parse(reply.text)).toEqual({
       sites: [{ id: 'ST-demo', name: 'Demo', domain: 'demo.siteline.test', timezone: 'Europe/Berlin' }],
       tracker: '/tracker.js',
-      can: { filters: true, hours: true, properties: true, goals: true }, // SQLite answers filters, hours, properties and goals
+      can: { filters: true, hours: true, properties: true, goals: true, funnels: true }, // SQLite answers filters, hours, properties, goals and funnels
       now: DEMO_NOW, // the API's clock: the dashboard's "today" is the reports'
       you: 'community key', // an empty installation would tell them the `siteline sites add` command
     });

@@ -1,12 +1,34 @@
 /** The dashboard's assets (hashed names, cached for a year) and its data routes (`data/sites`, and every API path for the session's principal). */
-import { importedDayRuns } from '@siteline/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { importedDayRuns, type Site, type Storage } from '@siteline/core';
 import { HTTP_MESSAGES } from '../errors.js';
+import { savedFunnels } from './saved-funnels.js';
 import type { DashboardAssets } from './assets.js';
 import { send, sendJson } from './http-io.js';
 import type { DashboardContext } from './options.js';
 
-/** `dashboard/assets/<name>` and `dashboard/data/<rest>`. */
+/**
+ * A site as the dashboard's picker lists it, with the days that count as imported (no native
+ * events) for the chart's shading; only sites with such days carry them.
+ */
+export async function siteInfo(storage: Storage, site: Site) {
+  const { id, name, domain, timezone } = site;
+  const imported = await importedDayRuns(storage, site);
+  return imported.length === 0 ? { id, name, domain, timezone } : { id, name, domain, timezone, imported };
+}
+
+/** What the storage answers, so the dashboard offers only that: filters, hours, properties, goals, funnels. */
+export function storageCan(storage: Storage) {
+  return {
+    filters: storage.capabilities?.selection === true,
+    hours: typeof storage.hourBuckets === 'function',
+    properties: storage.capabilities?.properties === true,
+    goals: storage.capabilities?.goals === true,
+    funnels: storage.capabilities?.funnels === true,
+  };
+}
+
+/** `dashboard/assets/<name>` and `dashboard/data/<rest>` (`sites`, `saved-funnels` and the API's paths). */
 export function dataRoutes(ctx: DashboardContext) {
   const { options, assets, current, staleCookie } = ctx;
 
@@ -31,22 +53,10 @@ export function dataRoutes(ctx: DashboardContext) {
     if (!signedIn || !principal) return sendJson(req, res, 401, { error: HTTP_MESSAGES.unauthorized }, staleCookie(req));
     if (rest === 'sites') {
       const sites = await options.storage.listSites(principal.accountId === undefined ? undefined : { accountId: principal.accountId });
-      const list = await Promise.all(sites.map(async (site) => {
-        const { id, name, domain, timezone } = site;
-        // The days that count as imported (no native events), for the chart's shading; only sites with such days carry them.
-        const imported = await importedDayRuns(options.storage, site);
-        return imported.length === 0 ? { id, name, domain, timezone } : { id, name, domain, timezone, imported };
-      }));
-      const { capabilities } = options.storage;
-      const can = {
-        filters: capabilities?.selection === true,
-        hours: typeof options.storage.hourBuckets === 'function',
-        properties: capabilities?.properties === true,
-        goals: capabilities?.goals === true,
-      };
       const you = signedIn.user ? signedIn.user.role : principal.keyId === 'community' ? 'community key' : 'cloud key';
-      return sendJson(req, res, 200, { sites: list, tracker: options.trackerPath ?? '/tracker.js', can, now: options.api.now(), you });
+      return sendJson(req, res, 200, { sites: await Promise.all(sites.map((site) => siteInfo(options.storage, site))), tracker: options.trackerPath ?? '/tracker.js', can: storageCan(options.storage), now: options.api.now(), you });
     }
+    if (rest === 'saved-funnels') return savedFunnels(req, res, options.storage, principal, url.searchParams.get('site_id') ?? '');
     await options.api.serveAs(req, res, principal, `/${rest}${url.search}`);
     return undefined; // logged by the API handler
   };

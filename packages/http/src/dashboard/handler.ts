@@ -7,12 +7,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SignInThrottle } from '@siteline/core';
+import { EmailReports, SharedLinks, SignInThrottle } from '@siteline/core';
 import { HTTP_MESSAGES } from '../errors.js';
 import { isHttps } from '../handler.js';
 import { jsonLogger } from '../log.js';
+import { unsubscribeRoute } from '../email-reports/unsubscribe.js';
 import { passwordCheck } from '../people/password-check.js';
 import { accountRoutes } from '../people/routes.js';
+import { loggedPath, shareRoutes } from '../share/routes.js';
 import { loadAssets } from './assets.js';
 import { dataRoutes } from './data.js';
 import { redirect, sendHtml, sendJson } from './http-io.js';
@@ -47,13 +49,19 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
   const throttle = new SignInThrottle(people.store, options.throttle);
   const ctx: DashboardContext = { options, base, now, logger, trustProxy, people, throttle, assets, ...sessionLookup(people, communityTag, options.accounts) };
   const { current, staleCookie } = ctx;
+  const links = options.shares ? new SharedLinks(options.shares, people, { now, throttle }) : undefined;
+  const reports = options.emailReports ? new EmailReports(options.emailReports, { now }) : undefined;
   const account = accountRoutes({
     people, storage: options.storage, ...(options.accounts ? { accounts: options.accounts } : {}), trustProxy,
     ...(options.publicOrigin ? { publicOrigin: options.publicOrigin } : {}), trackerPath: options.trackerPath ?? '/tracker.js',
-    ...(options.mailLink ? { mailLink: options.mailLink } : {}), now, checkPassword: passwordCheck(people, throttle, trustProxy, now),
+    ...(options.mailLink ? { mailLink: options.mailLink } : {}), now, reportNow: () => options.api.now(), checkPassword: passwordCheck(people, throttle, trustProxy, now),
+    ...(links && reports ? { sharing: { links, reports, mail: options.mailsReports ?? false } } : {}),
   });
   const { signIn, signOut, setPassword } = signInRoutes(ctx, communityTag);
   const { asset, data } = dataRoutes(ctx);
+  const sharePrefix = `${base}/share/`;
+  const shared = links ? shareRoutes(ctx, links) : undefined;
+  const unsubscribe = reports ? unsubscribeRoute(reports, options.storage, assets) : undefined;
 
   const page = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<number> => {
     const files = await assets;
@@ -85,11 +93,13 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
     const read = method === 'GET' || method === 'HEAD';
     if (path === `${base}/`) return read ? page(req, res, url) : methodNotAllowed(req, res, 'GET, HEAD');
     if (path === base) return redirect(req, res, `${base}/${safeView(url.search)}`);
+    if (path.startsWith(sharePrefix)) return shared ? shared(req, res, url, path.slice(sharePrefix.length)) : sendJson(req, res, 404, { error: HTTP_MESSAGES.notFound });
     const rest = path.slice(prefix.length);
     if (rest === 'sign-in') return method === 'POST' ? signIn(req, res) : methodNotAllowed(req, res, 'POST');
     if (rest === 'sign-out') return method === 'POST' ? signOut(req, res) : methodNotAllowed(req, res, 'POST');
     if (rest === 'set-password') return read || method === 'POST' ? setPassword(req, res, url) : methodNotAllowed(req, res, 'GET, HEAD, POST');
     if (rest === 'account' || rest.startsWith('account/')) return accountPages(req, res, url, rest.slice('account/'.length));
+    if (rest === 'unsubscribe' && unsubscribe) return unsubscribe(req, res, url);
     if (rest.startsWith('assets/')) return read ? asset(req, res, rest.slice('assets/'.length)) : methodNotAllowed(req, res, 'GET, HEAD');
     if (rest.startsWith('data/')) return read ? data(req, res, url, rest.slice('data/'.length)) : methodNotAllowed(req, res, 'GET, HEAD');
     return sendJson(req, res, 404, { error: HTTP_MESSAGES.notFound });
@@ -97,7 +107,7 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
 
   const handler = async (req: IncomingMessage, res: ServerResponse, next?: () => void): Promise<void> => {
     const path = (req.url ?? '/').split('?', 1)[0]!;
-    const ours = path === `${base}/` || path === base || path.startsWith(prefix);
+    const ours = path === `${base}/` || path === base || path.startsWith(prefix) || path.startsWith(`${base}/share/`);
     if (!ours) {
       if (next) return next();
       sendJson(req, res, 404, { error: HTTP_MESSAGES.notFound });
@@ -107,7 +117,7 @@ export function createDashboardHandler(options: DashboardHandlerOptions): Dashbo
     try {
       const status = await route(req, res, path);
       if (status !== undefined) {
-        logger({ level: 'info', msg: 'dashboard request', method: req.method, path: path.slice(0, 2048), status, duration_ms: Math.round((performance.now() - started) * 10) / 10 });
+        logger({ level: 'info', msg: 'dashboard request', method: req.method, path: loggedPath(path, base).slice(0, 2048), status, duration_ms: Math.round((performance.now() - started) * 10) / 10 });
       }
     } catch (error) {
       const requestId = randomUUID();

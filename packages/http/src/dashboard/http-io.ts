@@ -5,10 +5,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
  * Every asset comes from this server; no inline script or style (style changes made by the
- * app go through the CSSOM, which CSP allows); nothing may frame the dashboard; forms post
- * only here; no `<base>` can redirect relative URLs.
+ * app go through the CSSOM, which CSP allows); nothing may frame the dashboard (a shared
+ * link's pages: the origins its owner listed, `embeddedBy`); forms post only here; no
+ * `<base>` can redirect relative URLs.
  */
-export const CONTENT_SECURITY_POLICY = [
+const policy = (frameAncestors: string) => [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
@@ -16,9 +17,21 @@ export const CONTENT_SECURITY_POLICY = [
   "connect-src 'self'",
   "object-src 'none'",
   "form-action 'self'",
-  "frame-ancestors 'none'",
+  `frame-ancestors ${frameAncestors}`,
   "base-uri 'none'",
 ].join('; ');
+
+export const CONTENT_SECURITY_POLICY = policy("'none'");
+
+/**
+ * The headers that let pages of the listed origins frame a response (a shared link's
+ * allow-list, checked by `frameAncestor`): the CSP with those origins as `frame-ancestors`,
+ * and no `X-Frame-Options` (its DENY would win in older browsers). None listed: nothing changes.
+ * @example send(req, res, 200, page, embeddedBy(['https://blog.example.com']))
+ */
+export function embeddedBy(origins: readonly string[]): Record<string, string> {
+  return origins.length === 0 ? {} : { 'Content-Security-Policy': policy(origins.join(' ')), 'X-Frame-Options': '' };
+}
 
 /**
  * Headers of every dashboard response. `Referrer-Policy: same-origin`, not `no-referrer`:
@@ -43,16 +56,19 @@ export const sessionCookie = (id: string) => `${SESSION_COOKIE}=${id}; HttpOnly;
 /** `Set-Cookie` value removing the session cookie. */
 export const clearedSessionCookie = () => `${SESSION_COOKIE}=; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=0`;
 
-/** The session id a request's `Cookie` header carries, if any (the first one; cookies are bounded by Node's header limit). */
-export function sessionIdOf(req: IncomingMessage): string | undefined {
+/** The value of the cookie `name` a request's `Cookie` header carries, if any (the first one; cookies are bounded by Node's header limit). */
+export function cookieOf(req: IncomingMessage, name: string): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return undefined;
 }
+
+/** The session id a request's `Cookie` header carries, if any. */
+export const sessionIdOf = (req: IncomingMessage): string | undefined => cookieOf(req, SESSION_COOKIE);
 
 /**
  * Whether a state-changing request (sign-in, sign-out) comes from a page of this server:
@@ -78,7 +94,9 @@ const firstValue = (header: string | string[] | undefined) => (Array.isArray(hea
 export function send(req: IncomingMessage, res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string>): number {
   if (res.headersSent) return status;
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  res.writeHead(status, { ...SECURITY_HEADERS, ...headers, 'Content-Length': String(bytes.length) });
+  // A header given as '' is left out (embeddedBy drops X-Frame-Options that way).
+  const all = Object.fromEntries(Object.entries({ ...SECURITY_HEADERS, ...headers }).filter(([, value]) => value !== ''));
+  res.writeHead(status, { ...all, 'Content-Length': String(bytes.length) });
   res.end(req.method === 'HEAD' ? undefined : bytes);
   return status;
 }

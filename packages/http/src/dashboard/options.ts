@@ -1,6 +1,6 @@
 /** What the dashboard handler is given, and what it is (handler.ts puts it together). */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AccountStore, People, SignInThrottle, Storage, ThrottleOptions, UserRow, WebSessionRow } from '@siteline/core';
+import type { AccountStore, EmailReportStore, People, ShareStore, SignInThrottle, Storage, ThrottleOptions, UserRow, WebSessionRow } from '@siteline/core';
 import type { Authenticator, Principal } from '../auth.js';
 import type { ApiHandler } from '../handler.js';
 import type { Logger } from '../log.js';
@@ -44,6 +44,12 @@ export interface DashboardHandlerOptions {
   signInRateLimit?: RateLimitOptions | false;
   /** Password attempts per email and client network (`SignInThrottle`, counted in the backend before each check); default `THROTTLE_DEFAULTS`. */
   throttle?: ThrottleOptions;
+  /** Shared links (the backend's `shares`): `share/<token>/` pages and the owners' Sites page. Absent: no links. */
+  shares?: ShareStore;
+  /** Email reports (the backend's `emailReports`): the owners' Sites page and the unsubscribe page. Absent: no reports. */
+  emailReports?: EmailReportStore;
+  /** Whether reports can be mailed (`SMTP_URL`); the Sites page says so when they cannot. */
+  mailsReports?: boolean;
   /** Sends a one-time link by mail; resolves false when mail is not set up (`SMTP_URL`). */
   mailLink?: (to: string, url: string) => Promise<boolean>;
   /** Path of the tracker script shown in the install snippet; default `/tracker.js`. */

@@ -5,6 +5,10 @@
  */
 import type { DashboardAssets } from './assets.js';
 
+/** Colour schemes a page can be asked for: light (the default), dark, or the reader's system setting. */
+export type Theme = 'light' | 'dark' | 'system';
+export const THEMES: readonly Theme[] = ['light', 'dark', 'system'];
+
 /** Longest view (the page's query string) carried through sign-in. */
 export const MAX_VIEW_LENGTH = 4096;
 
@@ -65,9 +69,12 @@ export const KEY_IN_URL_NOTICE =
 export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** The document head; `root` leads from the page's directory back to the dashboard's (`../../` under account/). */
-export const head = (assets: DashboardAssets, title: string, script: boolean, root = '', extra = '') => `<!doctype html>
-<html lang="en">
+/**
+ * The document head; `root` leads from the page's directory back to the dashboard's (`../../` under account/);
+ * `theme` (a shared link's `theme=`) sets `data-theme` on the document, which the stylesheet reads.
+ */
+export const head = (assets: DashboardAssets, title: string, script: boolean, root = '', extra = '', theme?: Theme) => `<!doctype html>
+<html lang="en"${theme ? ` data-theme="${theme}"` : ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

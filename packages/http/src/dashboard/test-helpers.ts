@@ -104,7 +104,9 @@ export async function startDashboard(options: StartOptions = {}): Promise<TestDa
   const api = createApiHandler({ storage, authenticate, rateLimit: options.rateLimit ?? false, logger, now });
   const people = new People(backend.people, { ...options.sessions, ...(options.dashboard?.now ? { now: options.dashboard.now } : {}) });
   const edition = options.cloud ? { accounts: backend.accounts } : { communityKeyTag: communityKeyTag(COMMUNITY_KEY) };
-  const dashboard = createDashboardHandler({ api, authenticate, storage, people, ...edition, logger, signInRateLimit: false, ...options.dashboard });
+  const dashboard = createDashboardHandler({
+    api, authenticate, storage, people, ...edition, logger, signInRateLimit: false, shares: backend.shares, emailReports: backend.emailReports, ...options.dashboard,
+  });
   await dashboard.ready();
   const collect = options.collect ? createCollectHandler({ backend: { storage: backend.storage, salts: backend.salts }, now, logger, beaconLimit: false }) : undefined;
   const serve = (req: IncomingMessage, res: ServerResponse) => void dashboard(req, res, () => void api(req, res));

@@ -14,6 +14,8 @@ import {
   eventNameSchema,
   filterConditionsSchema,
   formatSchema,
+  funnelNameSchema,
+  funnelStepsSchema,
   importedSchema,
   intervalSchema,
   limitSchema,
@@ -53,6 +55,7 @@ const SUMMARIES: Record<EndpointName, string> = {
   live: 'Visitors with a pageview in the last 5 minutes',
   properties: 'The property keys of a custom event, or the values of one key',
   goals: 'Every goal of the site with its visitors, conversions and conversion rate',
+  funnels: 'Each step of a funnel with its visitors, drop-off and conversion rates',
 };
 
 const query = (name: string, schema: Json, description: string, required = false) => ({ name, in: 'query', required, description, schema });
@@ -95,6 +98,19 @@ function parameters(endpoint: EndpointName): Json[] {
       list.push(query('name', jsonSchema(requiredEventNameSchema), 'The custom event whose properties are read.', true));
     } else if (own === 'name') list.push(query('name', jsonSchema(eventNameSchema), 'One event name; all when absent.'));
     if (own === 'property') list.push(query('property', jsonSchema(propertySchema), 'One property key: its values are listed instead of the keys.'));
+    if (own === 'funnel') list.push(query('funnel', jsonSchema(funnelNameSchema, 'input'), 'The name of a funnel saved for the site. Exactly one of `funnel` and `steps`.'));
+    if (own === 'steps') {
+      list.push({
+        name: 'steps',
+        in: 'query',
+        required: false,
+        description:
+          'JSON array of 2 to 8 steps, each `{"page": <pattern>}` (a pageview whose path matches; `*` matches any run of characters, the whole path must match) ' +
+          'or `{"event": <name>}` (a custom event of that name). A session reaches step k when it has events meeting steps 1 to k in the order they were recorded, ' +
+          'others between them. Exactly one of `funnel` and `steps`.',
+        content: { 'application/json': { schema: jsonSchema(funnelStepsSchema), example: [{ page: '/pricing' }, { page: '/signup' }, { event: 'signup' }] } },
+      });
+    }
   }
   list.push(query('format', jsonSchema(formatSchema), 'Default `json`. `csv`: the rows as an RFC 4180 CSV file (text/csv), header row of the JSON field names, `comparison` fields as `comparison_<field>`.'));
   return list;
@@ -118,7 +134,7 @@ const RESPONSES = {
   HttpsRequired: errorResponse(403, 'The request did not arrive over HTTPS.'),
   NotFound: errorResponse(404, 'The site does not exist or this key may not read it (`Site not found.`); or no such path (`Not Found`).', RATE_HEADERS),
   UriTooLong: errorResponse(414, 'The request target is longer than 8,192 characters.'),
-  ValidationError: errorResponse(422, 'A parameter is missing or invalid: the first failing rule.', RATE_HEADERS),
+  ValidationError: errorResponse(422, 'A parameter is missing or invalid: the first failing rule; or the server\'s storage cannot answer the query (a feature it lacks).', RATE_HEADERS),
   TooManyRequests: errorResponse(429, 'The key spent its request budget.', { ...RATE_HEADERS, 'Retry-After': header('Seconds to wait.', { type: 'integer' }) }),
   ServerError: errorResponse(500, 'The server failed; the detail is in its log under the request id.'),
 };

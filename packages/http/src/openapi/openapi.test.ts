@@ -213,6 +213,7 @@ describe('GET /api/v1/openapi.json', () => {
               live: (await sdk.live({ client, query: { site_id: 'ST-ext' } })).data,
               properties: (await sdk.properties({ client, query: { ...range, site_id: 'ST-props', name: 'Signup', property: 'plan' } })).data,
               goals: (await sdk.goals({ client, query: { ...range, site_id: 'ST-props', compare: 'previous_period' } })).data,
+              funnels: (await sdk.funnels({ client, query: { ...range, steps: [{ page: '/' }, { page: '/pricing' }] } })).data,
             },
             openapi: ((await sdk.openapi({ client: createClient({ baseUrl, fetch }) })).data as { openapi?: string }).openapi,
             exportLines: String((await sdk.exportEvents({ client, query: range, parseAs: 'text' })).data).trimEnd().split('\\n').length,
@@ -247,6 +248,7 @@ describe('GET /api/v1/openapi.json', () => {
           live: { live: 0 },
           properties: await direct(`/properties?${range.replace('ST-ext', 'ST-props')}&name=Signup&property=plan`),
           goals: await direct(`/goals?${range.replace('ST-ext', 'ST-props')}&compare=previous_period`),
+          funnels: await direct(`/funnels?${range}&steps=${encodeURIComponent('[{"page":"/"},{"page":"/pricing"}]')}`),
         },
         openapi: '3.1.0',
         exportLines: (await request(port, `/api/v1/export?${range}`)).body.trimEnd().split('\n').length,
@@ -255,6 +257,8 @@ describe('GET /api/v1/openapi.json', () => {
       });
       expect(got.bodies.timeseries.timeseries).toHaveLength(48);
       expect(got.bodies.pages.pages.map((p: Json) => p.url)).not.toContain('/');
+      // ST-ext: E1 (a, 11-10) views / then /pricing; E5 (d) and E6 (g) on 11-11 view / only.
+      expect(got.bodies.funnels.steps.map((s: Json) => s.visitors)).toEqual([3, 1]);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

@@ -12,6 +12,7 @@ import {
   type DeviceRow,
   type EndpointResponses,
   type EventRow,
+  type FunnelStepRow,
   type GoalRow,
   type PropertyRow,
   type PropertyValueRow,
@@ -105,6 +106,20 @@ const goalMetrics = {
 const goalRow = named(z.object({ goal: z.string().describe('The display name: the event name, or `Visit ` and the page pattern.'), ...goalMetrics }).strict(), 'GoalRow');
 const eventName = z.string().describe('The event asked for (`name`).');
 const propertyKey = z.string().describe('The key asked for (`property`).');
+const funnelMetrics = {
+  visitors: count.describe('For each day, the distinct visitors of the counted sessions (matching, started that day) that reached this step, summed over the days.'),
+  dropoff: count.describe('The step before\'s visitors minus this step\'s; 0 for step 1.'),
+  dropoff_rate: percent.describe('`dropoff` as a percentage of the step before\'s visitors, one decimal place; 0 for step 1 and when that is 0.'),
+  conversion_rate: percent.describe('`visitors` as a percentage of step 1\'s visitors, one decimal place; 0 when that is 0.'),
+  conversion_rate_step: percent.describe('`visitors` as a percentage of the step before\'s visitors (step 1: 100 when it has visitors), one decimal place; 0 when that is 0.'),
+};
+const funnelStepRow = named(
+  z.object({ step: z.string().describe('The step\'s display name: the event name, or `Visit ` and the page pattern.'), ...funnelMetrics }).strict(),
+  'FunnelStepRow',
+  'One step of the funnel, in funnel order: its visitors, drop-off from the step before, and conversion rates from step 1 and from the step before.',
+);
+const funnelName = z.string().nullable().describe('The saved funnel\'s name; `null` for ad-hoc `steps`.');
+const funnelVisitors = count.describe('The `/stats` visitors with the same parameters (the sessions counted before any step).');
 
 /** `imported` of a body (docs/behaviour.md, "Imported data"): only on sites with imported days that count in the range. */
 const importedNote = named(
@@ -167,6 +182,16 @@ export const bodies = {
     z.object({ goals: z.array(goalRow), imported }).strict(),
     z.object({ goals: z.array(compared(goalRow, goalMetrics, 'ComparedGoalRow')), imported }).strict(),
   ]),
+  funnels: z.union([
+    z.object({ funnel: funnelName, visitors: funnelVisitors, steps: z.array(funnelStepRow), imported }).strict(),
+    named(z.object({
+      funnel: funnelName,
+      visitors: funnelVisitors,
+      steps: z.array(compared(funnelStepRow, funnelMetrics, 'ComparedFunnelStepRow')),
+      comparison: named(z.object({ from: day, to: day, visitors: funnelVisitors }).strict(), 'FunnelComparison', 'The compared range and its `/stats` visitors.'),
+      imported,
+    }).strict(), 'ComparedFunnels'),
+  ]),
 };
 for (const [endpoint, schema] of Object.entries(bodies)) {
   registry.add(schema, { id: `${endpoint[0]!.toUpperCase()}${endpoint.slice(1)}Response` });
@@ -205,6 +230,7 @@ same<Equal<z.infer<typeof campaignRow>, CampaignRow>>();
 same<Equal<z.infer<typeof propertyRow>, PropertyRow>>();
 same<Equal<z.infer<typeof propertyValueRow>, PropertyValueRow>>();
 same<Equal<z.infer<typeof goalRow>, GoalRow>>();
+same<Equal<z.infer<typeof funnelStepRow>, FunnelStepRow>>();
 same<Equal<z.infer<typeof bodies.live>, EndpointResponses['live']>>();
 // Whole bodies: the v1 and compared shapes and the core types are assignable both ways.
 type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

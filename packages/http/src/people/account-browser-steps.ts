@@ -106,6 +106,31 @@ export async function addSignupGoal(page: Page, siteId: string, shot: (name: str
   await shot('7-goals');
 }
 
+/**
+ * On the site's Funnels page: types two steps (the live preview answers: the site has no traffic,
+ * so zeros), saves the funnel "Signup path" and deletes it again.
+ */
+export async function addAndDeleteFunnel(page: Page, siteId: string, shot: (name: string) => Promise<unknown>): Promise<void> {
+  await page.click('nav a:has-text("Funnels")');
+  await page.selectOption('#funnel-site', siteId);
+  await page.click('button:has-text("Show funnels")');
+  await page.fill('#funnel-name', 'Signup path');
+  await page.fill('#step-value-0', '/pricing');
+  await page.selectOption('#step-kind-1', 'event');
+  await page.fill('#step-value-1', 'Signup');
+  await page.waitForFunction(() => document.querySelectorAll('#funnel-preview tbody tr').length === 2, undefined, { timeout: 60_000 });
+  expect(await page.$$eval('#funnel-preview tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)))).toEqual([
+    ['1. Visit /pricing', '0', '0%', '—'], ['2. Signup', '0', '0%', '0%'],
+  ]);
+  expect(await axe(page)).toEqual([]);
+  await shot('7b-funnel-preview');
+  await page.click('button:has-text("Save funnel")');
+  await page.waitForSelector('text=Funnel Signup path saved.');
+  await page.getByRole('button', { name: 'Delete Signup path' }).click();
+  await page.waitForSelector('text=Funnel Signup path deleted.');
+  expect(await page.textContent('main')).toContain('No funnels yet.');
+}
+
 /** On the Users page: invites a viewer; returns their one-time link as the page shows it. */
 export async function inviteViewer(page: Page, email: string, shot: (name: string) => Promise<unknown>): Promise<string> {
   await page.click('nav a:has-text("Users")');

@@ -19,13 +19,13 @@ import { clickhouseAvailable, startClickHouse, type TestServer, warnIfUnavailabl
 import { runCli } from '../cli/main.js';
 import { COMMUNITY_KEY, startDashboard, type TestDashboard } from '../dashboard/test-helpers.js';
 import {
-  addAndEditSite, addSignupGoal, axe, inviteViewer, launchChromium, pages, sectionStatuses, setPasswordThroughLink, signInInBrowser, signUpAndIn,
+  addAndDeleteFunnel, addAndEditSite, addSignupGoal, axe, inviteViewer, launchChromium, pages, sectionStatuses, setPasswordThroughLink, signInInBrowser, signUpAndIn,
 } from './account-browser-steps.js';
 import { setPasswordUrl } from './links.js';
 
 const SCREENSHOTS = mkdtempSync(join(tmpdir(), 'siteline-account-screens-'));
 const OWNER_PASSWORD = 'tulip-orbit-42-canyon';
-const OWNER_SECTIONS = ['keys', 'sites', 'goals', 'users'];
+const OWNER_SECTIONS = ['keys', 'sites', 'goals', 'funnels', 'users'];
 warnIfUnavailable('account interface in Chromium on ClickHouse');
 
 let browser: Browser;
@@ -148,6 +148,7 @@ for (const engine of ENGINES) {
       expect(seen).toMatchObject({ name: 'Shop EU', domain: 'eu.shop.acme.test', timezone: 'Europe/Berlin' });
       await addSignupGoal(page, siteId, shotOf);
       expect(JSON.parse((await api(a, `/goals?site_id=${siteId}&period=7d`, a.cloud!.keyA)).text)).toEqual({ goals: [{ goal: 'Signup', visitors: 0, conversions: 0, conversion_rate: 0 }] });
+      await addAndDeleteFunnel(page, siteId, shotOf);
 
       viewerLink = await inviteViewer(page, `viewer-${engine.name}@acme.test`, shotOf);
       await page.click('nav a:has-text("Password")');
@@ -253,7 +254,7 @@ for (const engine of ENGINES) {
       await shot(page, '3-dashboard');
       await page.click('a:has-text("Account")');
       await page.waitForSelector('h1:has-text("Sites")');
-      expect(await page.$$eval('nav[aria-label=Account] a', (links) => links.map((l) => l.textContent))).toEqual(['Dashboard', 'Sites', 'Goals', 'Users', 'Password']);
+      expect(await page.$$eval('nav[aria-label=Account] a', (links) => links.map((l) => l.textContent))).toEqual(['Dashboard', 'Sites', 'Goals', 'Funnels', 'Users', 'Password']);
       // No key pages in the Community edition: its one key is SERVICE_API_KEY, set by the operator.
       expect(await sectionStatuses(page, t.origin, ['keys'])).toEqual([['keys', 404]]);
       expect(await page.textContent('h1')).toBe('Not found');
@@ -266,6 +267,7 @@ for (const engine of ENGINES) {
       await addSignupGoal(page, siteId, shotOf);
       const goals = await t.request(`/api/v1/goals?site_id=${siteId}&period=7d`, { headers: { Authorization: `Bearer ${COMMUNITY_KEY}` } });
       expect([goals.status, JSON.parse(goals.text)]).toEqual([200, { goals: [{ goal: 'Signup', visitors: 0, conversions: 0, conversion_rate: 0 }] }]);
+      await addAndDeleteFunnel(page, siteId, shotOf);
 
       viewerLink = await inviteViewer(page, `viewer-${engine.name}@example.com`, shotOf);
       await page.click('nav a:has-text("Password")');
@@ -278,7 +280,7 @@ for (const engine of ENGINES) {
       const page = await newPage();
       await signUpAndIn(page, viewerLink, t.origin, `viewer-${engine.name}@example.com`, 'viewer-password-77');
       expect(await axe(page)).toEqual([]);
-      expect(await sectionStatuses(page, t.origin, OWNER_SECTIONS)).toEqual([['keys', 404], ['sites', 403], ['goals', 403], ['users', 403]]);
+      expect(await sectionStatuses(page, t.origin, OWNER_SECTIONS)).toEqual([['keys', 404], ['sites', 403], ['goals', 403], ['funnels', 403], ['users', 403]]);
       expect(await page.textContent('h1')).toBe('Owners only');
       expect(await page.textContent('main p')).toBe('Only an owner of this installation can open this page. Ask an owner to change your role.');
       expect(await axe(page)).toEqual([]);

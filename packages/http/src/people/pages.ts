@@ -9,7 +9,7 @@ import type { DashboardAssets } from '../dashboard/assets.js';
 import { escapeHtml as e, head } from '../dashboard/pages.js';
 import { qrSvg } from './qr.js';
 
-export type AccountSection = 'keys' | 'sites' | 'goals' | 'users' | 'password';
+export type AccountSection = 'keys' | 'sites' | 'goals' | 'funnels' | 'users' | 'password';
 
 export interface AccountFrame {
   assets: DashboardAssets;
@@ -28,6 +28,7 @@ const SECTIONS: { id: AccountSection; label: string; owner: boolean; cloud?: boo
   { id: 'keys', label: 'API keys', owner: true, cloud: true },
   { id: 'sites', label: 'Sites', owner: true },
   { id: 'goals', label: 'Goals', owner: true },
+  { id: 'funnels', label: 'Funnels', owner: true },
   { id: 'users', label: 'Users', owner: true },
   { id: 'password', label: 'Password', owner: false },
 ];
@@ -39,17 +40,19 @@ const csrfField = (frame: AccountFrame) => `<input type="hidden" name="csrf" val
  * section's own address with the action in a `do` field, so the page answered keeps an
  * address whose relative links still work.
  */
-const formFor = (frame: AccountFrame, target: string, attributes = '') => {
+export const formFor = (frame: AccountFrame, target: string, attributes = '') => {
   const [section, action] = target.split('/', 2);
   return `<form method="post" action="${section}"${attributes}>${csrfField(frame)}${action ? `<input type="hidden" name="do" value="${action}">` : ''}`;
 };
-/** A one-button form posting `fields` to `target`. */
-/** A one-button form; a long label (a goal's name) is cut on screen and whole in the title. */
-const button = (frame: AccountFrame, target: string, label: string, fields: Record<string, string>, cls = '') =>
-  `${formFor(frame, target, ' class="inline"')}${Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${e(v)}">`).join('')}<button type="submit"${cls ? ` class="${cls}"` : ''} title="${e(label)}">${e(label)}</button></form>`;
+/** A one-button form posting `fields` to `target`; a long label (a goal's name) is cut on screen and whole in the title. */
+export const button = (frame: AccountFrame, target: string, label: string, fields: Record<string, string>, cls = '', shown = label) =>
+  `${formFor(frame, target, ' class="inline"')}${Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${e(v)}">`).join('')}<button type="submit"${cls ? ` class="${cls}"` : ''} title="${e(label)}"${shown === label ? '' : ` aria-label="${e(label)}"`}>${e(shown)}</button></form>`;
+/** A row's Delete button beside a name that may be long: "Delete" on screen, the whole "Delete <name>" its accessible name and title. */
+export const deleteButton = (frame: AccountFrame, target: string, name: string, fields: Record<string, string>) =>
+  button(frame, target, `Delete ${name}`, fields, 'danger whole', 'Delete');
 /** A value that may be long (names and patterns of up to 500 characters): cut to the cell, whole in the title. */
-const cut = (text: string) => `<span class="cut" title="${e(text)}">${e(text)}</span>`;
-const when = (iso: string | null) => (iso ? `<time datetime="${e(iso)}">${e(iso.slice(0, 16).replace('T', ' '))} UTC</time>` : '—');
+export const cut = (text: string) => `<span class="cut" title="${e(text)}">${e(text)}</span>`;
+export const when = (iso: string | null) => (iso ? `<time datetime="${e(iso)}">${e(iso.slice(0, 16).replace('T', ' '))} UTC</time>` : '—');
 
 /** A whole account page around `body`. */
 export function accountPage(frame: AccountFrame, section: AccountSection | undefined, title: string, body: string, flash?: Flash): string {
@@ -103,11 +106,11 @@ function revokeConfirm(frame: AccountFrame, key: ApiKeyInfo): string {
 }
 
 
-/** Sites: add, list with the tracker snippet to copy. */
-export function sitesBody(frame: AccountFrame, sites: Site[], snippet: (site: Site) => string, form: { name?: string; domain?: string; timezone?: string } = {}, editing?: SiteEditForm, imports: ReadonlyMap<string, ImportedDataset[]> = new Map()): string {
+/** Sites: add, list with the tracker snippet to copy, each site's imports; `more` adds a site's sharing and email reports. */
+export function sitesBody(frame: AccountFrame, sites: Site[], snippet: (site: Site) => string, form: { name?: string; domain?: string; timezone?: string } = {}, editing?: SiteEditForm, imports: ReadonlyMap<string, ImportedDataset[]> = new Map(), more: (site: Site) => string = () => ''): string {
   const list = sites.map((s) => `<li class="panel site"><h3>${e(s.name)}</h3><p><code>${e(s.id)}</code> · ${e(s.domain ?? 'no domain')} · ${e(s.timezone)} · <a href="goals?site_id=${encodeURIComponent(s.id)}">Goals</a></p>
 <label for="snippet-${e(s.id)}">Tracker snippet</label><textarea id="snippet-${e(s.id)}" readonly rows="3">${e(snippet(s))}</textarea> <button type="button" data-copy="snippet-${e(s.id)}">Copy snippet</button>
-${importsList(frame, s, imports.get(s.id) ?? [])}${editSiteForm(frame, s, editing?.siteId === s.id ? editing : undefined)}</li>`).join('\n');
+${importsList(frame, s, imports.get(s.id) ?? [])}${editSiteForm(frame, s, editing?.siteId === s.id ? editing : undefined)}${more(s)}</li>`).join('\n');
   return `<section class="panel"><h2>Add a site</h2>
 ${formFor(frame, 'sites', ' class="stack"')}
 <label for="site-name">Name</label><input id="site-name" name="name" required maxlength="200" value="${e(form.name ?? '')}">
@@ -164,7 +167,7 @@ ${formFor(frame, 'sites/edit', ' class="stack"')}<input type="hidden" name="site
 export function goalsBody(frame: AccountFrame, sites: Site[], site: Site | undefined, goals: Goal[]): string {
   const picker = `<form method="get" action="goals" class="inline"><label for="goal-site">Site</label> <select id="goal-site" name="site_id">${sites.map((s) => `<option value="${e(s.id)}"${s.id === site?.id ? ' selected' : ''}>${e(s.name)} (${e(s.id)})</option>`).join('')}</select> <button type="submit">Show goals</button></form>`;
   if (!site) return sites.length === 0 ? '<p class="empty">Add a site first.</p>' : picker;
-  const rows = goals.map((g) => `<tr><td>${cut(g.name)}</td><td>${g.type === 'event' ? 'custom event' : 'page'}</td><td><code>${cut(g.value)}</code></td><td>${button(frame, 'goals/delete', `Delete ${g.name}`, { site_id: site.id, goal: g.name }, 'danger')}</td></tr>`).join('\n');
+  const rows = goals.map((g) => `<tr><td>${cut(g.name)}</td><td>${g.type === 'event' ? 'custom event' : 'page'}</td><td><code>${cut(g.value)}</code></td><td>${deleteButton(frame, 'goals/delete', g.name, { site_id: site.id, goal: g.name })}</td></tr>`).join('\n');
   return `${picker}
 <section class="panel"><h2>Add a goal to ${e(site.name)}</h2>
 ${formFor(frame, 'goals', ' class="stack"')}<input type="hidden" name="site_id" value="${e(site.id)}">

@@ -1,10 +1,13 @@
 /**
  * The account pages' routes under `{base}/dashboard/account/`: keys (Cloud), sites, goals,
- * users, password. Only a password session reaches them; every section but the password is
+ * funnels, users, password. Only a password session reaches them; every section but the password is
  * an owner's (a viewer gets 403), and every post passes `refusedPost` first.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { accountName, addGoal, type AccountStore, GoalError, COMMUNITY_ACCOUNT, createSite, deleteGoal, editSite, listGoals, People, PeopleError, type Role, type Storage, type UserRow, type WebSessionRow } from '@siteline/core';
+import { accountName, addGoal, type AccountStore, GoalError, COMMUNITY_ACCOUNT, createSite, deleteGoal, editSite, listGoals, People, PeopleError, type Role, type Site, type Storage, type UserRow, type WebSessionRow } from '@siteline/core';
+import { FunnelError, type FunnelsResponse, listFunnels } from '@siteline/core';
+import { funnelAction } from './funnel-actions.js';
+import { type FunnelForm, FUNNEL_PREVIEW_SCRIPT, funnelsBody } from './funnel-pages.js';
 import { trackerSnippet } from '../collect/snippet.js';
 import type { DashboardAssets } from '../dashboard/assets.js';
 import { redirect, send, sendHtml } from '../dashboard/http-io.js';
@@ -12,6 +15,8 @@ import { readForm, refusedPost } from './form.js';
 import type { CheckPassword } from './password-check.js';
 import { publicOrigin, setPasswordUrl } from './links.js';
 import { type AccountFrame, type AccountSection, accountPage, COPY_SCRIPT, type Flash, goalsBody, keysBody, passwordBody, type SiteEditForm, sitesBody, twoFactorBody, usersBody } from './pages.js';
+import { siteSharingBody } from './sharing-pages.js';
+import { type SharingDeps, type SharingOutcome, sharingAction, sitesSharing } from './sharing-routes.js';
 import { newRecoveryCodes, newTotpSecret, totpSetUp, useTotpCode } from './totp.js';
 
 export interface AccountRoutesOptions {
@@ -26,8 +31,12 @@ export interface AccountRoutesOptions {
   mailLink?: (to: string, url: string) => Promise<boolean>;
   /** Clock of the two-factor codes. */
   now: () => number;
+  /** The API's clock: its "today" decides the days of a funnel's preview, as of every report. */
+  reportNow: () => number;
   /** Checks the current password that confirms a change (through the sign-in throttle). */
   checkPassword: CheckPassword;
+  /** Shared links and email reports of the Sites page; absent: the page does not offer them. */
+  sharing?: SharingDeps;
 }
 
 export interface AccountRequest {
@@ -41,7 +50,7 @@ export interface AccountRequest {
   user: UserRow;
 }
 
-const OWNER_SECTIONS: AccountSection[] = ['keys', 'sites', 'goals', 'users'];
+const OWNER_SECTIONS: AccountSection[] = ['keys', 'sites', 'goals', 'funnels', 'users'];
 
 /** The origin links and snippets name: the configured one (`PUBLIC_URL`), else this request's host (`localhost` when it is not a host). */
 function originOf(req: IncomingMessage, configured?: string): string {
@@ -58,6 +67,7 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
   const { people, storage, accounts } = options;
   return async ({ req, res, rest, url, assets, session, user }) => {
     if (rest === 'copy.js') return send(req, res, 200, COPY_SCRIPT, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' });
+    if (rest === 'funnel-preview.js') return send(req, res, 200, FUNNEL_PREVIEW_SCRIPT, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' });
     const frame: AccountFrame = { assets, csrf: session.csrf, role: user.role, cloud: accounts !== undefined, email: user.email };
     const accountId = user.account_id;
     const [section, action] = rest.split('/', 2) as [string, string | undefined];
@@ -79,7 +89,9 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
           const origin = originOf(req, options.publicOrigin);
           const sites = await sitesOf();
           const imports = new Map(await Promise.all(sites.map(async (s) => [s.id, storage.listImports ? await storage.listImports(s.id) : []] as const)));
-          return page(status, 'Sites', sitesBody(frame, sites, (s) => trackerSnippet(`${origin}${options.trackerPath}`, s.id), extra.form as Record<string, string> | undefined, extra.editing as SiteEditForm | undefined, imports), flash);
+          const sharing = options.sharing && (await sitesSharing(options.sharing, sites, extra.sharing as SharingOutcome['shown'] | undefined));
+          const more = sharing ? (s: Site) => siteSharingBody(frame, s, sharing) : undefined;
+          return page(status, 'Sites', sitesBody(frame, sites, (s) => trackerSnippet(`${origin}${options.trackerPath}`, s.id), extra.form as Record<string, string> | undefined, extra.editing as SiteEditForm | undefined, imports, more), flash);
         }
         case 'goals': {
           const sites = await sitesOf();
@@ -87,6 +99,14 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
           const site = sites.find((s) => s.id === wanted);
           const goals = site && storage.capabilities?.goals ? await listGoals(storage, site.id) : [];
           return page(status, 'Goals', goalsBody(frame, sites, site, goals), flash);
+        }
+        case 'funnels': {
+          if (storage.capabilities?.funnels !== true) return page(status, 'Funnels', '<p class="note">This server\'s storage does not keep funnels.</p>', flash);
+          const sites = await sitesOf();
+          const wanted = (extra.siteId as string | undefined) ?? url.searchParams.get('site_id') ?? sites[0]?.id;
+          const site = sites.find((s) => s.id === wanted);
+          const funnels = site && storage.capabilities?.funnels ? await listFunnels(storage, site.id) : [];
+          return page(status, 'Funnels', funnelsBody(frame, sites, site, funnels, extra.form as FunnelForm | undefined, extra.preview as FunnelsResponse | undefined), flash);
         }
         case 'users':
           return page(status, 'Users', usersBody(frame, await people.usersOf(accountId), user.id, extra.invited as { email: string; url: string; mailed: boolean } | undefined), flash);
@@ -151,6 +171,15 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
             return render({ error: (error as Error).message }, 422, { editing });
           }
         }
+        case 'sites/share':
+        case 'sites/unshare':
+        case 'sites/report':
+        case 'sites/unreport': {
+          const site = await siteOfAccount(field('site_id'));
+          if (!site || !options.sharing) return render({ error: 'There is no such site in this account.' }, 404);
+          const outcome = await sharingAction(options.sharing, act!, site, field, originOf(req, options.publicOrigin));
+          return render(outcome.flash, outcome.status, { sharing: outcome.shown });
+        }
         case 'sites/delete-import': {
           const site = await siteOfAccount(field('site_id'));
           if (!site || !storage.deleteImport) return render({ error: 'There is no such site in this account.' }, 404);
@@ -165,6 +194,14 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
           if (act === 'delete') await deleteGoal(storage, site.id, field('goal'));
           else await addGoal(storage, site.id, { type: field('type') === 'page' ? 'page' : 'event', value: field('value') });
           return render({ info: act === 'delete' ? `Goal ${field('goal')} deleted.` : 'Goal added.' }, act === 'delete' ? 200 : 201, { siteId: site.id });
+        }
+        case 'funnels/':
+        case 'funnels/preview':
+        case 'funnels/delete': {
+          const site = await siteOfAccount(field('site_id'));
+          if (!site) return render({ error: 'There is no such site in this account.' }, 404);
+          const { flash, status, extra } = await funnelAction(storage, site.id, act, form, options.reportNow());
+          return render(flash, status, extra);
         }
         case 'users/': {
           const { user: added, link } = await people.addUser(accountId, field('email'), field('role') as Role);
@@ -215,7 +252,7 @@ export function accountRoutes(options: AccountRoutesOptions): (request: AccountR
           return page(404, 'Not found', '<p>There is no such action.</p>');
       }
     } catch (error) {
-      if (error instanceof PeopleError || error instanceof GoalError) return render({ error: error.message });
+      if (error instanceof PeopleError || error instanceof GoalError || error instanceof FunnelError) return render({ error: error.message });
       throw error;
     }
   };

@@ -9,6 +9,8 @@ import { nameCountsSchema } from './008-name-counts.js';
 import { customEventsSchema } from './009-custom-events.js';
 import { peopleChangesSchema } from './010-people-changes.js';
 import { importedSchema } from './011-imported.js';
+import { sharingSchema } from './012-sharing.js';
+import { funnelsSchema } from './013-funnels.js';
 import type { MigrationStep } from './step.js';
 
 /**
@@ -21,7 +23,7 @@ import type { MigrationStep } from './step.js';
  * @example
  * for (const step of MIGRATIONS) console.log(step.version, step.description);
  */
-export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema, propertiesSchema, peopleSchema, filterLayoutSchema, attemptsSchema, nameCountsSchema, customEventsSchema, peopleChangesSchema, importedSchema];
+export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema, propertiesSchema, peopleSchema, filterLayoutSchema, attemptsSchema, nameCountsSchema, customEventsSchema, peopleChangesSchema, importedSchema, sharingSchema, funnelsSchema];
 
 /**
  * The schema version this package reads and writes (`migrate()` brings a

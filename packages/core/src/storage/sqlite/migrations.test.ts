@@ -11,6 +11,7 @@ import { createSite } from '../../sites/sites.js';
 import { ALPHA, GAMMA_FIRST, GAMMA_SECOND, ndjson } from '../../testing/datasets.js';
 import { PROPS, PROPS_GOALS } from '../../testing/datasets-properties.js';
 import { addGoal } from '../../goals/goals.js';
+import { addFunnel, listFunnels } from '../../funnels/funnels.js';
 import type { EndpointName } from '../../types.js';
 import type { Storage } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
@@ -44,12 +45,18 @@ async function answers(storage: Storage): Promise<unknown[]> {
   return out;
 }
 
-/** Undoes the slices' tables of issue 41 (the last migration). */
+/**
+ * Takes back what migrations 15, 14, 13, 12, 9 and 8 add, to hold an older file (10 only adds an
+ * index if missing; 11's changes are to tables 8 and 9 made, and go with them).
+ */
+/** Undoes the slices' tables of issue 41 (migration 15). */
 const UNDO_SLICES = ['slice_days', 'slice_totals', 'slice_pages', 'slice_events', 'slice_goals', 'slice_props'].map((t) => `DROP TABLE ${t};`).join(' ');
-/** Undoes the imported-data tables of issue 39 (its indexes go with its tables). */
-const UNDO_IMPORTED = 'DROP TABLE imported_datasets; DROP TABLE imported_rows;';
-/** Takes back what the migrations after 9, then 9 and 8 add, to hold an older file. */
-const UNDO_9 = `${UNDO_SLICES} ${UNDO_IMPORTED} DROP TABLE totp_steps; DROP TABLE sign_ins;`;
+/** Undoes the saved funnels of issue 36 (migration 14). */
+const UNDO_FUNNELS = `${UNDO_SLICES} DROP TABLE funnels;`;
+const UNDO_13 = `${UNDO_FUNNELS} DROP TABLE shared_links; DROP TABLE report_subscriptions; DROP TABLE report_sends;`;
+/** Undoes the imported-data tables of issue 39 (migration 12; its indexes go with its tables). */
+const UNDO_IMPORTED = `${UNDO_13} DROP TABLE imported_datasets; DROP TABLE imported_rows;`;
+const UNDO_9 = `${UNDO_IMPORTED} DROP TABLE totp_steps; DROP TABLE sign_ins;`;
 const UNDO_8 = `${UNDO_9} DROP TABLE users; DROP TABLE user_links; DROP TABLE web_sessions;`;
 
 describe('SQLite migrations', () => {
@@ -227,15 +234,51 @@ describe('SQLite migration 9: two-factor steps and sign-in attempts', () => {
   });
 });
 
-describe('SQLite migration of issue 41: slices', () => {
+/** Issue 36's entry, by its number in the landing order (after issue 37's 13). */
+const FUNNELS_VERSION = 14;
+
+describe(`SQLite migration ${FUNNELS_VERSION}: saved funnels`, () => {
+  it('is the entry that creates the funnels table', () => {
+    expect(MIGRATIONS.length).toBeGreaterThanOrEqual(FUNNELS_VERSION);
+    expect(MIGRATIONS[FUNNELS_VERSION - 1]).toContain('CREATE TABLE IF NOT EXISTS funnels');
+  });
+
+  it(`a version-${FUNNELS_VERSION - 1} database keeps its sites and goals and gains the funnels table, empty, then saves funnels`, async () => {
+    const file = join(dir, `v${FUNNELS_VERSION - 1}.db`);
+    const old = new Database(file);
+    for (const sql of MIGRATIONS.slice(0, FUNNELS_VERSION - 1)) old.exec(sql);
+    old.pragma(`user_version = ${FUNNELS_VERSION - 1}`);
+    old.exec(`INSERT INTO sites VALUES ('ST-kept', 'Kept', 'UTC', NULL, NULL, '2026-11-01T00:00:00Z')`);
+    expect(old.prepare("SELECT COUNT(*) FROM sqlite_schema WHERE name = 'funnels'").pluck().get()).toBe(0);
+    old.close();
+    const upgraded = createSqliteStore(file, { now: () => NOW });
+    expect(upgraded.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    await addGoal(upgraded, 'ST-kept', { type: 'event', value: 'signup' });
+    expect(await listFunnels(upgraded, 'ST-kept')).toEqual([]);
+    await addFunnel(upgraded, 'ST-kept', { name: 'Pricing to signup', steps: [{ page: '/pricing' }, { event: 'signup' }] });
+    expect((await listFunnels(upgraded, 'ST-kept')).map((f) => [f.name, f.steps])).toEqual([['Pricing to signup', [{ page: '/pricing' }, { event: 'signup' }]]]);
+    expect(upgraded.db.prepare('SELECT steps FROM funnels').pluck().all()).toEqual(['[{"page":"/pricing"},{"event":"signup"}]']);
+    await upgraded.close();
+  });
+});
+
+/** Issue 41's entry, by its number in the landing order (after issue 36's 14). */
+const SLICES_VERSION = 15;
+
+describe(`SQLite migration ${SLICES_VERSION}: slices`, () => {
+  it('is the entry that creates the slice tables', () => {
+    expect(MIGRATIONS.length).toBeGreaterThanOrEqual(SLICES_VERSION);
+    expect(MIGRATIONS[SLICES_VERSION - 1]).toContain('CREATE TABLE slice_days');
+  });
+
   it('a database without them answers one-condition filters as before, then has them for the days a read found without', async () => {
-    const file = join(dir, 'v10.db');
+    const file = join(dir, `v${SLICES_VERSION - 1}.db`);
     const before = createSqliteStore(file, { now: () => NOW, slices: false });
     await createSite(before, SITES[0]!);
     await importEvents(before, ndjson(ALPHA));
     const filter = parseQuery('stats', { site_id: 'ST-alpha', from: '2026-11-02', to: '2026-11-03', filters: JSON.stringify([['is', 'page', ['/pricing']]]) });
     const expected = await REPORTS.stats(before, filter, { now: NOW });
-    before.db.exec(`${UNDO_SLICES} PRAGMA user_version = ${MIGRATIONS.length - 1}`);
+    before.db.exec(`${UNDO_SLICES} PRAGMA user_version = ${SLICES_VERSION - 1}`);
     await before.close();
     const upgraded = createSqliteStore(file, { now: () => NOW, sliceMinSessions: 0 });
     expect(upgraded.db.prepare('SELECT COUNT(*) FROM slice_days').pluck().get()).toBe(0);

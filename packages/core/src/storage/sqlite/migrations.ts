@@ -479,6 +479,67 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX imported_rows_import ON imported_rows (import_id);
   `,
   `
+  -- Issue 37, sharing and email reports.
+  -- shared_links: a link's token as SHA-256 only; password_hash the scrypt form or ''; the
+  -- origins that may frame it and its segment (API filter conditions) as JSON arrays;
+  -- revoked_ms 0 while it works. A viewer's password session is a web_sessions row whose
+  -- key_id is the link's id.
+  CREATE TABLE shared_links (
+    id               TEXT PRIMARY KEY,
+    site_id          TEXT NOT NULL,
+    name             TEXT NOT NULL,
+    token_hash       TEXT NOT NULL UNIQUE,
+    password_hash    TEXT NOT NULL,
+    frame_ancestors  TEXT NOT NULL,
+    segment          TEXT NOT NULL,
+    created_at       TEXT NOT NULL,
+    revoked_ms       INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX shared_links_site ON shared_links (site_id);
+
+  -- An address subscribed to a site's weekly or monthly report (kind 'week' or 'month');
+  -- unsubscribing deletes the row.
+  CREATE TABLE report_subscriptions (
+    site_id     TEXT NOT NULL,
+    kind        TEXT NOT NULL,
+    email       TEXT NOT NULL,
+    created_ms  INTEGER NOT NULL,
+    PRIMARY KEY (site_id, kind, email)
+  ) STRICT, WITHOUT ROWID;
+
+  -- One row per attempt to send a report (period: its first day). Attempts 1, 2, ... are
+  -- claimed by one insert under the partial unique index, so of any number of processes on
+  -- the file exactly one sends each; attempt 0 is a send by hand, never claimed. outcome ''
+  -- while sending, then 'sent' or 'failed'. unsubscribe_hash: SHA-256 of the token the
+  -- mail's unsubscribe link carries.
+  CREATE TABLE report_sends (
+    id                INTEGER PRIMARY KEY,
+    site_id           TEXT NOT NULL,
+    kind              TEXT NOT NULL,
+    period            TEXT NOT NULL,
+    email             TEXT NOT NULL,
+    attempt           INTEGER NOT NULL,
+    claimed_ms        INTEGER NOT NULL,
+    outcome           TEXT NOT NULL,
+    unsubscribe_hash  TEXT NOT NULL
+  ) STRICT;
+  CREATE UNIQUE INDEX report_sends_claim ON report_sends (site_id, kind, period, email, attempt) WHERE attempt > 0;
+  CREATE INDEX report_sends_period ON report_sends (period);
+  CREATE INDEX report_sends_unsubscribe ON report_sends (unsubscribe_hash);
+  `,
+  `
+  -- Issue 36: funnels (funnels.md section 4), site settings like goals: a name unique per
+  -- site and the funnel's own steps, as the JSON array the API takes (each {"page": <pattern>}
+  -- or {"event": <name>}, in order). IF NOT EXISTS: an older file a test rebuilds keeps it.
+  CREATE TABLE IF NOT EXISTS funnels (
+    site_id     TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    steps       TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    PRIMARY KEY (site_id, name)
+  ) STRICT, WITHOUT ROWID;
+  `,
+  `
   -- Slices (issue 41, storage/sqlite/slices/): per day, the sums of the sessions one filter
   -- condition selects (kind and slice: an attribute and its value, sessions viewing a page,
   -- doing a custom event, converting on a pattern goal; 'all' for goals and properties), so

@@ -1,10 +1,12 @@
 import { resolve } from 'node:path';
 import type { Backend, BackendRole } from '../../backend.js';
 import { createSqliteAccounts } from './sqlite-accounts.js';
+import { createSqliteEmailReportStore } from './sqlite-email-reports.js';
 import { createSqlitePeople } from './sqlite-people.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 import { isSqliteFile } from './sqlite-file.js';
 import { createSqliteSaltStore } from './sqlite-salts.js';
+import { createSqliteShareStore } from './sqlite-shared-links.js';
 import { createSqliteStore, type SqliteSynchronous } from './sqlite-storage.js';
 
 export interface SqliteBackendOptions {
@@ -66,6 +68,8 @@ export function openSqliteBackend(path: string, options: SqliteBackendOptions = 
     storage: store,
     accounts: createSqliteAccounts(store.db),
     people: createSqlitePeople(store.db),
+    shares: createSqliteShareStore(store.db),
+    emailReports: createSqliteEmailReportStore(store.db),
     salts: createSqliteSaltStore(store.db, options.now ? { now: options.now } : {}),
     capabilities: { writerThread: false, sharedAcrossHosts: false },
     notices: store.notices,

@@ -50,6 +50,30 @@ describe('createChunkBuilder', () => {
     expect([next.foreignDays(), runSteps(next.finish()).dependsOn]).toEqual([['2026-11-02'], ['2026-11-02']]);
   });
 
+  it('puts each visitor\'s events in record order, (ts, seq), whatever order they arrived in, and marks the ones sharing ts and seq', async () => {
+    const s = createSqliteStore(':memory:');
+    open.push(s);
+    await createSite(s, { id: 'ST-alpha', name: 'Alpha', timezone: 'UTC', domain: 'alpha.example' });
+    const at = Date.parse('2026-11-02T10:00:00Z');
+    const event = (path: string, ts: number, seq: number) => ({
+      siteId: 'ST-alpha', ts, day: '2026-11-02', type: 'pageview' as const, name: '', path, visitorId: 'v', sessionId: 's', seq, entryPath: '/x',
+      referrerSource: 'Direct / None', channel: 'Direct', utmSource: '', utmMedium: '', utmCampaign: '', countryCode: 'DE', deviceType: 'Desktop', browser: 'Firefox', os: 'Linux',
+    });
+    // Written: /c (10:00, seq 30), then /b (10:00, seq 20) and /d (10:00, seq 30), then /x (09:59, seq 1), then 11-03's /f (seq 50) and /e (seq 40) at one time.
+    await s.writeEvents([event('/c', at, 30)]);
+    await s.writeEvents([event('/b', at, 20), event('/d', at, 30)]);
+    await s.writeEvents([event('/x', at - 60_000, 1)]);
+    await s.writeEvents([event('/f', at + 86_400_000, 50), event('/e', at + 86_400_000, 40)]);
+    const dicts = dictionaries();
+    const builder = createChunkBuilder('2026-11-02', dicts);
+    runSteps(createChunkReader(s.db)('ST-alpha', '2026-11-02', 'UTC', builder.sink));
+    const chunk = runSteps(builder.finish());
+    const path = (code: number) => dicts.paths.values[code];
+    expect([...chunk.evCode].map(path)).toEqual(['/x', '/b', '/c', '/d']);
+    expect([...chunk.evTies]).toEqual([3]); // /d shares 10:00 and seq 30 with /c
+    expect([[...chunk.exCode].map(path), [...chunk.exTies]]).toEqual([['/e', '/f'], []]);
+  });
+
   it('adds nothing to the site dictionaries when the read is given up half-way', async () => {
     const s = await alpha();
     const { sink, rows } = collectRows('2026-11-02');

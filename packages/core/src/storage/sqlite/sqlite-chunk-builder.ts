@@ -10,6 +10,7 @@
  */
 import type { DaySink, EventRow, ForeignRow, OutsideRow, PropsCell, SessionRow } from './sqlite-chunk-reader.js';
 import { float64, int32, Provisional, settle, uint8 } from './sqlite-chunk-arrays.js';
+import { permute, recordOrderOf, sameKeyPositions } from './sqlite-chunk-order.js';
 import { ATTRIBUTES, type DayChunk, type Dictionary, pacer, type SiteDictionaries } from './sqlite-columns.js';
 
 /** Events of one kind as they come: session (local index), pageview flag, path or name code, and their properties' codes. */
@@ -77,8 +78,12 @@ export function createChunkBuilder(day: string, site: SiteDictionaries) {
   const evVisitor = int32();
   const evGap = float64();
   const evTs = float64();
+  /** Each event's `seq`, for putting equal times in record order (sqlite-chunk-order.ts); not kept in the chunk. */
+  const evSeq = float64();
   const eventGroups = new Map<string, number>();
   const outside = new EventColumns(dicts);
+  const exTs = float64();
+  const exSeq = float64();
 
   const sink: DaySink = {
     own(rows: readonly SessionRow[]) {
@@ -96,7 +101,7 @@ export function createChunkBuilder(day: string, site: SiteDictionaries) {
       }
     },
     events(rows: readonly EventRow[]) {
-      for (const [sessionId, visitorId, type, text, gap, ts, , props] of rows) {
+      for (const [sessionId, visitorId, type, text, gap, ts, , props, seq] of rows) {
         let s = index.get(sessionId);
         if (s === undefined) {
           index.set(sessionId, (s = own + foreignIds.length));
@@ -109,6 +114,7 @@ export function createChunkBuilder(day: string, site: SiteDictionaries) {
         evVisitor.push(g);
         evGap.push(gap ?? Number.NaN);
         evTs.push(ts);
+        evSeq.push(seq);
       }
     },
     foreignIds: () => foreignIds,
@@ -120,7 +126,11 @@ export function createChunkBuilder(day: string, site: SiteDictionaries) {
       }
     },
     outside(rows: readonly OutsideRow[]) {
-      for (const [sessionId, type, text, props] of rows) outside.add(index.get(sessionId)!, type, text, props);
+      for (const [sessionId, type, text, props, ts, , seq] of rows) {
+        outside.add(index.get(sessionId)!, type, text, props);
+        exTs.push(ts);
+        exSeq.push(seq);
+      }
     },
   };
 
@@ -154,8 +164,13 @@ export function createChunkBuilder(day: string, site: SiteDictionaries) {
       kept++;
     }
     for (let g = 1; g < perGroup.length; g++) perGroup[g]! += perGroup[g - 1]!;
+    /** Where each visitor's events begin (and, last, where they all end). */
+    const groupBounds = perGroup.slice();
     const sessionGroups = group + 1;
-    const ev = { session: new Int32Array(kept), pageview: new Uint8Array(kept), code: new Int32Array(kept), visitor: new Int32Array(kept), gap: new Float64Array(kept), ts: new Float64Array(kept) };
+    const ev = {
+      session: new Int32Array(kept), pageview: new Uint8Array(kept), code: new Int32Array(kept), visitor: new Int32Array(kept), gap: new Float64Array(kept), ts: new Float64Array(kept),
+      seq: new Float64Array(kept),
+    };
     /** The arrival index of each placed event, to lay out its properties in placed order. */
     const arrival = new Int32Array(kept);
     for (let i = 0; i < n; i++) {
@@ -170,13 +185,27 @@ export function createChunkBuilder(day: string, site: SiteDictionaries) {
       ev.visitor[at] = sessionGroups + g;
       ev.gap[at] = evGap.get(i);
       ev.ts[at] = evTs.get(i);
+      ev.seq[at] = evSeq.get(i);
       if (due(i)) yield;
     }
+    // Each visitor's events in record order: by key they are in time order, equal times by arrival.
+    const evOrder = recordOrderOf(groupBounds, ev.ts, ev.seq);
+    if (evOrder) for (const column of [ev.session, ev.pageview, ev.code, ev.visitor, ev.gap, ev.ts, ev.seq, arrival]) permute(column, evOrder);
+    const evTies = sameKeyPositions(ev.session, ev.ts, ev.seq, sessions);
+    yield;
     const evProps = yield* placeProps(events, arrival, due);
     settleEvents(ev.code, ev.pageview, evProps.keys, evProps.values);
-    const ex = { session: outside.session.done(), pageview: outside.pageview.done(), code: outside.code.done() };
+    const ex = { session: outside.session.done(), pageview: outside.pageview.done(), code: outside.code.done(), ts: exTs.done(), seq: exSeq.done() };
     for (let i = 0; i < ex.session.length; i++) ex.session[i] = slot[ex.session[i]!]!;
-    const exProps = yield* placeProps(outside, Int32Array.from({ length: ex.session.length }, (_, i) => i), due);
+    // Outside events come a session at a time: each session's in record order too.
+    const runs = [0];
+    for (let i = 1; i < ex.session.length; i++) if (ex.session[i] !== ex.session[i - 1]) runs.push(i);
+    runs.push(ex.session.length);
+    const exArrival = Int32Array.from({ length: ex.session.length }, (_, i) => i);
+    const exOrder = recordOrderOf(Int32Array.from(runs), ex.ts, ex.seq);
+    if (exOrder) for (const column of [ex.session, ex.pageview, ex.code, ex.ts, ex.seq, exArrival]) permute(column, exOrder);
+    const exTies = sameKeyPositions(ex.session, ex.ts, ex.seq, sessions);
+    const exProps = yield* placeProps(outside, exArrival, due);
     settleEvents(ex.code, ex.pageview, exProps.keys, exProps.values);
     const dependsOn = [...new Set(foreignDay.filter((d) => d !== '' && d !== day))].sort();
     return {
@@ -184,10 +213,12 @@ export function createChunkBuilder(day: string, site: SiteDictionaries) {
       evSession: ev.session, evPageview: ev.pageview, evCode: ev.code, evVisitor: ev.visitor, evGap: ev.gap, evTs: ev.ts,
       evProps: evProps.offsets, evPropKey: evProps.keys, evPropValue: evProps.values,
       exSession: ex.session, exPageview: ex.pageview, exCode: ex.code, exProps: exProps.offsets, exPropKey: exProps.keys, exPropValue: exProps.values,
+      evTies, exTies,
       groups: sessionGroups + eventGroups.size,
       dependsOn,
       matches: new Map(),
       goalHits: new Map(),
+      funnelLevels: new Map(),
     };
   }
 

@@ -31,21 +31,21 @@ export type SessionRow = [string, string, number, number, number, ...string[]];
 export type ForeignRow = [string, string, number, number, ...string[]];
 /** A custom event's properties as stored (`[key, value]` pairs), null for none. */
 export type PropsCell = [string, string][] | null;
-/** An event of the day: session, visitor, type (0 pageview), path or name, gap (null for none), timestamp, id, properties. */
-export type EventRow = [string, string, number, string, number | null, number, number, PropsCell];
-/** An event of a chunk's session on another day: session id, type, path or name, properties, timestamp, id. */
-export type OutsideRow = [string, number, string, PropsCell, number, number];
+/** An event of the day: session, visitor, type (0 pageview), path or name, gap (null for none), timestamp, id, properties, seq. */
+export type EventRow = [string, string, number, string, number | null, number, number, PropsCell, number];
+/** An event of a chunk's session on another day: session id, type, path or name, properties, timestamp, id, seq. */
+export type OutsideRow = [string, number, string, PropsCell, number, number, number];
 
 /** Where a read puts a day's rows, a query's batch at a time (a chunk builder, or `collectRows`). */
 export interface DaySink {
   /** Own sessions, grouped by visitor (the primary key's order). */
   own(rows: readonly SessionRow[]): void;
-  /** The day's events, in time order. */
+  /** The day's events, in time order (`ts`, then arrival; the chunk orders equal times by `seq`). */
   events(rows: readonly EventRow[]): void;
   /** After the events: the ids of their sessions that are not the day's own. */
   foreignIds(): readonly string[];
   foreign(rows: readonly ForeignRow[]): void;
-  /** Events of the day's sessions on other days. */
+  /** Events of the day's sessions on other days, a session's together, each session's in time order (as `events`). */
   outside(rows: readonly OutsideRow[]): void;
 }
 
@@ -109,8 +109,8 @@ export function createChunkReader(db: Database.Database, options: ChunkReaderOpt
   // In time order (the primary key); the chunk groups them by visitor in memory (a SQL sort of the day costs more than the read).
   const eventsJson = (from: string) =>
     db.prepare(
-      `SELECT json_group_array(json_array(session_id, visitor_id, type, CASE type WHEN 0 THEN path ELSE name END, gap_ms, ts, id, json(props)) ORDER BY ts, id)
-       FROM (SELECT session_id, visitor_id, type, name, path, gap_ms, ts, id, props FROM events WHERE site_id = ? AND ${from} AND ts < ? ORDER BY ts, id LIMIT ?)`,
+      `SELECT json_group_array(json_array(session_id, visitor_id, type, CASE type WHEN 0 THEN path ELSE name END, gap_ms, ts, id, json(props), seq) ORDER BY ts, id)
+       FROM (SELECT session_id, visitor_id, type, name, path, gap_ms, ts, id, props, seq FROM events WHERE site_id = ? AND ${from} AND ts < ? ORDER BY ts, id LIMIT ?)`,
     ).pluck();
   const eventsFirst = eventsJson('ts >= ?');
   const eventsNext = eventsJson('(ts, id) > (?, ?)');
@@ -121,8 +121,8 @@ export function createChunkReader(db: Database.Database, options: ChunkReaderOpt
   ).pluck();
   // Events are keyed by time, not session: a session's events lie within [start_ts, end_ts] of its row.
   const sessionEvents = db.prepare(
-    `SELECT json_group_array(json_array(session_id, type, CASE type WHEN 0 THEN path ELSE name END, json(props), ts, id) ORDER BY ts, id)
-     FROM (SELECT session_id, type, name, path, props, ts, id FROM events WHERE site_id = ? AND (ts, id) > (?, ?) AND ts < ? AND session_id = ?
+    `SELECT json_group_array(json_array(session_id, type, CASE type WHEN 0 THEN path ELSE name END, json(props), ts, id, seq) ORDER BY ts, id)
+     FROM (SELECT session_id, type, name, path, props, ts, id, seq FROM events WHERE site_id = ? AND (ts, id) > (?, ?) AND ts < ? AND session_id = ?
            ORDER BY ts, id LIMIT ?)`,
   ).pluck();
 

@@ -88,6 +88,14 @@ export interface DayChunk {
   exProps: Int32Array;
   exPropKey: Int32Array;
   exPropValue: Int32Array;
+  /**
+   * Record order (sqlite-chunk-order.ts): each visitor's day events, and each session's outside
+   * events, are in `(ts, seq)` order; these list, ascending, the day events (`evTies`) and outside
+   * events (`exTies`) whose `ts` and `seq` equal those of the one before them in their session
+   * (nearly always none).
+   */
+  evTies: Int32Array;
+  exTies: Int32Array;
   /** Distinct visitor groups (sessions and events numbered apart), for stamps unique across chunks. */
   groups: number;
   /** Other days whose rows this chunk copies (the start days of its foreign sessions). */
@@ -96,6 +104,8 @@ export interface DayChunk {
   matches: Map<string, Uint8Array>;
   /** Per goal asked (by type and value), where it converts in this chunk (sqlite-scan.ts `goalTotals`). */
   goalHits: Map<string, GoalHits>;
+  /** Per funnel asked (by its steps), how many steps each own session reaches (sqlite-scan-funnel.ts). */
+  funnelLevels: Map<string, Uint8Array>;
 }
 
 /** The memory of a site's dictionaries (`paths` counted once, though two kinds share it). */
@@ -105,13 +115,14 @@ export function dictionaryBytes(dicts: SiteDictionaries): number {
   return bytes;
 }
 
-/** The memory of a chunk: its arrays and what the scans keep in it (matching sessions, goal hits). */
+/** The memory of a chunk: its arrays and what the scans keep in it (matching sessions, goal hits, funnel levels). */
 export function chunkBytes(chunk: DayChunk): number {
   let bytes = 0;
   for (const value of Object.values(chunk)) if (ArrayBuffer.isView(value)) bytes += value.byteLength;
   for (const a of chunk.attributes) bytes += a.byteLength;
   for (const m of chunk.matches.values()) bytes += m.byteLength;
   for (const g of chunk.goalHits.values()) bytes += g.own.byteLength + g.events.byteLength;
+  for (const levels of chunk.funnelLevels.values()) bytes += levels.byteLength;
   return bytes;
 }
 

@@ -47,6 +47,11 @@ export function sumBuckets(parts: BucketTotals[][]): BucketTotals[] {
   return [...byStart.values()];
 }
 
+/** Funnel step visitors of disjoint days (daily distinct counts: they add up, step by step). */
+export function sumSteps(parts: number[][]): number[] {
+  return parts[0]!.map((_, k) => parts.reduce((sum, p) => sum + p[k]!, 0));
+}
+
 /** Goal totals of disjoint days (visitors are daily distinct counts, so they add up). */
 export function sumGoals(parts: GoalTotals[][]): GoalTotals[] {
   return parts[0]!.map((_, g) => ({

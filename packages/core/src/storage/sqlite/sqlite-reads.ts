@@ -9,7 +9,7 @@ import type { DayVersions } from './sqlite-day-versions.js';
 import { writeUnavailable } from './sqlite-errors.js';
 import { createColumnReads } from './sqlite-scan.js';
 import { type Aggregates, createQueries, createRollupQueries } from './sqlite-queries.js';
-import { resultBytes, type Scanned, sumBuckets, sumBy, sumGoals } from './sqlite-merge.js';
+import { resultBytes, type Scanned, sumBuckets, sumBy, sumGoals, sumSteps } from './sqlite-merge.js';
 import { createRawSelectionReads } from './sqlite-selection-raw.js';
 import type { Rollups } from './sqlite-rollups.js';
 import { goalKey, pairPlan, slicePlan } from './slices/kinds.js';
@@ -325,7 +325,7 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
       scanned(range, selection, {
         columns: (raw) => columns.hourBuckets(range, starts, selection, raw), raw: (r) => rawSelection.hourBuckets(r, starts, selection), merge: sumBuckets,
       }),
-    // Properties and goals have no rollups: filtered or not, they scan the column cache (which the server keeps warm).
+    // Properties, goals and funnels have no rollups: properties and goals sum slices for the past days that have them; the rest, and funnels, scan the column cache (which the server keeps warm).
     properties: (range: DayRange, name: string, property: string | undefined, selection?: Selection) =>
       sliced(range, planOf(selection), (days) => slices!.reads.properties(range.siteId, planOf(selection)!, days, name, property), (r) => scanned(r, selection, {
         columns: (raw) => columns.properties(r, name, property, selection, raw), raw: (x) => rawSelection.properties(x, name, property, selection), merge: sumProperties,
@@ -336,6 +336,10 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
         : sliced(range, planOf(selection), (days) => slices!.reads.goalTotals(range.siteId, planOf(selection)!, days, goals.map(goalKey)),
             (r) => scanned(r, selection, { columns: (raw) => columns.goalTotals(r, goals, selection, raw), raw: (x) => rawSelection.goalTotals(x, goals, selection), merge: sumGoals }),
             sumGoals, goals.map(goalKey)),
+    funnelVisitors: (range: DayRange, steps: readonly GoalDefinition[], selection?: Selection) =>
+      scanned(range, selection, {
+        columns: (raw) => columns.funnelVisitors(range, steps, selection, raw), raw: (r) => rawSelection.funnelVisitors(r, steps, selection), merge: sumSteps,
+      }),
     liveVisitors: raw.liveVisitors,
   };
 }

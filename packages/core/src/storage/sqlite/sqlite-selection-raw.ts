@@ -5,6 +5,7 @@
  * give the same rows. The reference predicates are registered as SQL functions on `db`.
  */
 import type Database from 'better-sqlite3';
+import { type FunnelEvent, stepsReached } from '../../funnels/funnel.js';
 import { type GoalDefinition, meetsGoal } from '../../goals/goal.js';
 import { allHold, bucketIndex, eventPasses } from '../selection.js';
 import type {
@@ -157,6 +158,38 @@ export function createRawSelectionReads(db: Database.Database, options: RawSelec
         ];
         return { visitors, conversions };
       });
+    },
+
+    /**
+     * Each step's visitors (storage/types.ts `funnelVisitors`): the matching sessions starting in
+     * the range, each one's events that meet a step (from the span their events lie in, whatever
+     * the selection), and `stepsReached` over them.
+     */
+    funnelVisitors(range: DayRange, steps: readonly GoalDefinition[], selection = NONE): number[] {
+      const bound = plan(range, selection);
+      const sessions = new Map<string, { visitor: string; events: FunnelEvent[] }>();
+      let first = Infinity;
+      let last = -Infinity;
+      for (const { id, day, visitor, start, end } of rows<{ id: string; day: string; visitor: string; start: number; end: number }>(
+        's.session_id AS id, s.day AS day, s.visitor_id AS visitor, s.start_ts AS start, s.end_ts AS end', bound.sessions)) {
+        sessions.set(id, { visitor: `${day}\u0000${visitor}`, events: [] });
+        first = Math.min(first, start);
+        last = Math.max(last, end);
+      }
+      const reached = steps.map(() => new Set<string>());
+      if (sessions.size === 0) return reached.map(() => 0);
+      const meets = bound.meets(steps);
+      for (const e of all<{ id: string; ts: number; seq: number; type: number; name: string; path: string }>(
+        `SELECT e.session_id AS id, e.ts AS ts, e.seq AS seq, e.type AS type, e.name AS name, e.path AS path FROM events e
+         WHERE e.site_id = ? AND e.ts BETWEEN ? AND ? AND ${meets.sql}`, [range.siteId, first, last, ...meets.args])) {
+        sessions.get(e.id)?.events.push({ ts: e.ts, seq: e.seq, type: e.type === 0 ? 'pageview' : 'event', name: e.name, path: e.path });
+      }
+      for (const { visitor, events } of sessions.values()) {
+        if (events.length === 0) continue;
+        const k = stepsReached(steps, events);
+        for (let i = 0; i < k; i++) reached[i]!.add(visitor);
+      }
+      return reached.map((visitors) => visitors.size);
     },
 
     hourBuckets(range: DayRange, starts: readonly number[], selection = NONE): BucketTotals[] {

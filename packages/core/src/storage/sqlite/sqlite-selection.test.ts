@@ -8,10 +8,12 @@ import { importEvents } from '../../import/import.js';
 import { parseQuery } from '../../query/parse.js';
 import { REPORTS } from '../../reports/index.js';
 import { testStorageExtensions } from '../../testing/conformance-extensions.js';
+import { LATE_WRITES } from '../../testing/datasets-funnels.js';
+import { stepGoal } from '../../funnels/funnel.js';
 import { ALPHA, ndjson } from '../../testing/datasets.js';
 import { createSite } from '../../sites/sites.js';
 import { shiftDay } from '../../time/zone.js';
-import type { EndpointName, FilterCondition } from '../../types.js';
+import type { EndpointName, FilterCondition, FunnelStep } from '../../types.js';
 import type { Storage, StoredEvent } from '../types.js';
 import type { ColumnCacheStats } from './sqlite-column-cache.js';
 import { createRawSelectionReads, type RawPlan } from './sqlite-selection-raw.js';
@@ -45,6 +47,7 @@ function rawOnly(store: Sqlite, plan: RawPlan = 'definition'): Storage {
     hourBuckets: async (r, starts, s) => raw.hourBuckets(r, starts, s),
     properties: async (r, name, property, s) => raw.properties(r, name, property, s),
     goalTotals: async (r, goals, s) => raw.goalTotals(r, goals, s),
+    funnelVisitors: async (r, steps, s) => raw.funnelVisitors(r, steps, s),
   };
 }
 
@@ -92,6 +95,9 @@ async function answers(storage: Storage, siteId: string): Promise<string[]> {
     ['stats', {}], ['timeseries', {}], ['timeseries', { interval: 'week' }], ['pages', { limit: '100' }], ['referrers', {}], ['channels', {}],
     ['locations', {}], ['devices', { breakdown: 'browser' }], ['events', {}], ['events', { name: 'download' }], ['campaigns', {}],
     ['properties', { name: 'outbound' }], ['properties', { name: 'cta_click', property: 'button' }], ['goals', {}],
+    ['funnels', { steps: JSON.stringify([{ page: '/pricing' }, { page: '/signup' }, { event: 'signup' }]) }],
+    ['funnels', { steps: JSON.stringify([{ page: '/docs*' }, { page: '/download' }, { event: 'download' }]) }],
+    ['funnels', { steps: JSON.stringify([{ page: '/' }, { page: '/blog*' }, { page: '/' }]) }],
   ];
   for (const filters of FILTERS) {
     // 7 days compared with the 7 before: every day of the data, two ranges per request.
@@ -146,6 +152,9 @@ describe('SQLite filtered reads (column cache) against the raw definition', () =
       expect(fast.some((line) => line.startsWith('properties [[],') && /"property":"url","count":[1-9]/.test(line))).toBe(true);
       expect(fast.some((line) => line.startsWith('properties [[["is","prop:button"') && /"value":"Start free trial","count":[1-9]/.test(line))).toBe(true);
       expect(fast.some((line) => line.startsWith('goals [[],') && /"goal":"Visit \/pricing","visitors":[1-9]/.test(line))).toBe(true);
+      // Funnels: sessions reach their last steps.
+      expect(fast.some((line) => line.startsWith('funnels [[],') && /"step":"signup","visitors":[1-9]/.test(line))).toBe(true);
+      expect(fast.some((line) => line.startsWith('funnels [[],') && /"step":"download","visitors":[1-9]/.test(line))).toBe(true);
       await s.columnCacheFilled();
       expect(fast).toEqual(await answers(s, site.id)); // served again, from the cache
     }
@@ -240,6 +249,31 @@ const beacon = (ts: string, visitorId: string, path: string): StoredEvent => ({
   siteId: 'ST-alpha', ts: Date.parse(ts), day: ts.slice(0, 10), type: 'pageview', name: '', path, visitorId, sessionId: `${visitorId}-${ts}`, seq: 1,
   entryPath: path, referrerSource: 'Direct / None', channel: 'Direct', utmSource: '', utmMedium: '', utmCampaign: '',
   countryCode: 'FR', deviceType: 'Desktop', browser: 'Firefox', os: 'Linux',
+});
+
+describe('SQLite funnels from the column cache and from the raw tables', () => {
+  it('follow record order on both paths: late writes, a start moved back a day, equal times out of seq order, equal ts and seq (the conformance\'s ST-flate)', async () => {
+    const s = createSqliteStore(':memory:', { now: () => NOW });
+    open.push(s);
+    await createSite(s, { id: 'ST-flate', name: 'Late', timezone: 'UTC' });
+    for (const write of LATE_WRITES) await s.writeEvents(write);
+    const visitors = (day: string, steps: FunnelStep[], storage: Storage = s) =>
+      storage.funnelVisitors!({ siteId: 'ST-flate', from: day, to: day, startMs: Date.parse(day), endMs: Date.parse(day) + 86_400_000 }, steps.map(stepGoal));
+    // The numbers of conformance-funnels.ts: L1 /x /a /b signup, L3 {/b, /a} at one ts and seq then /b, L2 from 11-19.
+    const cases: [string, FunnelStep[], number[]][] = [
+      ['2026-11-20', [{ page: '/a' }, { page: '/b' }, { event: 'signup' }], [2, 2, 1]],
+      ['2026-11-20', [{ page: '/b' }, { page: '/a' }], [2, 0]],
+      ['2026-11-19', [{ page: '/a' }, { page: '/pricing' }], [1, 1]],
+      ['2026-11-20', [{ page: '/a' }, { page: '/pricing' }], [2, 0]],
+    ];
+    for (const [day, steps, expected] of cases) {
+      expect([day, steps, await visitors(day, steps, rawOnly(s))]).toEqual([day, steps, expected]);
+      expect([day, steps, await visitors(day, steps)]).toEqual([day, steps, expected]); // raw: the day is not cached yet
+      await s.columnCacheFilled();
+      expect([day, steps, await visitors(day, steps)]).toEqual([day, steps, expected]); // the chunk's record order
+    }
+    expect(s.columnCacheStats().loads).toBeGreaterThanOrEqual(2);
+  });
 });
 
 describe('SQLite column cache: a chunk reloads when its day, or a day it depends on, changes (any connection)', () => {

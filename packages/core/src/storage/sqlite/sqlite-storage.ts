@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { type Funnel, MAX_FUNNELS } from '../../funnels/funnel.js';
 import type { Goal } from '../../goals/goal.js';
 import type { Site } from '../../types.js';
 import type { ImportRecord, Storage, StoredEvent } from '../types.js';
@@ -117,6 +118,16 @@ const toGoal = (row: GoalRow): Goal => ({
   createdAt: row.created_at,
 });
 
+interface FunnelRow {
+  site_id: string;
+  name: string;
+  steps: string;
+  created_at: string;
+}
+
+/** A stored funnel: its steps are the JSON array the API takes. */
+const toFunnel = (row: FunnelRow): Funnel => ({ siteId: row.site_id, name: row.name, steps: JSON.parse(row.steps) as Funnel['steps'], createdAt: row.created_at });
+
 /** The SQLite store with its connection and its column cache's counters and warming: for the adapter's own modules, tests and the bench only. */
 export type SqliteStore = Storage & {
   readonly db: Database.Database;
@@ -197,6 +208,13 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   const insertGoal = db.prepare('INSERT INTO goals (site_id, name, type, value, created_at) VALUES (?, ?, ?, ?, ?)');
   const siteGoals = db.prepare<[string], GoalRow>('SELECT site_id, name, type, value, created_at FROM goals WHERE site_id = ?');
   const deleteGoal = db.prepare('DELETE FROM goals WHERE site_id = ? AND name = ?');
+  // One statement checks the name and the site's count and inserts: two adds at once cannot both pass either.
+  const insertFunnel = db.prepare(
+    `INSERT INTO funnels (site_id, name, steps, created_at) SELECT @site, @name, @steps, @created WHERE (SELECT COUNT(*) FROM funnels WHERE site_id = @site) < ${MAX_FUNNELS}
+     ON CONFLICT (site_id, name) DO NOTHING`,
+  );
+  const siteFunnels = db.prepare<[string], FunnelRow>('SELECT site_id, name, steps, created_at FROM funnels WHERE site_id = ?');
+  const deleteFunnel = db.prepare('DELETE FROM funnels WHERE site_id = ? AND name = ?');
   const timezones = new Map<string, string>();
   const timezoneOf = (siteId: string): string | undefined => {
     let zone = timezones.get(siteId);
@@ -270,7 +288,7 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   return {
     notices,
     kind: 'sqlite',
-    capabilities: { selection: true, properties: true, goals: true, imported: true },
+    capabilities: { selection: true, properties: true, goals: true, imported: true, funnels: true },
     db,
     columnCacheStats: () => reads.columnCache.stats(),
     columnCacheWarmed: warm(),
@@ -316,6 +334,10 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     },
     listGoals: async (siteId) => siteGoals.all(siteId).map(toGoal),
     deleteGoal: async (siteId, name) => deleteGoal.run(siteId, name).changes > 0,
+    funnelVisitors: async (range, steps, selection) => reads.funnelVisitors(range, steps, selection),
+    insertFunnel: async (funnel) => insertFunnel.run({ site: funnel.siteId, name: funnel.name, steps: JSON.stringify(funnel.steps), created: funnel.createdAt }).changes > 0,
+    listFunnels: async (siteId) => siteFunnels.all(siteId).map(toFunnel),
+    deleteFunnel: async (siteId, name) => deleteFunnel.run(siteId, name).changes > 0,
     writeImported: async (dataset, batches) => imported.writeImported(dataset, batches),
     listImports: async (siteId) => imported.listImports(siteId),
     deleteImport: async (siteId, importId) => imported.deleteImport(siteId, importId),

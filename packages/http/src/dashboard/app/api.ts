@@ -1,7 +1,9 @@
 /**
  * The dashboard's data requests: the API's endpoints under `dashboard/data/`, relative to the
- * page, carrying only the session cookie (the browser adds it; no script can read it).
+ * page, carrying only the session cookie (the browser adds it; no script can read it). On a
+ * shared link's page (`share/<token>/`) the same relative paths carry the link's token.
  */
+import type { FilterCondition } from '@siteline/core';
 
 export interface SiteInfo {
   id: string;
@@ -16,21 +18,25 @@ export interface SitesResponse {
   sites: SiteInfo[];
   /** Path of the tracker script on this server, for the install snippet. */
   tracker: string;
-  /** What the server's storage answers: filters (`capabilities.selection`), hour buckets, event properties and goals. */
+  /** What the server's storage answers: filters (`capabilities.selection`), hour buckets, event properties, goals and funnels. */
   can: Capabilities;
+  /** A shared link's segment: conditions the server adds to every request, which the viewer cannot remove. */
+  segment?: FilterCondition[];
   /** The server's clock (epoch ms): the API's "today" is by it, so the dashboard's dates are too. */
   now: number;
   /** Who is signed in, for what the page may offer: an owner adds sites on the Sites page, a viewer or a Cloud key cannot, the Community key's holder runs the server. */
   you: SignedInAs;
 }
 
-export type SignedInAs = 'owner' | 'viewer' | 'community key' | 'cloud key';
+/** Who reads the page: a user by role, a key, or anyone with a shared link's address. */
+export type SignedInAs = 'owner' | 'viewer' | 'community key' | 'cloud key' | 'shared link';
 
 export interface Capabilities {
   filters: boolean;
   hours: boolean;
   properties: boolean;
   goals: boolean;
+  funnels: boolean;
 }
 
 /** A request the server refused: its status and the API's `error` message. */

@@ -2,9 +2,9 @@
  * The view, kept in the page's URL so it can be bookmarked, reloaded and shared: the API's
  * own parameters (`site_id`, `period` or `from`/`to`, `filters`, `compare`, `interval`,
  * `breakdown`), `range` for the ranges the dashboard computes (`yesterday`, `month`,
- * `last_month`, `12mo`: a bookmark of "Month to date" stays month to date), and the chart's
- * `metric`. What the URL does not say takes its default; the URL is rewritten with only what
- * differs from the defaults. Date rules live in dates.ts.
+ * `last_month`, `12mo`: a bookmark of "Month to date" stays month to date), the chart's
+ * `metric` and the Funnels panel's `funnel`. What the URL does not say takes its default; the
+ * URL is rewritten with only what differs from the defaults. Date rules live in dates.ts.
  */
 import type { Breakdown, Compare, FilterCondition, FilterDimension, Interval, Period } from '@siteline/core';
 import { type DayRange, defaultInterval, intervalsFor, type RangeName, rangeQuery } from './dates.js';
@@ -23,6 +23,8 @@ export interface View {
   filters: FilterCondition[];
   breakdown: Breakdown;
   metric: Metric;
+  /** The saved funnel the Funnels panel shows; undefined: the site's first. */
+  funnel?: string | undefined;
 }
 
 export const INTERVALS: readonly Interval[] = ['hour', 'day', 'week', 'month'];
@@ -79,6 +81,7 @@ export function readView(search: string, fallbackSite: string): View {
     filters: parseFilters(params.get('filters')),
     breakdown: oneOf(BREAKDOWNS, params.get('breakdown'), DEFAULTS.breakdown),
     metric: oneOf(METRICS, params.get('metric'), DEFAULTS.metric),
+    ...(params.get('funnel') ? { funnel: params.get('funnel')! } : {}),
   };
 }
 
@@ -97,6 +100,7 @@ export function writeView(view: View): string {
   if (view.interval) params.set('interval', view.interval);
   if (view.breakdown !== DEFAULTS.breakdown) params.set('breakdown', view.breakdown);
   if (view.metric !== DEFAULTS.metric) params.set('metric', view.metric);
+  if (view.funnel) params.set('funnel', view.funnel);
   return `?${params}`;
 }
 

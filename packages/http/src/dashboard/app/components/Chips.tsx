@@ -1,11 +1,15 @@
-/** The active filters as removable chips. */
+/** The active filters as removable chips, after a shared link's segment (`locked`: shown, not removable). */
 import type { FilterCondition } from '@siteline/core';
 import { describeCondition } from '../panels.js';
 
-export function Chips({ filters, onRemove, onClear }: { filters: FilterCondition[]; onRemove(index: number): void; onClear(): void }) {
-  if (filters.length === 0) return null;
+export function Chips({ locked = [], filters, onRemove, onClear }: { locked?: FilterCondition[]; filters: FilterCondition[]; onRemove(index: number): void; onClear(): void }) {
+  if (filters.length === 0 && locked.length === 0) return null;
   return (
     <div class="chips" role="group" aria-label="Filters">
+      {locked.map((condition, i) => {
+        const text = describeCondition(condition);
+        return <span class="chip locked" key={`locked:${i}:${text}`} title="Part of this shared dashboard: it cannot be removed">{text}</span>;
+      })}
       {filters.map((condition, i) => {
         const text = describeCondition(condition);
         return (

@@ -9,6 +9,8 @@ const COMPARE_LABELS: Record<CompareChoice, string> = { off: 'No comparison', pr
 export interface ControlsProps {
   view: View;
   sites: SiteInfo[];
+  /** Whether to offer the site picker (a shared link reads one site). */
+  picker: boolean;
   /** The site's today (dates.ts), once the sites list has said its time zone. */
   today: string | undefined;
   /** Whether the storage answers hours. */
@@ -16,7 +18,7 @@ export interface ControlsProps {
   onChange(view: View): void;
 }
 
-export function Controls({ view, sites, today, hours, onChange }: ControlsProps) {
+export function Controls({ view, sites, picker, today, hours, onChange }: ControlsProps) {
   // A long site name is cut at the picker's width; the whole of it is in the title.
   const picked = sites.find((s) => s.id === view.site);
   const siteTitle = picked ? `${picked.name} (${picked.id})` : undefined;
@@ -38,12 +40,14 @@ export function Controls({ view, sites, today, hours, onChange }: ControlsProps)
   const shown: RangeName = editing ? 'custom' : view.range;
   return (
     <div class="controls">
-      <label class="field">
-        <span id="label-site">Site</span>
-        <select aria-labelledby="label-site" value={view.site} title={siteTitle} onChange={(e) => onChange({ ...view, site: (e.currentTarget as HTMLSelectElement).value, filters: [] })}>
-          {sites.map((s) => <option value={s.id} key={s.id}>{s.name} ({s.id})</option>)}
-        </select>
-      </label>
+      {picker && (
+        <label class="field">
+          <span id="label-site">Site</span>
+          <select aria-labelledby="label-site" value={view.site} title={siteTitle} onChange={(e) => onChange({ ...view, site: (e.currentTarget as HTMLSelectElement).value, filters: [] })}>
+            {sites.map((s) => <option value={s.id} key={s.id}>{s.name} ({s.id})</option>)}
+          </select>
+        </label>
+      )}
       <label class="field">
         <span id="label-period">Period</span>
         <select aria-labelledby="label-period" value={shown} onChange={(e) => pickRange((e.currentTarget as HTMLSelectElement).value as RangeName)}>

@@ -17,6 +17,7 @@ import { ImportedNotice } from './ImportedNotice.js';
 import { IntervalSwitch } from './IntervalSwitch.js';
 import { type OpenProperties, Properties } from './Properties.js';
 import { RankedTable } from './RankedTable.js';
+import { Funnels } from './Funnels.js';
 import { comparedEmpty, Summary } from './Summary.js';
 
 type Stats = StatsResponse & { comparison?: SummaryComparison };
@@ -30,12 +31,14 @@ export interface ReportsProps {
   today: string | undefined;
   /** What the storage answers (until the sites list arrives: assumed filters and hours). */
   can: Capabilities;
-  /** Path of the tracker script, for the snippet. */
-  tracker: string;
+  /** Path of the tracker script, for the snippet; undefined on a shared link's page (no snippet, no waiting: only "no pageviews"). */
+  tracker: string | undefined;
+  /** The account pages' address (a password sign-in), for what an owner can add there. */
+  account?: string | undefined;
   onChange(view: View): void;
 }
 
-export function Reports({ view, site, today, can, tracker, onChange }: ReportsProps) {
+export function Reports({ view, site, today, can, tracker, account, onChange }: ReportsProps) {
   const base = useMemo(() => reportParams(view, today), [view.site, view.range, view.custom?.from, view.custom?.to, today, JSON.stringify(view.filters), view.compare]);
   const days = daysOf(view.range, today, view.custom);
   const interval = days === undefined ? undefined : intervalOf(view.interval, days, can.hours);
@@ -46,7 +49,7 @@ export function Reports({ view, site, today, can, tracker, onChange }: ReportsPr
   const [poll, setPoll] = useState(0);
   const stats = useData<Stats>('stats', base, poll);
   const empty = stats.data !== undefined && stats.data.pageviews === 0 && stats.data.sessions === 0;
-  const waiting = empty && view.filters.length === 0 && running && site !== undefined;
+  const waiting = empty && view.filters.length === 0 && running && site !== undefined && tracker !== undefined;
   useEffect(() => {
     if (!waiting) return;
     // Each answer schedules the next question; a hidden tab waits until it is looked at again.
@@ -79,7 +82,7 @@ export function Reports({ view, site, today, can, tracker, onChange }: ReportsPr
   // Another site's events are not this one's: close the drill-down when the site changes.
   useEffect(() => setProperties(undefined), [view.site]);
 
-  if (waiting) return <Waiting site={site} tracker={tracker} />;
+  if (waiting) return <Waiting site={site} tracker={tracker!} />;
   const addFilter = (conditions: FilterCondition[]) => onChange(withFilter(view, conditions));
   // Changes are shown only against a compared range that holds data; Summary says once when it holds none.
   const changes = stats.data?.comparison !== undefined && !comparedEmpty(stats.data.comparison);
@@ -127,6 +130,7 @@ export function Reports({ view, site, today, can, tracker, onChange }: ReportsPr
             formats={GOALS_PANEL.formats} loaded={goals} rows={goals.data ? GOALS_PANEL.rows(goals.data, view.breakdown) : []} changes={changes}
             onFilter={can.filters ? addFilter : undefined} empty={GOALS_PANEL.empty} />
         )}
+        {can.funnels && <Funnels view={view} base={shared} changes={changes} account={account} shared={tracker === undefined} onChange={onChange} />}
       </div>
     </>
   );
