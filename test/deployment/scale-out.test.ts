@@ -56,7 +56,7 @@ describe.each(engines)('two server processes on %s', (_name, make) => {
     expect(pages.map((p) => [p.url, p.pageviews, p.visitors])).toEqual([['/p0', 10, 10], ['/p1', 10, 10], ['/p2', 10, 10], ['/p3', 10, 10]]);
 
     for (const endpoint of Object.keys(ENDPOINT_PATHS) as EndpointName[]) {
-      const own = endpoint === 'properties' ? '&name=Signup' : '';
+      const own = endpoint === 'properties' ? '&name=Signup' : endpoint === 'funnels' ? `&steps=${encodeURIComponent('[{"page":"/p0"},{"page":"/p*"}]')}` : '';
       const path = `/api/v1${ENDPOINT_PATHS[endpoint]}?site_id=ST-shop${endpoint === 'live' ? '' : `&from=${today}&to=${today}`}${own}`;
       const [fromA, fromB] = await Promise.all([a.get(path, key), b.get(path, key)]);
       expect(fromA.status).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * Imported daily totals in the SQLite store (schema 11): an import's dataset row and its rows
+ * Imported daily totals in the SQLite store (migration 12): an import's dataset row and its rows
  * written in one transaction, summed per request, deleted together.
  */
 import type Database from 'better-sqlite3';
