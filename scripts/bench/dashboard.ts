@@ -19,12 +19,10 @@
  * with DATABASE_URL=clickhouse://…; its restart empties Siteline's caches, not ClickHouse's.
  */
 import { benchArgs } from './args.js';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { createClickHouseStorage } from '../../packages/clickhouse/src/clickhouse-storage.js';
 import { startClickHouse, type TestServer } from '../../packages/clickhouse/src/testing/test-server.js';
@@ -32,6 +30,8 @@ import { importEvents } from '../../packages/core/src/import/import.js';
 import { benchSites, BIG, chunks, createBenchSite, loadDataset } from './dataset.js';
 import { int, ms, percentile, table } from './measure.js';
 import { certificate } from './server.js';
+import { monthStart } from '../../packages/http/src/dashboard/app/dates.js';
+import { type ServeProcess, startServe } from './serve.js';
 
 const args = benchArgs('npm run bench:dashboard --', {
   pageviews: { type: 'string', default: '1000000' },
@@ -44,6 +44,12 @@ const args = benchArgs('npm run bench:dashboard --', {
   dir: { type: 'string', default: '.bench' },
   /** `sqlite` (the bench database file) or `clickhouse` (a clickhouse-server on loopback, filled with the same lines). */
   engine: { type: 'string', default: 'sqlite' },
+  /** A SQLite file to serve as it is (the year profile's, `npm run bench -- --year`), instead of the bench database. */
+  database: { type: 'string' },
+  /** With `--engine clickhouse`: the data directory of a clickhouse-server holding database `bench` (the year profile's), served as it is. */
+  'clickhouse-dir': { type: 'string' },
+  /** The view: `days` (the data's last --days days) or `12mo` (Last 12 months on the data's last day: the eleven months before and this one). */
+  view: { type: 'string', default: 'days' },
 });
 if (args.engine !== 'sqlite' && args.engine !== 'clickhouse') {
   console.error(`--engine is sqlite or clickhouse, got ${args.engine}`);
@@ -61,7 +67,9 @@ const log = (text: string) => console.error(`[bench:dashboard ${(performance.now
 
 /** The bench's 30 days as dates (the large site's zone), so the view does not depend on today's date. */
 const lastDay = new Date(endMs).toLocaleDateString('sv-SE', { timeZone: BIG.timezone });
-const firstDay = new Date(Date.parse(`${lastDay}T00:00:00Z`) - (num('days') - 1) * 86_400_000).toISOString().slice(0, 10);
+const firstDay = args.view === '12mo'
+  ? monthStart(lastDay, -11)
+  : new Date(Date.parse(`${lastDay}T00:00:00Z`) - (num('days') - 1) * 86_400_000).toISOString().slice(0, 10);
 const VIEW = `?site_id=${BIG.id}&from=${firstDay}&to=${lastDay}`;
 
 async function ensureDatabase(): Promise<void> {
@@ -80,6 +88,10 @@ async function ensureDatabase(): Promise<void> {
 
 /** A clickhouse-server holding the bench's lines in database `bench`; its DATABASE_URL for `siteline serve`. */
 async function clickhouseDatabase(): Promise<{ server: TestServer; url: string }> {
+  if (args['clickhouse-dir']) {
+    const kept = await startClickHouse({ dir: resolve(String(args['clickhouse-dir'])) });
+    return { server: kept, url: `clickhouse://default:@127.0.0.1:${kept.httpPort}/bench` };
+  }
   const server = await startClickHouse();
   const storage = createClickHouseStorage({ url: server.url, database: 'bench', now });
   try {
@@ -100,39 +112,10 @@ async function clickhouseDatabase(): Promise<{ server: TestServer; url: string }
   return { server, url: `clickhouse://default:@127.0.0.1:${server.httpPort}/bench` };
 }
 
-interface Server {
-  port: number;
-  stop(): Promise<void>;
-}
+type Server = ServeProcess;
 
-/**
- * `siteline serve` on the bench database, in a process of its own: a filtered read on a cold
- * store blocks its event loop for seconds, which must not stall this process (Playwright's
- * driver runs here).
- */
-async function start(databaseUrl: string): Promise<Server> {
-  const root = resolve(import.meta.dirname, '../..');
-  const tls = resolve(dir, 'tls');
-  certificate(tls);
-  const child: ChildProcess = spawn(process.execPath, ['--import', pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href, join(root, 'packages/http/src/cli.ts'), 'serve'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '', TSX_TSCONFIG_PATH: join(root, 'tsconfig.json'),
-      SERVICE_API_KEY: KEY, DATABASE_URL: databaseUrl, HOST: '127.0.0.1', PORT: '0', RATE_LIMIT_PER_MINUTE: '0',
-      TLS_CERT_FILE: join(tls, 'cert.pem'), TLS_KEY_FILE: join(tls, 'key.pem'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output = (output + chunk).slice(-100_000)));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output = (output + chunk).slice(-100_000)));
-  const exited = new Promise<void>((done) => child.on('exit', () => done()));
-  for (const deadline = Date.now() + 120_000; ; await new Promise((r) => setTimeout(r, 50))) {
-    const started = /"server started".*"url":"https:\/\/localhost:(\d+)\//.exec(output);
-    if (started) return { port: Number(started[1]), stop: () => (child.kill('SIGTERM'), exited) };
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`siteline serve did not start:\n${output}`);
-  }
-}
+/** `siteline serve` on the bench database (serve.ts). */
+const start = (databaseUrl: string): Promise<Server> => startServe(databaseUrl, { key: KEY, dir });
 
 /** Panels of a loaded view: the nine reports and Goals (both stores keep goals; the panel shows once the site list says so). */
 const PANELS = 10;
@@ -182,8 +165,8 @@ function apiStats(running: Server, ca: Buffer): Promise<number> {
 
 async function main() {
   const clickhouse = args.engine === 'clickhouse' ? await clickhouseDatabase() : undefined;
-  if (!clickhouse) await ensureDatabase();
-  const databaseUrl = clickhouse?.url ?? resolve(file);
+  if (!clickhouse && !args.database) await ensureDatabase();
+  const databaseUrl = clickhouse?.url ?? resolve(args.database ? String(args.database) : file);
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -257,6 +240,7 @@ async function main() {
     stat('assets cached (reload): figures shown', cached.map((e) => e.figures));
     stat('assets cached (reload): every panel', cached.map((e) => e.panels));
     stat('after a restart: first load, figures shown', [afterRestart.figures]);
+    stat('after a restart: first load, every panel', [afterRestart.panels]);
     stat(`after a restart: first filter click until every panel is filtered (${clickhouse ? 'Siteline restarted, ClickHouse not' : 'cold column cache'})`, [coldFilter.ms]);
     stat('then another filter click (warm)', [warmFilter.ms]);
     const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, Node ${process.version}, Chromium ${browser.version()}`;

@@ -40,13 +40,22 @@ export interface DatasetOptions {
   endMs: number;
   /** Lines per `importEvents` call. */
   chunk: number;
+  /** A year's seasonal shape (`DemoOptions.seasonal`); default off. */
+  seasonal?: boolean;
+}
+
+/** A site's generated import lines, one at a time (the same lines every time). */
+export function siteLines(site: BenchSite, options: DatasetOptions): Generator<string> {
+  return demoNdjson({
+    siteId: site.id, days: options.days, pageviewsPerDay: site.pageviews / options.days, seed: options.seed, end: options.endMs, timezone: site.timezone,
+    domain: site.domain, seasonal: options.seasonal ?? false,
+  });
 }
 
 /** A site's generated import lines, in chunks of `chunk` lines (the same lines every time). */
 export function* chunks(site: BenchSite, options: DatasetOptions): Generator<string[]> {
   const lines: string[] = [];
-  const perDay = site.pageviews / options.days;
-  for (const line of demoNdjson({ siteId: site.id, days: options.days, pageviewsPerDay: perDay, seed: options.seed, end: options.endMs, timezone: site.timezone, domain: site.domain })) {
+  for (const line of siteLines(site, options)) {
     lines.push(line);
     if (lines.length >= options.chunk) yield lines.splice(0);
   }

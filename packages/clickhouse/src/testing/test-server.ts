@@ -4,7 +4,7 @@
  * stops them again. Not exported from the package.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -41,6 +41,8 @@ export interface TestServer {
   url: string;
   httpPort: number;
   tcpPort: number;
+  /** The server's process id (the bench waits for it to go idle). */
+  pid: number;
   stop(): Promise<void>;
   /** Stops the server and keeps its data: an outage, ended by `startAgain`. */
   halt(): Promise<void>;
@@ -114,10 +116,11 @@ process.once('exit', () => {
   for (const child of live) child.kill('SIGKILL');
 });
 
-async function launch(ports: { http: number; tcp: number; interserver: number }, remoteServers = ''): Promise<TestServer> {
+async function launch(ports: { http: number; tcp: number; interserver: number }, remoteServers = '', kept?: string): Promise<TestServer> {
   if (!serverBinary.path) throw new Error(serverBinary.reason);
   const binary = serverBinary.path;
-  const dir = mkdtempSync(join(tmpdir(), 'siteline-ch-'));
+  if (kept) mkdirSync(kept, { recursive: true });
+  const dir = kept ?? mkdtempSync(join(tmpdir(), 'siteline-ch-'));
   writeFileSync(join(dir, 'users.xml'), USERS_XML);
   writeFileSync(join(dir, 'config.xml'), configXml(dir, ports, remoteServers));
   const url = `http://127.0.0.1:${ports.http}`;
@@ -142,7 +145,7 @@ async function launch(ports: { http: number; tcp: number; interserver: number },
   };
   const stop = async () => {
     await halt();
-    rmSync(dir, { recursive: true, force: true });
+    if (!kept) rmSync(dir, { recursive: true, force: true });
   };
   /** Resolves once the server answers /ping, or throws with its error log. */
   const answering = async () => {
@@ -175,21 +178,29 @@ async function launch(ports: { http: number; tcp: number; interserver: number },
     spawnServer();
     await answering();
   };
-  return { url, httpPort: ports.http, tcpPort: ports.tcp, stop, halt, startAgain };
+  return {
+    url, httpPort: ports.http, tcpPort: ports.tcp, stop, halt, startAgain,
+    // The running process's: startAgain spawns a new one.
+    get pid() {
+      return child.pid!;
+    },
+  };
 }
 
 const threePorts = async () => ({ http: await freePort(), tcp: await freePort(), interserver: await freePort() });
 
 /**
- * One server on free loopback ports; `stop()` terminates it and deletes its data.
+ * One server on free loopback ports; `stop()` terminates it and deletes its data, unless
+ * `dir` names where the data lives: then it stays there for the next start (the bench's
+ * year of data, imported once).
  *
  * @example
  * const server = await startClickHouse();
  * const storage = createClickHouseStorage({ url: server.url });
  * await server.stop();
  */
-export async function startClickHouse(): Promise<TestServer> {
-  return withRetries(async () => launch(await threePorts()));
+export async function startClickHouse(options: { dir?: string } = {}): Promise<TestServer> {
+  return withRetries(async () => launch(await threePorts(), '', options.dir));
 }
 
 /** Starts again on fresh ports when a port was taken after all (at most three tries). */

@@ -88,6 +88,13 @@ export const WEEKDAY_WEIGHTS: Readonly<Record<string, number>> = {
   Sun: 0.75, Mon: 1.1, Tue: 1.15, Wed: 1.1, Thu: 1.05, Fri: 0.95, Sat: 0.7,
 };
 
+/**
+ * Sessions by local month (January .. December), mean 1: a year's shape for the year-long
+ * data of the bench (`DemoOptions.seasonal`): busy winter and autumn, a summer trough, a
+ * quieter December. The generator interpolates between mid-months, so days do not step.
+ */
+export const MONTH_WEIGHTS: readonly number[] = [1.12, 1.1, 1.06, 1.0, 0.96, 0.9, 0.82, 0.8, 0.98, 1.08, 1.12, 1.06];
+
 /** Custom events a pageview may trigger, by page: `[name, probability]`. */
 export function eventsFor(path: string): readonly (readonly [string, number])[] {
   if (path === '/signup') return [['signup', 0.3]];

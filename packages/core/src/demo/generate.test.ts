@@ -11,7 +11,7 @@ import { getStats, getTimeseries } from '../reports/summary.js';
 import { createSqliteStorage } from '../storage/sqlite/sqlite-storage.js';
 import { DEVICES } from './catalog.js';
 import { addDemoSite, DEMO_DAYS, DEMO_SITE } from './demo-site.js';
-import { demoNdjson, type DemoEvent, generateDemoEvents } from './generate.js';
+import { demoNdjson, type DemoEvent, generateDemoEvents, seasonFactor } from './generate.js';
 
 const DAY = 86_400_000;
 const END = Date.parse('2026-06-01T00:00:00Z');
@@ -97,6 +97,22 @@ describe('generateDemoEvents', () => {
     for (const [device] of DEVICES) {
       expect(parseUserAgent(device.userAgent)).toEqual({ deviceType: device.deviceType, browser: device.browser, os: device.os });
     }
+  });
+
+  it('shapes a year by season when asked: each month\'s weight at mid-month, straight lines between', () => {
+    expect(seasonFactor('2026-01-15')).toBe(1.12);
+    expect(seasonFactor('2026-08-15')).toBe(0.8);
+    // 1 February lies half-way between 15 January and 15 February (14 of February's 28 days before the 15th).
+    expect(seasonFactor('2026-02-01')).toBeCloseTo(1.11, 12);
+    // Early January runs back from mid-December's 1.06: 1 January is 14/31 of a month before 15 January.
+    expect(seasonFactor('2026-01-01')).toBeCloseTo(1.12 - (14 / 31) * 0.06, 12);
+    const year = { ...options, days: 364, pageviewsPerDay: 40, end: Date.parse('2026-12-31T00:00:00Z'), seasonal: true };
+    const views = (month: string, seasonal: boolean) =>
+      [...generateDemoEvents({ ...year, seasonal })].filter((e) => e.type === 'pageview' && e.ts.startsWith(month)).length;
+    // January against August, with the season over without: about 1.12 / 0.8 = 1.4 (the growth trend cancels out).
+    const ratio = (seasonal: boolean) => views('2026-01', seasonal) / views('2026-08', seasonal);
+    expect(ratio(true) / ratio(false)).toBeGreaterThan(1.25);
+    expect(ratio(true) / ratio(false)).toBeLessThan(1.55);
   });
 
   it('rejects nonsense options', () => {

@@ -1,5 +1,5 @@
 import { acquisition, type Acquisition, land, spikeAcquisition } from './acquisition.js';
-import { COUNTRIES, type DeviceProfile, DEVICES, EVENT_PROPS, eventsFor, HOUR_WEIGHTS, PAGES, SESSION_LENGTHS, WALKS, WEEKDAY_WEIGHTS } from './catalog.js';
+import { COUNTRIES, type DeviceProfile, DEVICES, EVENT_PROPS, eventsFor, HOUR_WEIGHTS, MONTH_WEIGHTS, PAGES, SESSION_LENGTHS, WALKS, WEEKDAY_WEIGHTS } from './catalog.js';
 import { between, mulberry32, normal, poisson, type Rng, weighted, zipf } from './random.js';
 
 export interface DemoOptions {
@@ -17,6 +17,11 @@ export interface DemoOptions {
   timezone?: string;
   /** The site's own host, for self-referrals and full landing URLs. Default `demo.siteline.test`. */
   domain?: string;
+  /**
+   * A year's shape on top of the daily and weekly rhythm: each local day's traffic times
+   * `seasonFactor(day)` (`MONTH_WEIGHTS`, mean 1). Default false, so shorter data stays as it was.
+   */
+  seasonal?: boolean;
 }
 
 /** One line of the import format (decisions.md section 8) as the generator writes it. */
@@ -76,7 +81,7 @@ const HOUR_TOTAL = HOUR_WEIGHTS.reduce((a, b) => a + b, 0);
  * }
  */
 export function* generateDemoEvents(options: DemoOptions): Generator<DemoEvent> {
-  const { siteId, days, pageviewsPerDay, seed = 1, end = Date.now(), timezone = 'UTC', domain = 'demo.siteline.test' } = options;
+  const { siteId, days, pageviewsPerDay, seed = 1, end = Date.now(), timezone = 'UTC', domain = 'demo.siteline.test', seasonal = false } = options;
   if (!(Number.isInteger(days) && days >= 1)) throw new RangeError('days must be a positive integer.');
   if (!(pageviewsPerDay > 0)) throw new RangeError('pageviewsPerDay must be positive.');
   if (!Number.isFinite(end)) throw new RangeError('end must be an instant in epoch milliseconds.');
@@ -104,7 +109,7 @@ export function* generateDemoEvents(options: DemoOptions): Generator<DemoEvent> 
     if (local.day !== today) {
       today = local.day;
       spike = rng() < 0.03;
-      dayFactor = Math.exp(0.12 * normal(rng) - 0.0072) * (spike ? 2.2 : 1);
+      dayFactor = Math.exp(0.12 * normal(rng) - 0.0072) * (spike ? 2.2 : 1) * (seasonal ? seasonFactor(today) : 1);
     }
     const trend = 0.85 + (0.3 * (slot - start)) / (end - start);
     const lambda = sessionsPerHour * HOUR_WEIGHTS[local.hour]! * (WEEKDAY_WEIGHTS[local.weekday] ?? 1) * trend * dayFactor * ((to - from) / HOUR);
@@ -122,6 +127,21 @@ export function* generateDemoEvents(options: DemoOptions): Generator<DemoEvent> 
     pending = pending.slice(i);
   }
   // What is left lies at or after `end`: in the future, so it is dropped.
+}
+
+/**
+ * The seasonal weight of a local day (`YYYY-MM-DD`): `MONTH_WEIGHTS` at the 15th of each
+ * month, straight lines between, so the year's curve has no steps.
+ * @example seasonFactor('2026-08-15') // 0.8
+ */
+export function seasonFactor(day: string): number {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const length = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const at = month - 1 + (date - 15) / length;
+  const i = Math.floor(at);
+  const t = at - i;
+  const weight = (m: number) => MONTH_WEIGHTS[(m + 12) % 12]!;
+  return weight(i) * (1 - t) + weight(i + 1) * t;
 }
 
 /**

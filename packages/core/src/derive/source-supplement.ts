@@ -39,6 +39,7 @@ export const SUPPLEMENTARY_HOSTS: Readonly<Record<string, SourceCategory | null>
   'kimi.moonshot.cn': 'ai',
   'doubao.com': 'ai',
   'poe.com': 'ai',
+  'character.ai': 'ai', // chat with AI characters (beta.character.ai too)
   'phind.com': 'ai',
   'you.com': 'ai',
   // Search engines neither list has.
@@ -51,6 +52,7 @@ export const SUPPLEMENTARY_HOSTS: Readonly<Record<string, SourceCategory | null>
   'telegram.org': 'social', // web.telegram.org
   'bsky.app': 'social', // Bluesky
   'mastodon.social': 'social',
+  'steamcommunity.com': 'social', // Steam's profiles, groups and forums
   // Chat and team messaging. GA4's list files it as social (Skype, Yammer, WhatsApp,
   // Messenger, LINE, Telegram's t.me, Google Messages), and so do Plausible (Slack, Teams,
   // Discord) and snowplow's list (Slack, Workplace). Their apps and other hosts are in
@@ -72,17 +74,13 @@ export const SUPPLEMENTARY_HOSTS: Readonly<Record<string, SourceCategory | null>
   'googlesyndication.com': 'ads',
   'doubleclick.net': 'ads',
   'googleadservices.com': 'ads',
-  // Webmail missing from the package. Hosts named `mail.`, `webmail.`, `email.` or
-  // `messagerie.` (mail.ionos.de, email.t-online.de, messagerie.orange.fr) need no entry:
-  // sources.ts reads them as webmail by name. These are the ones named otherwise.
+  // Webmail missing from the package. Subdomains with `mail` in their first label
+  // (mail.ionos.de, webmail1m.orange.fr, upcmail.hispeed.ch), `messagerie...` and link
+  // dereferrers (deref-gmx.de) need no entry: sources.ts reads them as webmail by name.
+  // These are the ones named otherwise.
   'outlook.office.com': 'email',
   'outlook.office365.com': 'email',
-  'mail.proton.me': 'email',
-  'deref-gmx.net': 'email', // GMX webmail's link redirector
-  'deref-gmx.com': 'email',
-  'deref-web.de': 'email', // Web.de webmail's link redirector
-  'deref-web-02.de': 'email',
-  'deref-mail.com': 'email', // mail.com (same company as GMX and Web.de)
+  'mail.com': 'email', // a webmail provider by that name: its hosts are 3c-lxa.mail.com and the like
   'navigator.gmx.net': 'email', // GMX webmail itself
   'navigator.web.de': 'email', // Web.de webmail itself
   // Google services that are not its search engine; without these, `google.com` (a search

@@ -69,6 +69,37 @@ describe('sourceCategory', () => {
     ['mail.ionos.de', 'email'],
     ['mail.orange.fr', 'email'],
     ['mail.ru', 'search'], // two labels: not webmail by name; the package's entry (the portal's search) holds
+    // numbered, branded and regional webmail hosts: `mail` anywhere in a subdomain's first label
+    ['mail01.orange.fr', 'email'],
+    ['wmail.orange.fr', 'email'],
+    ['webmail1m.orange.fr', 'email'],
+    ['mailbusiness.ionos.mx', 'email'],
+    ['upcmail.hispeed.ch', 'email'],
+    ['lightmailer-bs.web.de', 'email'],
+    ['messageriepro3.orange.fr', 'email'],
+    ['e.mail.ru', 'email'],
+    // ... but not in a site's own name, nor in a label further in
+    ['dailymail.co.uk', null],
+    ['mailchimp.com', null],
+    ['us5.admin.mailchimp.com', null],
+    ['news.mailonline.example', null],
+    // webmail link dereferrers in every country, and mail.com's hosts
+    ['deref-gmx.de', 'email'],
+    ['deref-gmx.co.uk', 'email'],
+    ['deref-1und1-02.de', 'email'],
+    ['deref.example.com', null],
+    ['3c-lxa.mail.com', 'email'],
+    ['character.ai', 'ai'],
+    ['beta.character.ai', 'ai'],
+    // a utm_source written as a URL names the host in it
+    ['https://facebook.com/', 'social'],
+    ['//facebook.com/', 'social'],
+    ['https://user@facebook.com/', 'social'],
+    ['chatgpt.com/c/123', 'ai'],
+    ['android-app://com.google.android.gm/', 'email'],
+    ['https://unknown.example/', null],
+    ['spring/sale', null],
+    ['steamcommunity.com', 'social'],
     // an ad platform is no site (ad-platforms.ts reads its network), and a word naming
     // email is the channel rules' business, not a category
     ['google_ads', null],

@@ -6,7 +6,8 @@
  * How a host is matched to the lists, in order (the first that decides wins):
  * 1. an app, app host or short link is read as the source it belongs to (app-sources.ts:
  *    `com.google.android.youtube` is youtube.com, `m.me` is messenger.com);
- * 2. the host itself is listed (`l.facebook.com`), or names webmail (`mail.ionos.de`);
+ * 2. the host itself is listed (`l.facebook.com`), or names webmail (`mail.ionos.de`,
+ *    `deref-gmx.de`);
  * 3. a parent domain is listed, down to the registrable domain and never past it
  *    (`mbasic.facebook.com` is facebook.com; `facebook.com.evil.test` is not: its
  *    registrable domain is evil.test);
@@ -20,7 +21,8 @@
  * other domains.
  */
 import { APP_SOURCES } from './app-sources.js';
-import { appPublisherDomain, stripWww } from './host.js';
+import { appPublisherDomain, registrableDomain, stripWww } from './host.js';
+import { referrerHost } from './referrer.js';
 import { HOSTS, NAMES, NOT_ALPHANUMERIC, SITE_DOMAINS, type SourceCategory } from './source-lists.js';
 
 export { NOT_ALPHANUMERIC, type SourceCategory } from './source-lists.js';
@@ -39,12 +41,28 @@ export interface HostMatch {
 }
 
 /**
- * A webmail host by its name: `mail.`, `webmail.`, `email.` or `messagerie.` before a
- * domain of at least two labels (`mail.ionos.de`, `email.t-online.de`, `webmail.bluewin.ch`),
- * so the many providers' webmail need not each be listed. Two-label hosts such as
- * `mail.ru` (a portal) do not match.
+ * A webmail host by its name, so the many providers' webmail need not each be listed:
+ * - a subdomain whose first label has `mail` in it or starts with `messagerie`:
+ *   `mail.ionos.de`, `email.t-online.de`, `webmail.bluewin.ch`, and the numbered, branded
+ *   and regional forms providers run beside them (`mail01.orange.fr`, `wmail.orange.fr`,
+ *   `webmail1m.orange.fr`, `mailbusiness.ionos.mx`, `upcmail.hispeed.ch`,
+ *   `lightmailer-bs.web.de`, `messageriepro3.orange.fr`). The label must be a subdomain's:
+ *   `mail.ru` (a portal), `mailchimp.com` and `dailymail.co.uk` are sites of that name;
+ * - a link dereferrer, the host webmail sends a clicked link through so that the message's
+ *   address stays private: a registrable name starting with `deref-` (`deref-gmx.de`,
+ *   `deref-web-02.de`, `deref-1und1-02.de`: GMX, Web.de, 1&1 and mail.com in every country).
+ * The pattern is a cheap first test; the public suffix list is read only for hosts it
+ * matches.
  */
-const WEBMAIL_SUBDOMAIN = /^(?:webmail|email|mail|messagerie)\.[^.]+\.[^.]/;
+const WEBMAIL_LABEL = /^(?:[a-z0-9-]*mail[a-z0-9-]*|messagerie[a-z0-9-]*|deref-[a-z0-9-]+)\./;
+
+function namesWebmail(host: string): boolean {
+  if (!WEBMAIL_LABEL.test(host)) return false;
+  const registrable = registrableDomain(host);
+  if (registrable === null) return false;
+  // A longer host than its registrable domain: the matched first label is a subdomain's.
+  return registrable.domain === host ? registrable.name.startsWith('deref-') : true;
+}
 
 /** app-sources.ts as a map: a look-up of a missing key in a large object literal is slower. */
 const APP_SOURCE_MAP: ReadonlyMap<string, string> = new Map(Object.entries(APP_SOURCES));
@@ -75,7 +93,7 @@ export function matchHost(host: string): HostMatch {
 function lookUp(host: string): SourceCategory | null | undefined {
   const own = HOSTS.get(host);
   if (own !== undefined) return own;
-  if (WEBMAIL_SUBDOMAIN.test(host)) return 'email';
+  if (namesWebmail(host)) return 'email';
   for (let candidate = host; candidate.includes('.'); candidate = candidate.slice(candidate.indexOf('.') + 1)) {
     const listed = candidate === host ? undefined : HOSTS.get(candidate);
     if (listed !== undefined) return listed;
@@ -106,9 +124,20 @@ export function nameCategory(name: string): SourceCategory | null {
 }
 
 /**
+ * Category of a `utm_source` written as a URL, as tools that copy the referrer into the tag
+ * write it (`https://facebook.com/`, `//facebook.com/`, `chatgpt.com/c/123`,
+ * `android-app://com.google.android.gm/`): the host it names, read as a referrer's.
+ */
+function urlCategory(url: string): SourceCategory | null {
+  const host = referrerHost(url.startsWith('//') ? `https:${url}` : url);
+  return host === null ? null : hostCategory(host);
+}
+
+/**
  * Category of a referrer host or a `utm_source` value, case-insensitive: a value with a
  * dot is first looked up as a host (`chatgpt.com`, `www.facebook.com`), then any value as
- * a source name (`google`, `Facebook`, `fb`). `null` when unknown. An ad platform's name
+ * a source name (`google`, `Facebook`, `fb`); a value with a slash is read as a URL
+ * (`https://facebook.com/`). `null` when unknown. An ad platform's name
  * (`google_ads`) is no site and has no category: see `ad-platforms.ts`.
  * @example sourceCategory('Google') // 'search'
  * @example sourceCategory('chatgpt.com') // 'ai'
@@ -117,6 +146,7 @@ export function nameCategory(name: string): SourceCategory | null {
 export function sourceCategory(hostOrSource: string): SourceCategory | null {
   const key = hostOrSource.trim().toLowerCase();
   if (key === '') return null;
+  if (key.includes('/')) return urlCategory(key);
   if (key.includes('.')) {
     const category = hostCategory(stripWww(key));
     if (category !== null) return category;

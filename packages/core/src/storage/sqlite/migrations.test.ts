@@ -46,11 +46,13 @@ async function answers(storage: Storage): Promise<unknown[]> {
 }
 
 /**
- * Takes back what migrations 14, 13, 12, 9 and 8 add, to hold an older file (10 only adds an
+ * Takes back what migrations 15, 14, 13, 12, 9 and 8 add, to hold an older file (10 only adds an
  * index if missing; 11's changes are to tables 8 and 9 made, and go with them).
  */
+/** Undoes the slices' tables of issue 41 (migration 15). */
+const UNDO_SLICES = ['slice_days', 'slice_totals', 'slice_pages', 'slice_events', 'slice_goals', 'slice_props'].map((t) => `DROP TABLE ${t};`).join(' ');
 /** Undoes the saved funnels of issue 36 (migration 14). */
-const UNDO_FUNNELS = 'DROP TABLE funnels;';
+const UNDO_FUNNELS = `${UNDO_SLICES} DROP TABLE funnels;`;
 const UNDO_13 = `${UNDO_FUNNELS} DROP TABLE shared_links; DROP TABLE report_subscriptions; DROP TABLE report_sends;`;
 /** Undoes the imported-data tables of issue 39 (migration 12; its indexes go with its tables). */
 const UNDO_IMPORTED = `${UNDO_13} DROP TABLE imported_datasets; DROP TABLE imported_rows;`;
@@ -256,6 +258,37 @@ describe(`SQLite migration ${FUNNELS_VERSION}: saved funnels`, () => {
     await addFunnel(upgraded, 'ST-kept', { name: 'Pricing to signup', steps: [{ page: '/pricing' }, { event: 'signup' }] });
     expect((await listFunnels(upgraded, 'ST-kept')).map((f) => [f.name, f.steps])).toEqual([['Pricing to signup', [{ page: '/pricing' }, { event: 'signup' }]]]);
     expect(upgraded.db.prepare('SELECT steps FROM funnels').pluck().all()).toEqual(['[{"page":"/pricing"},{"event":"signup"}]']);
+    await upgraded.close();
+  });
+});
+
+/** Issue 41's entry, by its number in the landing order (after issue 36's 14). */
+const SLICES_VERSION = 15;
+
+describe(`SQLite migration ${SLICES_VERSION}: slices`, () => {
+  it('is the entry that creates the slice tables', () => {
+    expect(MIGRATIONS.length).toBeGreaterThanOrEqual(SLICES_VERSION);
+    expect(MIGRATIONS[SLICES_VERSION - 1]).toContain('CREATE TABLE slice_days');
+  });
+
+  it('a database without them answers one-condition filters as before, then has them for the days a read found without', async () => {
+    const file = join(dir, `v${SLICES_VERSION - 1}.db`);
+    const before = createSqliteStore(file, { now: () => NOW, slices: false });
+    await createSite(before, SITES[0]!);
+    await importEvents(before, ndjson(ALPHA));
+    const filter = parseQuery('stats', { site_id: 'ST-alpha', from: '2026-11-02', to: '2026-11-03', filters: JSON.stringify([['is', 'page', ['/pricing']]]) });
+    const expected = await REPORTS.stats(before, filter, { now: NOW });
+    before.db.exec(`${UNDO_SLICES} PRAGMA user_version = ${SLICES_VERSION - 1}`);
+    await before.close();
+    const upgraded = createSqliteStore(file, { now: () => NOW, sliceMinSessions: 0 });
+    expect(upgraded.db.prepare('SELECT COUNT(*) FROM slice_days').pluck().get()).toBe(0);
+    // S1, S3 and S5 (testing/datasets.ts): the /pricing views, from the raw rows this time.
+    expect(await REPORTS.stats(upgraded, filter, { now: NOW })).toEqual({ visitors: 3, pageviews: 3, sessions: 3, bounce_rate: 33.3, avg_duration: 70 });
+    expect(expected).toEqual({ visitors: 3, pageviews: 3, sessions: 3, bounce_rate: 33.3, avg_duration: 70 });
+    await upgraded.slicesComputed();
+    expect(upgraded.db.prepare('SELECT day FROM slice_days ORDER BY day').pluck().all()).toEqual(['2026-11-02', '2026-11-03']);
+    expect(await REPORTS.stats(upgraded, filter, { now: NOW })).toEqual(expected);
+    expect(upgraded.sliceStats()).toEqual({ sliced: 2, rest: 2 });
     await upgraded.close();
   });
 });

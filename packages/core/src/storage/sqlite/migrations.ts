@@ -539,4 +539,86 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (site_id, name)
   ) STRICT, WITHOUT ROWID;
   `,
+  `
+  -- Slices (issue 41, storage/sqlite/slices/): per day, the sums of the sessions one filter
+  -- condition selects (kind and slice: an attribute and its value, sessions viewing a page,
+  -- doing a custom event, converting on a pattern goal; 'all' for goals and properties), so
+  -- a one-condition filter over a year is a sum of rows, one seek per day. A day's rows are
+  -- valid while the versions of the raw rows they were computed from hold
+  -- (slice_days.versions, a JSON array of [day, version]); goals lists the goals (type
+  -- U+0000 value) computed that day. Keyed by day first: a day is written and replaced as one
+  -- range.
+  CREATE TABLE slice_days (
+    site_id   TEXT NOT NULL,
+    day       TEXT NOT NULL,
+    versions  TEXT NOT NULL,
+    goals     TEXT NOT NULL,
+    PRIMARY KEY (site_id, day)
+  ) STRICT, WITHOUT ROWID;
+
+  -- dimension '' and value '': the slice's totals; otherwise by a breakdown dimension's value.
+  CREATE TABLE slice_totals (
+    site_id      TEXT NOT NULL,
+    day          TEXT NOT NULL,
+    kind         TEXT NOT NULL,
+    slice        TEXT NOT NULL,
+    dimension    TEXT NOT NULL,
+    value        TEXT NOT NULL,
+    visitors     INTEGER NOT NULL,
+    sessions     INTEGER NOT NULL,
+    bounces      INTEGER NOT NULL,
+    duration_ms  INTEGER NOT NULL,
+    pageviews    INTEGER NOT NULL,
+    PRIMARY KEY (site_id, day, kind, slice, dimension, value)
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE TABLE slice_pages (
+    site_id          TEXT NOT NULL,
+    day              TEXT NOT NULL,
+    kind             TEXT NOT NULL,
+    slice            TEXT NOT NULL,
+    path             TEXT NOT NULL,
+    pageviews        INTEGER NOT NULL,
+    visitors         INTEGER NOT NULL,
+    timed_views      INTEGER NOT NULL,
+    time_on_page_ms  INTEGER NOT NULL,
+    PRIMARY KEY (site_id, day, kind, slice, path)
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE TABLE slice_events (
+    site_id  TEXT NOT NULL,
+    day      TEXT NOT NULL,
+    kind     TEXT NOT NULL,
+    slice    TEXT NOT NULL,
+    name     TEXT NOT NULL,
+    count    INTEGER NOT NULL,
+    PRIMARY KEY (site_id, day, kind, slice, name)
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE TABLE slice_goals (
+    site_id      TEXT NOT NULL,
+    day          TEXT NOT NULL,
+    kind         TEXT NOT NULL,
+    slice        TEXT NOT NULL,
+    goal         TEXT NOT NULL,
+    visitors     INTEGER NOT NULL,
+    conversions  INTEGER NOT NULL,
+    PRIMARY KEY (site_id, day, kind, slice, goal)
+  ) STRICT, WITHOUT ROWID;
+
+  -- level 0: events of the name carrying the key (value ''); level 1: with that value.
+  CREATE TABLE slice_props (
+    site_id   TEXT NOT NULL,
+    day       TEXT NOT NULL,
+    kind      TEXT NOT NULL,
+    slice     TEXT NOT NULL,
+    name      TEXT NOT NULL,
+    key       TEXT NOT NULL,
+    level     INTEGER NOT NULL,
+    value     TEXT NOT NULL,
+    count     INTEGER NOT NULL,
+    visitors  INTEGER NOT NULL,
+    PRIMARY KEY (site_id, day, kind, slice, name, key, level, value)
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];

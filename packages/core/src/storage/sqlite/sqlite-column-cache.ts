@@ -206,6 +206,18 @@ export function createColumnCache(db: Database.Database, versions: DayVersions, 
       }
     },
 
+    /**
+     * A day's chunk if the cache holds it valid in the caller's snapshot, with the dictionaries
+     * its codes read with and the versions it was loaded at (`[day, version]` of the day and of
+     * the days it depends on): for work kept beside the cache (slices) computed from it.
+     */
+    held(siteId: string, day: string, timezone: string): { chunk: DayChunk; dicts: SiteDictionaries; versions: [string, number][] } | undefined {
+      const site = siteCache(siteId);
+      const cached = site.chunks.get(day);
+      if (!cached || !valid(cached, timezone, rangeVersions(site, siteId, [day]))) return undefined;
+      return { chunk: cached.chunk, dicts: site.dicts, versions: [cached.chunk.day, ...cached.chunk.dependsOn].map((d, i) => [d, cached.versions[i]!]) };
+    },
+
     stats: (): ColumnCacheStats => ({ ...stats }),
 
     /** Closes the loader's connection, if open (an incremental load in progress then fails). */

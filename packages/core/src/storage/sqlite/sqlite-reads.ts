@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { dayStart, localDay, shiftDay } from '../../time/zone.js';
 import type { GoalDefinition } from '../../goals/goal.js';
 import { hasConditions } from '../selection.js';
-import type { BreakdownTotals, DayRange, EventTotals, PageTotals, Selection, SessionDimension, SummaryTotals } from '../types.js';
+import type { BreakdownTotals, DayRange, EventTotals, PageTotals, PropertyTotals, Selection, SessionDimension, SummaryTotals } from '../types.js';
 import { type ColumnCache, createColumnCache } from './sqlite-column-cache.js';
 import type { DayVersions } from './sqlite-day-versions.js';
 import { writeUnavailable } from './sqlite-errors.js';
@@ -12,6 +12,9 @@ import { type Aggregates, createQueries, createRollupQueries } from './sqlite-qu
 import { resultBytes, type Scanned, sumBuckets, sumBy, sumGoals, sumSteps } from './sqlite-merge.js';
 import { createRawSelectionReads } from './sqlite-selection-raw.js';
 import type { Rollups } from './sqlite-rollups.js';
+import { goalKey, pairPlan, slicePlan } from './slices/kinds.js';
+import type { Days, SliceRead } from './slices/reads.js';
+import { runsOf, type Slices } from './slices/slices.js';
 
 /**
  * Days still receiving writes: the site's current local day and, for the first
@@ -40,6 +43,8 @@ export interface ReadsOptions {
   columnCacheBytes?: number;
   /** The versions of each day's raw rows, which the column cache checks its chunks against. */
   versions: DayVersions;
+  /** Per-day sums of one-condition selections (slices/): filtered reads sum them over the days they are valid for. */
+  slices?: Slices;
 }
 
 type Source = 'clean' | 'live' | 'dirty';
@@ -207,53 +212,130 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
     }
     return parts.length === 1 ? parts[0]! : read.merge(parts);
   };
+  /**
+   * Days whose slices a read found stale, computed after the answer: the day's chunk loaded into the
+   * column cache as its loads go (a step per turn of the event loop), the slices computed from it the
+   * same way, then written. A day the cache will not hold (too large) stays read as before.
+   */
+  const slices = options.slices;
+  /** Days read from slices and as before by reads that had a slice plan (tests, the bench). */
+  const sliceStats = { sliced: 0, rest: 0 };
+  const staleSlices = new Map<string, Set<string>>();
+  let computing: Promise<void> | undefined;
+  const computeStale = async () => {
+    while (staleSlices.size > 0) {
+      const [siteId, days] = staleSlices.entries().next().value!;
+      const [day] = days;
+      days.delete(day!);
+      if (days.size === 0) staleSlices.delete(siteId);
+      await nextTurn();
+      if (!db.open) return;
+      const timezone = zoneOf(siteId);
+      try {
+        await columnCache.prepare({ siteId, from: day!, to: day! }, timezone, { background: true });
+      } catch {
+        return; // the store closed meanwhile
+      }
+      if (!db.open) return;
+      const held = snapshot(() => columnCache.held(siteId, day!, timezone)) as ReturnType<ColumnCache['held']>;
+      if (held) await slices!.computeHeld(siteId, day!, held, () => !db.open);
+    }
+  };
+  /**
+   * A filtered read (or `/goals`, `/properties`) that `plan` answers from slices: the days whose
+   * slices are valid summed in one snapshot, the other days (today, days written since, days
+   * not computed yet) read by `scan` as before, a run at a time, and merged. Those days' slices are
+   * computed after the answer (not in a read-only store, never for hot days).
+   */
+  const sliced = async <T>(range: DayRange, plan: SliceRead | undefined, fromSlices: (days: Days) => T, scan: (r: DayRange) => Promise<T>, merge: (parts: T[]) => T, goals: readonly string[] = []): Promise<T> => {
+    if (!slices || !plan) return scan(range);
+    const { part, rest, stale } = snapshot(() => {
+      const { days, rest, stale } = slices.split(range.siteId, range.from, range.to, plan, goals);
+      sliceStats.sliced += days.length;
+      sliceStats.rest += rest.length;
+      return { part: fromSlices(days), rest, stale };
+    }) as { part: T; rest: string[]; stale: string[] };
+    if (rest.length === 0) return part;
+    const timezone = zoneOf(range.siteId);
+    const parts = [part];
+    for (const [from, to] of runsOf(rest)) {
+      parts.push(await scan({ siteId: range.siteId, from, to, startMs: startOf(from, timezone), endMs: startOf(shiftDay(to, 1), timezone) }));
+    }
+    if (!options.readonly) {
+      const days = stale.filter((day) => slices.computable(range.siteId, day));
+      if (days.length > 0) {
+        let known = staleSlices.get(range.siteId);
+        if (!known) staleSlices.set(range.siteId, (known = new Set()));
+        for (const day of days) known.add(day);
+        computing ??= computeStale().finally(() => (computing = undefined));
+      }
+    }
+    return merge(parts);
+  };
+  /** The slice plan of a read: one condition, or for the totals two (a pair). */
+  const planOf = (selection: Selection | undefined, totals = false): SliceRead | undefined => slicePlan(selection) ?? (totals ? pairPlan(selection) : undefined);
   const sumSummary = (parts: SummaryTotals[]) => sumBy(parts, () => '')[0]!;
   const sumBreakdown = (parts: BreakdownTotals[][]) => sumBy(parts.flat(), (row) => row.key.join('\u0000'));
+  const sumPages = (parts: PageTotals[][]) => sumBy(parts.flat(), (row) => row.path);
+  const sumEvents = (parts: EventTotals[][]) => sumBy(parts.flat(), (row) => row.name);
+  const sumProperties = (parts: PropertyTotals[][]) => sumBy(parts.flat(), (row) => row.key);
 
   return {
     refresh,
     columnCache,
+    sliceStats: () => ({ ...sliceStats }),
+    /** Settles once the days reads found stale have their slices again (or the store closed). */
+    async slicesComputed(): Promise<void> {
+      while (computing) await computing;
+    },
     /** Settles once the loads that reads started (and those started meanwhile) have finished. */
     async filled(): Promise<void> {
       while (fills.size > 0) await Promise.all(fills);
     },
     summary: (range: DayRange, selection?: Selection) =>
       selection
-        ? scanned(range, selection, { columns: (raw) => columns.summary(range, selection, raw), raw: (r) => rawSelection.summary(r, selection), merge: sumSummary })
+        ? sliced(range, planOf(selection, true), (days) => slices!.reads.summary(range.siteId, planOf(selection, true)!, days),
+            (r) => scanned(r, selection, { columns: (raw) => columns.summary(r, selection, raw), raw: (x) => rawSelection.summary(x, selection), merge: sumSummary }), sumSummary)
         : read(range, 'summary', (q, r) => q.summary(r), (parts): SummaryTotals =>
             sumBy(parts, () => '')[0] ?? { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 }),
     timeseries: (range: DayRange, selection?: Selection) =>
       selection
-        ? scanned(range, selection, { columns: (raw) => columns.timeseries(range, selection, raw), raw: (r) => rawSelection.timeseries(r, selection), merge: (parts) => parts.flat() })
+        ? sliced(range, planOf(selection, true), (days) => slices!.reads.timeseries(range.siteId, planOf(selection, true)!, days),
+            (r) => scanned(r, selection, { columns: (raw) => columns.timeseries(r, selection, raw), raw: (x) => rawSelection.timeseries(x, selection), merge: (parts) => parts.flat() }),
+            (parts) => parts.flat())
         : read(range, 'timeseries', (q, r) => q.timeseries(r), (parts) => parts.flat()),
     sessionBreakdown: (range: DayRange, dimension: SessionDimension, selection?: Selection) =>
       selection
-        ? scanned(range, selection, {
-            columns: (raw) => columns.sessionBreakdown(range, dimension, selection, raw), raw: (r) => rawSelection.sessionBreakdown(r, dimension, selection), merge: sumBreakdown,
-          })
+        ? sliced(range, planOf(selection), (days) => slices!.reads.sessionBreakdown(range.siteId, planOf(selection)!, days, dimension), (r) => scanned(r, selection, {
+            columns: (raw) => columns.sessionBreakdown(r, dimension, selection, raw), raw: (x) => rawSelection.sessionBreakdown(x, dimension, selection), merge: sumBreakdown,
+          }), sumBreakdown)
         : read(range, dimension, (q, r) => q.sessionBreakdown(r, dimension), sumBreakdown),
     pages: (range: DayRange, selection?: Selection) =>
       selection
-        ? scanned(range, selection, { columns: (raw) => columns.pages(range, selection, raw), raw: (r) => rawSelection.pages(r, selection), merge: (parts) => sumBy(parts.flat(), (row) => row.path) })
+        ? sliced(range, planOf(selection), (days) => slices!.reads.pages(range.siteId, planOf(selection)!, days),
+            (r) => scanned(r, selection, { columns: (raw) => columns.pages(r, selection, raw), raw: (x) => rawSelection.pages(x, selection), merge: sumPages }), sumPages)
         : read(range, 'pages', (q, r) => q.pages(r), (parts): PageTotals[] => sumBy(parts.flat(), (row) => row.path).filter((p) => p.pageviews > 0)),
     customEvents: (range: DayRange, name?: string, selection?: Selection) =>
       selection
-        ? scanned(range, selection, {
-            columns: (raw) => columns.customEvents(range, name, selection, raw), raw: (r) => rawSelection.customEvents(r, name, selection), merge: (parts) => sumBy(parts.flat(), (row) => row.name),
-          })
+        ? sliced(range, planOf(selection), (days) => slices!.reads.customEvents(range.siteId, planOf(selection)!, days, name), (r) => scanned(r, selection, {
+            columns: (raw) => columns.customEvents(r, name, selection, raw), raw: (x) => rawSelection.customEvents(x, name, selection), merge: sumEvents,
+          }), sumEvents)
         : read(range, `events\u0000${name ?? ''}`, (q, r) => q.customEvents(r, name), (parts): EventTotals[] => sumBy(parts.flat(), (row) => row.name)),
     hourBuckets: (range: DayRange, starts: readonly number[], selection?: Selection) =>
       scanned(range, selection, {
         columns: (raw) => columns.hourBuckets(range, starts, selection, raw), raw: (r) => rawSelection.hourBuckets(r, starts, selection), merge: sumBuckets,
       }),
-    // Properties, goals and funnels have no rollups: filtered or not, they scan the column cache (which the server keeps warm).
+    // Properties, goals and funnels have no rollups: properties and goals sum slices for the past days that have them; the rest, and funnels, scan the column cache (which the server keeps warm).
     properties: (range: DayRange, name: string, property: string | undefined, selection?: Selection) =>
-      scanned(range, selection, {
-        columns: (raw) => columns.properties(range, name, property, selection, raw), raw: (r) => rawSelection.properties(r, name, property, selection),
-        merge: (parts) => sumBy(parts.flat(), (row) => row.key),
-      }),
+      sliced(range, planOf(selection), (days) => slices!.reads.properties(range.siteId, planOf(selection)!, days, name, property), (r) => scanned(r, selection, {
+        columns: (raw) => columns.properties(r, name, property, selection, raw), raw: (x) => rawSelection.properties(x, name, property, selection), merge: sumProperties,
+      }), sumProperties),
     goalTotals: (range: DayRange, goals: readonly GoalDefinition[], selection?: Selection) =>
-      scanned(range, selection, { columns: (raw) => columns.goalTotals(range, goals, selection, raw), raw: (r) => rawSelection.goalTotals(r, goals, selection), merge: sumGoals }),
+      goals.length === 0
+        ? Promise.resolve([])
+        : sliced(range, planOf(selection), (days) => slices!.reads.goalTotals(range.siteId, planOf(selection)!, days, goals.map(goalKey)),
+            (r) => scanned(r, selection, { columns: (raw) => columns.goalTotals(r, goals, selection, raw), raw: (x) => rawSelection.goalTotals(x, goals, selection), merge: sumGoals }),
+            sumGoals, goals.map(goalKey)),
     funnelVisitors: (range: DayRange, steps: readonly GoalDefinition[], selection?: Selection) =>
       scanned(range, selection, {
         columns: (raw) => columns.funnelVisitors(range, steps, selection, raw), raw: (r) => rawSelection.funnelVisitors(r, steps, selection), merge: sumSteps,

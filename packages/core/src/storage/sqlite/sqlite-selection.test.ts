@@ -72,6 +72,20 @@ const FILTERS: FilterCondition[][] = [
   [['is', 'prop:url', ['']], ['contains', 'prop:version', ['2.4']]],
   [['is', 'goal', ['Visit /pricing']], ['is_not', 'goal', ['Visit /docs/*']]],
   [['contains', 'goal', ['Visit']], ['is', 'country', ['US', 'DE']]],
+  // One condition, one value: read from slices (slices/) on the days they hold.
+  [['is', 'country', ['DE']]],
+  [['is', 'page', ['/pricing']]],
+  [['is', 'event', ['download']]],
+  [['is', 'goal', ['signup']]],
+  [['is', 'goal', ['Visit /docs/*']]],
+  [['is', 'goal', ['Visit /pricing']]],
+  [['is', 'entry_page', ['/']]],
+  [['is', 'utm_source', ['newsletter']]],
+  // Two conditions whose totals are a slice's rows by a dimension's value (a pair), the rest read as before.
+  [['is', 'country', ['DE']], ['is', 'page', ['/pricing']]],
+  [['is', 'channel', ['Organic Search']], ['is', 'event', ['download']]],
+  [['is', 'device_type', ['Mobile']], ['is', 'goal', ['Visit /docs/*']]],
+  [['is', 'browser', ['Chrome']], ['is', 'os', ['Windows']]],
 ];
 
 /** Every endpoint over a few ranges, filtered, compared and bucketed, as JSON lines. */
@@ -107,7 +121,8 @@ afterEach(async () => {
 });
 
 async function store(options: Parameters<typeof createSqliteStore>[1] = {}, path = ':memory:'): Promise<Sqlite> {
-  const s = createSqliteStore(path, { now: () => NOW, ...options });
+  // Slices for every day however small (the default leaves days under 4,000 sessions to the column cache).
+  const s = createSqliteStore(path, { now: () => NOW, sliceMinSessions: 0, ...options });
   open.push(s);
   for (const site of SITES) {
     await createSite(s, site);
@@ -147,13 +162,13 @@ describe('SQLite filtered reads (column cache) against the raw definition', () =
 
   it('stay exact under any budget: 1 byte (every day from the raw tables), the days larger than the median too large', async () => {
     const file = join(dir, 'budgets.db');
-    const s = await store({}, file);
+    const s = await store({ slices: false }, file);
     const expected = await answers(rawOnly(s), 'ST-berlin');
     expect(await answers(s, 'ST-berlin')).toEqual(expected);
     // Each day's chunk alone, as a cache of its own measures it (arrays and the strings it adds).
     const sizes: number[] = [];
     for (let day = '2026-10-22'; day <= '2026-11-05'; day = shiftDay(day, 1)) {
-      const one = createSqliteStore(file, { now: () => NOW });
+      const one = createSqliteStore(file, { now: () => NOW, slices: false });
       await one.summary({ siteId: 'ST-berlin', from: day, to: day, startMs: 0, endMs: 0 }, { session: [], page: [], event: [] });
       await one.columnCacheFilled();
       sizes.push(one.columnCacheStats().bytes);
@@ -167,7 +182,7 @@ describe('SQLite filtered reads (column cache) against the raw definition', () =
       [median * 8, (st) => expect([st.loads > 0, st.tooLarge > 0]).toEqual([true, true])],
     ];
     for (const [columnCacheBytes, check] of cases) {
-      const small = createSqliteStore(file, { now: () => NOW, columnCacheBytes });
+      const small = createSqliteStore(file, { now: () => NOW, columnCacheBytes, slices: false });
       open.push(small);
       expect(await answers(small, 'ST-berlin')).toEqual(expected);
       await small.columnCacheFilled();
@@ -178,19 +193,19 @@ describe('SQLite filtered reads (column cache) against the raw definition', () =
   it('stay exact when a range is larger than the cache: the days it does not hold come from the raw tables, and it stays within its bound', async () => {
     // ALPHA's two days (11 events, S4 crossing midnight) again on each of 30 days, visitors and pages of their own
     // (`/c7/docs`): days of one size, each adding its strings.
-    const s = await store({}, join(dir, 'long.db'));
+    const s = await store({ slices: false }, join(dir, 'long.db'));
     await createSite(s, { id: 'ST-alpha', name: 'Alpha', timezone: 'UTC', domain: 'alpha.example' });
     await importEvents(s, Array.from({ length: 30 }, (_, d) => ALPHA.map((line) => ({
       ...line, visitor_id: `${line.visitor_id}-${d}`, ts: new Date(Date.parse(line.ts) - d * 86_400_000).toISOString(),
       url: line.url.replace(/^(https:\/\/[^/]+)?\//, (start) => `${start}c${d}/`),
     }))).flat().map((line) => JSON.stringify(line)));
-    const alone = createSqliteStore(join(dir, 'long.db'), { now: () => NOW });
+    const alone = createSqliteStore(join(dir, 'long.db'), { now: () => NOW, slices: false });
     open.push(alone);
     const oneDay = { siteId: 'ST-alpha', from: '2026-10-20', to: '2026-10-20', startMs: 0, endMs: 0 };
     await alone.summary(oneDay, { session: [], page: [], event: [] });
     await alone.columnCacheFilled();
     // Every day fits (an eighth of the budget), not ten of them.
-    const small = createSqliteStore(join(dir, 'long.db'), { now: () => NOW, columnCacheBytes: alone.columnCacheStats().bytes * 8 });
+    const small = createSqliteStore(join(dir, 'long.db'), { now: () => NOW, columnCacheBytes: alone.columnCacheStats().bytes * 8, slices: false });
     open.push(small);
     const read = async (storage: Storage) => {
       const out: unknown[] = [];
@@ -271,8 +286,9 @@ describe('SQLite column cache: a chunk reloads when its day, or a day it depends
    */
   const docs = (from = '2026-11-01', to = '2026-11-03') =>
     parseQuery('stats', { site_id: 'ST-alpha', from, to, filters: JSON.stringify([['is', 'page', ['/docs']]]) });
+  // Slices off: these are the column cache's own cases (slices.test.ts has theirs).
   const setup = async (file: string, clock = { now: NOW }) => {
-    const a = createSqliteStore(join(dir, file), { now: () => clock.now });
+    const a = createSqliteStore(join(dir, file), { now: () => clock.now, slices: false });
     open.push(a);
     await createSite(a, { id: 'ST-alpha', name: 'Alpha', timezone: 'UTC', domain: 'alpha.example' });
     await importEvents(a, ndjson(ALPHA));
@@ -326,7 +342,7 @@ describe('SQLite column cache: a chunk reloads when its day, or a day it depends
 
   it("another connection's small write and another connection's import", async () => {
     const a = await setup('two.db');
-    const b = createSqliteStore(join(dir, 'two.db'), { now: () => NOW }); // as the collector's worker and `siteline import` open it
+    const b = createSqliteStore(join(dir, 'two.db'), { now: () => NOW, slices: false }); // as the collector's worker and `siteline import` open it
     open.push(b);
     expect(await REPORTS.stats(a, docs(), { now: NOW })).toMatchObject({ visitors: 3, pageviews: 3, sessions: 3 });
     expect(await settled(a)).toBe(3);

@@ -13,6 +13,7 @@ import { createImported } from './sqlite-imported.js';
 import { createReads } from './sqlite-reads.js';
 import { createRollups } from './sqlite-rollups.js';
 import { createLiveDeltas } from './sqlite-live.js';
+import { createSlices } from './slices/slices.js';
 import { translated } from './sqlite-errors.js';
 import { createWriter, LIVE_WRITE_MAX_EVENTS } from './sqlite-writer.js';
 
@@ -61,6 +62,15 @@ export interface SqliteStorageOptions {
    * (sqlite-rollup-compute.ts). Results never depend on it. For tests.
    */
   rebuildMemoryBytes?: number;
+  /**
+   * Slices (slices/): after an import, each past day's sums of the sessions of every one-condition
+   * filter, so such a filter over a year is a sum of rows; a day changed since is read as before
+   * until its slices are computed again (after the read that found it). Default true; false
+   * leaves every filtered read to the column cache and the raw tables (tests of those).
+   */
+  slices?: boolean;
+  /** Sessions a day needs for slices (default 4,000, slices/slices.ts `MIN_SESSIONS`). For tests. */
+  sliceMinSessions?: number;
   /**
    * When a commit is durable (SQLite's `synchronous` in WAL mode): `normal` (the default), once
    * the commit returns it survives the process being killed, but a power loss or an operating
@@ -128,6 +138,12 @@ export type SqliteStore = Storage & {
   readonly columnCacheWarmed: Promise<void>;
   /** Settles once the loads that filtered reads started for the days they read raw have finished. Never rejects. */
   columnCacheFilled(): Promise<void>;
+  /** Days filtered reads took from slices and read as before, since the store opened. */
+  sliceStats(): { sliced: number; rest: number };
+  /** Settles once the days reads found without valid slices have them again. */
+  slicesComputed(): Promise<void>;
+  /** Computes the slices of a site's days now (not today's), each day in a transaction of its own; a no-op with `slices: false`. */
+  computeSlices(siteId: string, days: readonly string[]): void;
 };
 
 /**
@@ -211,7 +227,11 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   const write = createWriter(db, createLiveDeltas(db));
   const rollups = createRollups(db, options.rebuildMemoryBytes);
   const versions = createDayVersions(db);
-  const reads = createReads(db, rollups, { now: options.now ?? Date.now, readonly, timezoneOf, columnCacheBytes: cacheBytes, versions });
+  const slices = options.slices === false ? undefined : createSlices(db, versions, {
+    now: options.now ?? Date.now, timezoneOf, goalsOf: (siteId) => siteGoals.all(siteId).map(toGoal),
+    ...(options.sliceMinSessions !== undefined ? { minSessions: options.sliceMinSessions } : {}),
+  });
+  const reads = createReads(db, rollups, { now: options.now ?? Date.now, readonly, timezoneOf, columnCacheBytes: cacheBytes, versions, ...(slices ? { slices } : {}) });
   /** Writes in one transaction; returns the days whose rollups it made stale. */
   const writeEvents = db.transaction((events: readonly StoredEvent[], record?: ImportRecord) => {
     const { dirty: touched, written } = write(events, record);
@@ -245,7 +265,10 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
       const [siteId, day] = key.split('\u0000') as [string, string];
       days.set(siteId, [...(days.get(siteId) ?? []), day]);
     }
-    for (const [siteId, list] of days) reads.refresh(siteId, list);
+    for (const [siteId, list] of days) {
+      reads.refresh(siteId, list);
+      slices?.compute(siteId, list);
+    }
   };
   /** The background warming of `columnCacheWarmDays`, started on the next turn so opening returns first. */
   const warm = async (): Promise<void> => {
@@ -270,6 +293,9 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
     columnCacheStats: () => reads.columnCache.stats(),
     columnCacheWarmed: warm(),
     columnCacheFilled: () => reads.filled(),
+    sliceStats: () => reads.sliceStats(),
+    slicesComputed: () => reads.slicesComputed(),
+    computeSlices: (siteId, days) => slices?.compute(siteId, days),
     async insertSite(site) {
       insertSite.run(site.id, site.name, site.timezone, site.domain, site.accountId, site.createdAt);
     },
