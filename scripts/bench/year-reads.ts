@@ -9,6 +9,7 @@ import https from 'node:https';
 import { monthStart } from '../../packages/http/src/dashboard/app/dates.js';
 import { shiftDay } from '../../packages/core/src/time/zone.js';
 import { ENDPOINT_PATHS, type EndpointName, type FilterCondition } from '../../packages/core/src/types.js';
+import { BENCH_FUNNEL } from './funnels.js';
 import { percentile, type Timing } from './measure.js';
 
 /** The filters of the year's cases (the demo's goals include the `signup` event goal). */
@@ -25,7 +26,7 @@ export type YearCase = keyof typeof YEAR_CASES;
 export type YearRange = '30 days' | '12 months';
 export const YEAR_RANGES: readonly YearRange[] = ['30 days', '12 months'];
 
-/** Every endpoint the dashboard reads (`/properties` of the `cta_click` event), not `/live`. */
+/** Every endpoint the dashboard reads (`/properties` of the `cta_click` event, `/funnels` of the bench's funnel), not `/live`. */
 export const YEAR_ENDPOINTS = (Object.keys(ENDPOINT_PATHS) as EndpointName[]).filter((e) => e !== 'live');
 
 /** The issue's targets for SQLite at 100M events, ms (HTTPS p50, warm). */
@@ -48,6 +49,7 @@ export function yearParams(siteId: string, name: YearCase, range: YearRange, end
     ...(filters.length > 0 ? { filters: JSON.stringify(filters) } : {}),
     ...(endpoint === 'timeseries' && range === '12 months' ? { interval: 'month' } : {}),
     ...(endpoint === 'properties' ? { name: 'cta_click' } : {}),
+    ...(endpoint === 'funnels' ? { steps: JSON.stringify(BENCH_FUNNEL) } : {}),
   };
 }
 

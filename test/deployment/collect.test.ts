@@ -70,6 +70,13 @@ describe.each(engines)('collection by `siteline serve` on %s', (_name, make) => 
     const backend = await engine.open();
     const { pages } = await getPages(backend.storage, parseQuery('pages', { site_id: 'ST-blog', from: today(), to: today(), limit: '100' }));
     await backend.close();
-    expect(pages.find((p) => p.url === '/burst')?.pageviews).toBe(accepted);
+    // Every 202 was stored. A 503 comes before a beacon is queued, so none of those was. A beacon
+    // may be stored and its 202 still lost: the closing server drops a keep-alive connection on
+    // which the client had already sent its next request, and the reset can take the answer in
+    // flight with it (the client sees an error, status 0 here). At most those come on top.
+    const stored = pages.find((p) => p.url === '/burst')?.pageviews ?? 0;
+    const unanswered = statuses.filter((s) => s === 0).length;
+    expect(stored).toBeGreaterThanOrEqual(accepted);
+    expect(stored).toBeLessThanOrEqual(accepted + unanswered);
   });
 });
