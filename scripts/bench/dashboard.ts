@@ -117,8 +117,12 @@ type Server = ServeProcess;
 /** `siteline serve` on the bench database (serve.ts). */
 const start = (databaseUrl: string): Promise<Server> => startServe(databaseUrl, { key: KEY, dir });
 
-/** Panels of a loaded view: the nine reports and Goals (both stores keep goals; the panel shows once the site list says so). */
-const PANELS = 10;
+/**
+ * Panels of a loaded view: the nine reports, Goals (both stores keep goals; the panel shows once
+ * the site list says so) and Funnels (both stores read funnels; the panel shows the site's saved
+ * ones, or how to save one).
+ */
+const PANELS = 11;
 
 /** FCP, figures and all-panels times of the page's current document, ms from its navigation start. */
 async function timings(page: Page): Promise<{ fcp: number; figures: number; panels: number }> {
@@ -245,7 +249,8 @@ async function main() {
     stat('then another filter click (warm)', [warmFilter.ms]);
     const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, Node ${process.version}, Chromium ${browser.version()}`;
     const engine = clickhouse ? `clickhouse-server ${await clickhouseVersion(clickhouse.server)}` : 'SQLite';
-    console.log(`## Dashboard in headless Chromium on ${engine}, ${int(num('pageviews'))} pageviews over ${num('days')} days (view ${VIEW}; ms from navigation start; ${machine})\n`);
+    const data = args.database ? String(args.database) : args['clickhouse-dir'] ? String(args['clickhouse-dir']) : `${int(num('pageviews'))} pageviews over ${num('days')} days`;
+    console.log(`## Dashboard in headless Chromium on ${engine}, ${data} (view ${VIEW}; ms from navigation start; ${machine})\n`);
     console.log(table(['measure', 'runs', 'p50 ms', 'max ms'], rows));
     const worstFigures = Math.max(first.figures, ...empty.map((e) => e.figures), ...cached.map((e) => e.figures));
     const worstFcp = Math.max(first.fcp, ...empty.map((e) => e.fcp), ...cached.map((e) => e.fcp));

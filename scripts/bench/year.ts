@@ -62,8 +62,23 @@ type Engine = 'sqlite' | 'server';
 const engines = String(args.engines).split(',').filter(Boolean) as Engine[];
 for (const e of engines) if (e !== 'sqlite' && e !== 'server') throw new Error(`--engines takes sqlite and server, got ${e}`);
 const parts = new Set(String(args.parts).split(','));
-const cases = args.cases ? (String(args.cases).split(',') as YearCase[]) : undefined;
+const cases = args.cases ? caseList(String(args.cases)) : undefined;
 const endpoints = args.endpoints ? (String(args.endpoints).split(',') as EndpointName[]) : undefined;
+/**
+ * `--cases`, comma-separated. A case's name may hold a comma (`country is DE, page is /pricing`):
+ * the longest run of pieces that names a case is read as that case.
+ */
+function caseList(text: string): YearCase[] {
+  const pieces = text.split(',').map((p) => p.trim());
+  const out: string[] = [];
+  for (let i = 0; i < pieces.length; ) {
+    let end = pieces.length;
+    while (end > i + 1 && !(pieces.slice(i, end).join(', ') in YEAR_CASES)) end--;
+    out.push(pieces.slice(i, end).join(', '));
+    i = end;
+  }
+  return out as YearCase[];
+}
 for (const c of cases ?? []) if (!(c in YEAR_CASES)) throw new Error(`unknown case ${c}; cases: ${Object.keys(YEAR_CASES).join(', ')}`);
 const num = (name: keyof typeof args) => Number(args[name]);
 const pageviews = num('pageviews');
