@@ -65,7 +65,8 @@ describe('shared links in Chromium', () => {
       const { page, errors, close } = await open(width);
       await page.goto(`${t.origin}/share/${token}/`);
       await figures(page);
-      expect(await page.locator('header .brand').textContent()).toBe('Demo');
+      // The site's name comes with the site list, which may answer after the figures.
+      await expect.poll(() => page.locator('header .brand').textContent()).toBe('Demo');
       expect(await page.locator('#label-site').count()).toBe(0); // no site picker
       expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
       expect(await page.getByRole('link', { name: 'Account' }).count()).toBe(0);
