@@ -101,7 +101,8 @@ export async function signInWithForm(s: Session, t: TestDashboard, key: string, 
 
 /** The API's JSON for the request a panel shows, asked with the key (from Node). */
 export async function apiFor(t: TestDashboard, page: Page, panel: string): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const query = await page.getAttribute(`section[data-panel=${panel}]`, 'data-query');
+  // A panel that shows once another answer says so (Goals, after the site list) may not have asked yet.
+  const query = await (await page.waitForSelector(`section[data-panel=${panel}][data-query]`)).getAttribute('data-query');
   const reply = await t.request(`/api/v1/${query}`, { headers: { Authorization: `Bearer ${t.key}` } });
   expect(reply.status).toBe(200);
   return JSON.parse(reply.text);
