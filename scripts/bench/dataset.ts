@@ -4,7 +4,9 @@
  * `npm run bench` and scripts/bench/dashboard.ts, so both measure the same database.
  */
 import { DEMO_GOALS, demoNdjson } from '../../packages/core/src/demo/index.js';
+import { addFunnel } from '../../packages/core/src/funnels/funnels.js';
 import { addGoal } from '../../packages/core/src/goals/goals.js';
+import { BENCH_FUNNEL, BENCH_FUNNEL_NAME } from './funnels.js';
 import { importEvents } from '../../packages/core/src/import/import.js';
 import { createSite } from '../../packages/core/src/sites/sites.js';
 import type { Storage } from '../../packages/core/src/storage/types.js';
@@ -62,10 +64,15 @@ export function* chunks(site: BenchSite, options: DatasetOptions): Generator<str
   if (lines.length > 0) yield lines;
 }
 
-/** Creates a bench site with the demo goals (event and page goals), on every store the bench fills. */
+/**
+ * Creates a bench site with the demo goals (event and page goals) and the bench's funnel saved
+ * (as the dashboard's Funnels panel needs; SQLite's slices hold saved funnels), on every store
+ * the bench fills.
+ */
 export async function createBenchSite(storage: Storage, site: BenchSite): Promise<void> {
   await createSite(storage, site);
   for (const goal of DEMO_GOALS) await addGoal(storage, site.id, goal);
+  await addFunnel(storage, site.id, { name: BENCH_FUNNEL_NAME, steps: BENCH_FUNNEL });
 }
 
 /**

@@ -17,6 +17,8 @@ import { cacheFilled, ms, table, time, type Timing } from './measure.js';
 
 /** The bench's funnel: four steps the demo's visitors walk (catalog.ts `WALKS`, the events of `eventsFor`). */
 export const BENCH_FUNNEL: readonly FunnelStep[] = [{ page: '/' }, { page: '/pricing' }, { page: '/signup' }, { event: 'signup' }];
+/** The name it is saved under on every bench site (dataset.ts `createBenchSite`): a read by its steps reads the saved funnel's slices. */
+export const BENCH_FUNNEL_NAME = 'Home to signup';
 
 /** Each case: its filters (beside `site_id`, `period=30d` and the steps). */
 export const FUNNEL_CASES = {

@@ -27,7 +27,9 @@ export function growthTable(dir: string, engine: 'sqlite' | 'server'): string | 
       if (worst.every(Number.isNaN)) continue;
       const growth = worst.slice(1).map((w, i) => {
         const tenfolds = Math.log10(sizes[i + 1]!.pageviews / sizes[i]!.pageviews);
-        return Number.isNaN(w) || Number.isNaN(worst[i]!) ? '' : `${(w / worst[i]!) ** (1 / tenfolds) < 10 ? ((w / worst[i]!) ** (1 / tenfolds)).toFixed(1) : ((w / worst[i]!) ** (1 / tenfolds)).toFixed(0)}x`;
+        if (Number.isNaN(w) || Number.isNaN(worst[i]!)) return '';
+        const factor = (w / worst[i]!) ** (1 / tenfolds);
+        return `${factor < 0.1 ? factor.toPrecision(1) : factor < 10 ? factor.toFixed(1) : factor.toFixed(0)}x`;
       });
       rows.push([name, range, ...worst.map((w) => (Number.isNaN(w) ? '' : ms(w))), ...growth]);
     }

@@ -46,11 +46,11 @@ async function answers(storage: Storage): Promise<unknown[]> {
 }
 
 /**
- * Takes back what migrations 15, 14, 13, 12, 9 and 8 add, to hold an older file (10 only adds an
+ * Takes back what migrations 16, 15, 14, 13, 12, 9 and 8 add, to hold an older file (10 only adds an
  * index if missing; 11's changes are to tables 8 and 9 made, and go with them).
  */
-/** Undoes the slices' tables of issue 41 (migration 15). */
-const UNDO_SLICES = ['slice_days', 'slice_totals', 'slice_pages', 'slice_events', 'slice_goals', 'slice_props'].map((t) => `DROP TABLE ${t};`).join(' ');
+/** Undoes the slices' tables of issue 41 (migrations 16 and 15). */
+const UNDO_SLICES = ['slice_funnels', 'slice_days', 'slice_totals', 'slice_pages', 'slice_events', 'slice_goals', 'slice_props'].map((t) => `DROP TABLE ${t};`).join(' ');
 /** Undoes the saved funnels of issue 36 (migration 14). */
 const UNDO_FUNNELS = `${UNDO_SLICES} DROP TABLE funnels;`;
 const UNDO_13 = `${UNDO_FUNNELS} DROP TABLE shared_links; DROP TABLE report_subscriptions; DROP TABLE report_sends;`;
@@ -288,6 +288,38 @@ describe(`SQLite migration ${SLICES_VERSION}: slices`, () => {
     await upgraded.slicesComputed();
     expect(upgraded.db.prepare('SELECT day FROM slice_days ORDER BY day').pluck().all()).toEqual(['2026-11-02', '2026-11-03']);
     expect(await REPORTS.stats(upgraded, filter, { now: NOW })).toEqual(expected);
+    expect(upgraded.sliceStats()).toEqual({ sliced: 2, rest: 2 });
+    await upgraded.close();
+  });
+});
+
+/** The funnels' slices of issue 41, by their number in the landing order (after its slices' 15). */
+const SLICE_FUNNELS_VERSION = 16;
+
+describe(`SQLite migration ${SLICE_FUNNELS_VERSION}: funnels in slices`, () => {
+  it('is the entry that creates the slice_funnels table', () => {
+    expect(MIGRATIONS.length).toBeGreaterThanOrEqual(SLICE_FUNNELS_VERSION);
+    expect(MIGRATIONS[SLICE_FUNNELS_VERSION - 1]).toContain('CREATE TABLE slice_funnels');
+  });
+
+  it('a database whose days were computed before it answers a saved funnel as before, then from slices once its days are computed again', async () => {
+    const file = join(dir, `v${SLICE_FUNNELS_VERSION - 1}.db`);
+    const before = createSqliteStore(file, { now: () => NOW, sliceMinSessions: 0 });
+    await createSite(before, SITES[0]!);
+    await addFunnel(before, 'ST-alpha', { name: 'Home to docs', steps: [{ page: '/' }, { page: '/docs' }] });
+    await importEvents(before, ndjson(ALPHA));
+    // What a version-15 file holds: the days' slices without funnels, their states listing the goals alone (none here).
+    before.db.exec(`DROP TABLE slice_funnels; UPDATE slice_days SET goals = '[]'; PRAGMA user_version = ${SLICE_FUNNELS_VERSION - 1}`);
+    await before.close();
+    const upgraded = createSqliteStore(file, { now: () => NOW, sliceMinSessions: 0 });
+    expect(upgraded.db.prepare('SELECT COUNT(*) FROM slice_funnels').pluck().get()).toBe(0);
+    const query = parseQuery('funnels', { site_id: 'ST-alpha', from: '2026-11-02', to: '2026-11-03', funnel: 'Home to docs' });
+    const steps = async () => ((await REPORTS.funnels(upgraded, query, { now: NOW })) as { steps: { visitors: number }[] }).steps.map((s) => s.visitors);
+    // S1 and S2 (v1) and S4 (v3) reach /; S4 then /docs (testing/datasets.ts).
+    expect(await steps()).toEqual([2, 1]);
+    expect(upgraded.sliceStats()).toEqual({ sliced: 0, rest: 2 });
+    await upgraded.slicesComputed();
+    expect(await steps()).toEqual([2, 1]);
     expect(upgraded.sliceStats()).toEqual({ sliced: 2, rest: 2 });
     await upgraded.close();
   });

@@ -621,4 +621,21 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (site_id, day, kind, slice, name, key, level, value)
   ) STRICT, WITHOUT ROWID;
   `,
+  `
+  -- Funnels in slices (issue 41, second part): per day and slice, for each funnel saved for the
+  -- site when the day was computed (funnel: its steps, each type U+0000 value, joined by
+  -- U+0001), the distinct visitors of the slice's sessions starting on the day that reach
+  -- step (1 to 8), so a saved funnel over a year is a sum of rows. The day's state
+  -- (slice_days.goals) lists the funnels computed with the goals.
+  CREATE TABLE slice_funnels (
+    site_id   TEXT NOT NULL,
+    day       TEXT NOT NULL,
+    kind      TEXT NOT NULL,
+    slice     TEXT NOT NULL,
+    funnel    TEXT NOT NULL,
+    step      INTEGER NOT NULL,
+    visitors  INTEGER NOT NULL,
+    PRIMARY KEY (site_id, day, kind, slice, funnel, step)
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];

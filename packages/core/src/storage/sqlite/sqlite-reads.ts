@@ -12,7 +12,7 @@ import { type Aggregates, createQueries, createRollupQueries } from './sqlite-qu
 import { resultBytes, type Scanned, sumBuckets, sumBy, sumGoals, sumSteps } from './sqlite-merge.js';
 import { createRawSelectionReads } from './sqlite-selection-raw.js';
 import type { Rollups } from './sqlite-rollups.js';
-import { goalKey, pairPlan, slicePlan } from './slices/kinds.js';
+import { funnelKey, goalKey, pairPlan, slicePlan } from './slices/kinds.js';
 import type { Days, SliceRead } from './slices/reads.js';
 import { runsOf, type Slices } from './slices/slices.js';
 
@@ -325,7 +325,7 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
       scanned(range, selection, {
         columns: (raw) => columns.hourBuckets(range, starts, selection, raw), raw: (r) => rawSelection.hourBuckets(r, starts, selection), merge: sumBuckets,
       }),
-    // Properties, goals and funnels have no rollups: properties and goals sum slices for the past days that have them; the rest, and funnels, scan the column cache (which the server keeps warm).
+    // Properties, goals and funnels have no rollups: properties, goals and saved funnels sum slices for the past days that have them; the rest scan the column cache (which the server keeps warm).
     properties: (range: DayRange, name: string, property: string | undefined, selection?: Selection) =>
       sliced(range, planOf(selection), (days) => slices!.reads.properties(range.siteId, planOf(selection)!, days, name, property), (r) => scanned(r, selection, {
         columns: (raw) => columns.properties(r, name, property, selection, raw), raw: (x) => rawSelection.properties(x, name, property, selection), merge: sumProperties,
@@ -336,10 +336,15 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
         : sliced(range, planOf(selection), (days) => slices!.reads.goalTotals(range.siteId, planOf(selection)!, days, goals.map(goalKey)),
             (r) => scanned(r, selection, { columns: (raw) => columns.goalTotals(r, goals, selection, raw), raw: (x) => rawSelection.goalTotals(x, goals, selection), merge: sumGoals }),
             sumGoals, goals.map(goalKey)),
-    funnelVisitors: (range: DayRange, steps: readonly GoalDefinition[], selection?: Selection) =>
-      scanned(range, selection, {
-        columns: (raw) => columns.funnelVisitors(range, steps, selection, raw), raw: (r) => rawSelection.funnelVisitors(r, steps, selection), merge: sumSteps,
-      }),
+    funnelVisitors: (range: DayRange, steps: readonly GoalDefinition[], selection?: Selection) => {
+      const scan = (r: DayRange) => scanned(r, selection, {
+        columns: (raw) => columns.funnelVisitors(r, steps, selection, raw), raw: (x) => rawSelection.funnelVisitors(x, steps, selection), merge: sumSteps,
+      });
+      // A saved funnel's steps have slices; other steps (asked with `steps`) are scanned: computing days for them would never end.
+      const key = funnelKey(steps);
+      if (!slices?.computesFunnel(range.siteId, key)) return scan(range);
+      return sliced(range, planOf(selection), (days) => slices.reads.funnelVisitors(range.siteId, planOf(selection)!, days, key, steps.length), scan, sumSteps, [key]);
+    },
     liveVisitors: raw.liveVisitors,
   };
 }

@@ -10,6 +10,7 @@ import { REPORTS } from '../../reports/index.js';
 import { testStorageExtensions } from '../../testing/conformance-extensions.js';
 import { LATE_WRITES } from '../../testing/datasets-funnels.js';
 import { stepGoal } from '../../funnels/funnel.js';
+import { addFunnel } from '../../funnels/funnels.js';
 import { ALPHA, ndjson } from '../../testing/datasets.js';
 import { createSite } from '../../sites/sites.js';
 import { shiftDay } from '../../time/zone.js';
@@ -88,6 +89,13 @@ const FILTERS: FilterCondition[][] = [
   [['is', 'browser', ['Chrome']], ['is', 'os', ['Windows']]],
 ];
 
+/** The funnels asked: the first two saved for each site (slices hold them), the last not (the column cache answers it). */
+const FUNNELS = [
+  [{ page: '/pricing' }, { page: '/signup' }, { event: 'signup' }],
+  [{ page: '/docs*' }, { page: '/download' }, { event: 'download' }],
+  [{ page: '/' }, { page: '/blog*' }, { page: '/' }],
+];
+
 /** Every endpoint over a few ranges, filtered, compared and bucketed, as JSON lines. */
 async function answers(storage: Storage, siteId: string): Promise<string[]> {
   const out: string[] = [];
@@ -95,9 +103,7 @@ async function answers(storage: Storage, siteId: string): Promise<string[]> {
     ['stats', {}], ['timeseries', {}], ['timeseries', { interval: 'week' }], ['pages', { limit: '100' }], ['referrers', {}], ['channels', {}],
     ['locations', {}], ['devices', { breakdown: 'browser' }], ['events', {}], ['events', { name: 'download' }], ['campaigns', {}],
     ['properties', { name: 'outbound' }], ['properties', { name: 'cta_click', property: 'button' }], ['goals', {}],
-    ['funnels', { steps: JSON.stringify([{ page: '/pricing' }, { page: '/signup' }, { event: 'signup' }]) }],
-    ['funnels', { steps: JSON.stringify([{ page: '/docs*' }, { page: '/download' }, { event: 'download' }]) }],
-    ['funnels', { steps: JSON.stringify([{ page: '/' }, { page: '/blog*' }, { page: '/' }]) }],
+    ...FUNNELS.map((steps): [EndpointName, Record<string, string>] => ['funnels', { steps: JSON.stringify(steps) }]),
   ];
   for (const filters of FILTERS) {
     // 7 days compared with the 7 before: every day of the data, two ranges per request.
@@ -127,6 +133,7 @@ async function store(options: Parameters<typeof createSqliteStore>[1] = {}, path
   for (const site of SITES) {
     await createSite(s, site);
     for (const goal of DEMO_GOALS) await addGoal(s, site.id, goal);
+    for (const [i, steps] of FUNNELS.slice(0, 2).entries()) await addFunnel(s, site.id, { name: `Funnel ${i + 1}`, steps });
   }
   await importEvents(s, SITES.flatMap((site, i) => [
     ...demoNdjson({ siteId: site.id, days: 14, pageviewsPerDay: 60, seed: 7 + i, end: NOW, timezone: site.timezone, domain: site.domain }),

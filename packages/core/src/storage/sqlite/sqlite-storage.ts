@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { type Funnel, MAX_FUNNELS } from '../../funnels/funnel.js';
+import { type Funnel, MAX_FUNNELS, stepGoal } from '../../funnels/funnel.js';
 import type { Goal } from '../../goals/goal.js';
 import type { Site } from '../../types.js';
 import type { ImportRecord, Storage, StoredEvent } from '../types.js';
@@ -228,7 +228,9 @@ export function createSqliteStore(path: string, options: SqliteStorageOptions = 
   const rollups = createRollups(db, options.rebuildMemoryBytes);
   const versions = createDayVersions(db);
   const slices = options.slices === false ? undefined : createSlices(db, versions, {
-    now: options.now ?? Date.now, timezoneOf, goalsOf: (siteId) => siteGoals.all(siteId).map(toGoal),
+    now: options.now ?? Date.now,
+    timezoneOf,
+    settingsOf: (siteId) => ({ goals: siteGoals.all(siteId).map(toGoal), funnels: siteFunnels.all(siteId).map((row) => toFunnel(row).steps.map(stepGoal)) }),
     ...(options.sliceMinSessions !== undefined ? { minSessions: options.sliceMinSessions } : {}),
   });
   const reads = createReads(db, rollups, { now: options.now ?? Date.now, readonly, timezoneOf, columnCacheBytes: cacheBytes, versions, ...(slices ? { slices } : {}) });

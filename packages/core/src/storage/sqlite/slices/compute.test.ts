@@ -7,6 +7,7 @@ import { createChunkReader } from '../sqlite-chunk-reader.js';
 import { ATTRIBUTES, Dictionary, runSteps } from '../sqlite-columns.js';
 import { createSqliteStore } from '../sqlite-storage.js';
 import { computeSlices } from './compute.js';
+import { funnelKey } from './kinds.js';
 
 /** ALPHA's 11-03 (testing/datasets.ts, UTC) as a chunk: S5 and S6 start there, S4's /docs view (it started on 11-02) is there too. */
 async function chunkOf(day: string) {
@@ -25,7 +26,7 @@ async function chunkOf(day: string) {
 describe('computeSlices', () => {
   it("sums a day's sessions by where they start and its pageviews by their own day", async () => {
     const { chunk, dicts } = await chunkOf('2026-11-03');
-    const rows = computeSlices(chunk, dicts, [{ type: 'page', value: '/d*' }])!;
+    const rows = computeSlices(chunk, dicts, { goals: [{ type: 'page', value: '/d*' }], funnels: [] })!;
     const totals = (kind: string, slice: string, dimension = '', value = '') => rows.totals.find((r) => r[0] === kind && r[1] === slice && r[2] === dimension && r[3] === value)?.slice(4);
     // Sessions viewing /docs: S6 starts on 11-03 (10 s, its event: no bounce); S4's view of /docs is on 11-03, its session not.
     expect(totals('page', '/docs')).toEqual([1, 1, 0, 10_000, 2]);
@@ -43,6 +44,26 @@ describe('computeSlices', () => {
 
   it('gives up a day that would make more groups than allowed (the store then reads it as before)', async () => {
     const { chunk, dicts } = await chunkOf('2026-11-03');
-    expect(computeSlices(chunk, dicts, [], 10)).toBeUndefined();
+    expect(computeSlices(chunk, dicts, { goals: [], funnels: [] }, 10)).toBeUndefined();
+  });
+
+  it("counts the visitors of a day's sessions reaching each step of a saved funnel, judged on their events of every day", async () => {
+    const { chunk, dicts } = await chunkOf('2026-11-02');
+    const home = [{ type: 'page', value: '/' }, { type: 'page', value: '/docs' }] as const;
+    const signup = [{ type: 'page', value: '/pricing' }, { type: 'event', value: 'signup' }] as const;
+    const rows = computeSlices(chunk, dicts, { goals: [], funnels: [home, signup] })!;
+    const steps = (kind: string, slice: string, key: string) => rows.funnels.filter((r) => r[0] === kind && r[1] === slice && r[2] === key).map((r) => [r[3], r[4]]);
+    // Starting on 11-02: S1 (v1: /, /pricing, signup), S2 (v1: /), S3 (v2: /pricing, /docs), S4 (v3: / on 11-02, /docs on 11-03).
+    // / then /docs: S1 and S2 reach step 1 (v1), S4 both steps (its /docs is on 11-03); S3 has no / before its /docs.
+    expect(steps('all', '', funnelKey(home))).toEqual([[1, 2], [2, 1]]);
+    // /pricing then signup: S1 both (v1), S3 the first (v2).
+    expect(steps('all', '', funnelKey(signup))).toEqual([[1, 2], [2, 1]]);
+    // Of the sessions in the US (S4) and in the sessions viewing /docs (S3, S4): v3 at both steps of the first.
+    expect(steps('countryCode', 'US', funnelKey(home))).toEqual([[1, 1], [2, 1]]);
+    expect(steps('page', '/docs', funnelKey(home))).toEqual([[1, 1], [2, 1]]);
+    // In GB (S1, S2, v1): the first step of the first funnel, both of the second; no session in DE (S3) reaches / .
+    expect(steps('countryCode', 'GB', funnelKey(home))).toEqual([[1, 1]]);
+    expect(steps('countryCode', 'GB', funnelKey(signup))).toEqual([[1, 1], [2, 1]]);
+    expect(steps('countryCode', 'DE', funnelKey(home))).toEqual([]);
   });
 });

@@ -13,16 +13,20 @@
  * - goals: per goal, the slice's sessions starting on the day that convert (visitors) and the
  *   day's events meeting it in the slice's sessions (conversions);
  * - props: the day's custom events of the slice's sessions by name and property key, and by
- *   key and value (count, daily visitors).
+ *   key and value (count, daily visitors);
+ * - funnels: per saved funnel and step, the slice's sessions starting on the day that reach the
+ *   step (sqlite-scan-funnel.ts `funnelLevels`: steps judged on all of the session's events),
+ *   as distinct visitors.
  *
- * The `all` slice (every session) has goals and props only: the rollups hold the rest.
+ * The `all` slice (every session) has goals, props and funnels only: the rollups hold the rest.
  * Everything is numbered (slices, dimension values) and summed in typed arrays: a day of a
  * busy site is a hundred thousand sessions in a dozen slices each.
  */
-import type { GoalDefinition } from '../../../goals/goal.js';
+import { MAX_FUNNEL_STEPS } from '../../../funnels/funnel.js';
 import { ATTRIBUTES, type DayChunk, pacer, runSteps, type SiteDictionaries } from '../sqlite-columns.js';
 import { type ChunkEvents, eventsOf, GoalMasks } from '../sqlite-scan-selection.js';
-import { BREAKDOWNS, goalKey, isPatternGoal, type SliceKind } from './kinds.js';
+import { funnelLevels } from '../sqlite-scan-funnel.js';
+import { BREAKDOWNS, funnelKey, goalKey, isPatternGoal, type SliceKind, type SliceSettings } from './kinds.js';
 
 /** Rows of one day, as stored (store.ts). */
 export interface SliceRows {
@@ -36,11 +40,15 @@ export interface SliceRows {
   goals: [SliceKind, string, string, number, number][];
   /** kind, slice, name, key, level (0: the key, 1: one value of it), value ('' for a key), count, visitors. */
   props: [SliceKind, string, string, string, number, string, number, number][];
+  /** kind, slice, funnel key (kinds.ts `funnelKey`), step (1 to 8), visitors. */
+  funnels: [SliceKind, string, string, number, number][];
 }
 
 /** Groups a day may make at most (a day of unique URLs would make millions): past it the day gets no slices and is read as before. */
 export const MAX_GROUPS = 1_500_000;
 
+/** Steps a funnel has at most: a funnel's step k is group code f * MAX_STEPS + k. */
+const MAX_STEPS = MAX_FUNNEL_STEPS;
 /** Each breakdown dimension's attribute index in the chunk (`utm`: -1, the triple). */
 const DIMENSION_ATTRIBUTE = BREAKDOWNS.map((d) => (d === 'utm' ? -1 : ATTRIBUTES.indexOf(d)));
 const UTM = [ATTRIBUTES.indexOf('utmSource'), ATTRIBUTES.indexOf('utmMedium'), ATTRIBUTES.indexOf('utmCampaign')] as const;
@@ -115,11 +123,11 @@ class Pairs {
 }
 
 /**
- * The slices of `chunk`'s day (its codes read with `dicts`), for the site's `goals`; undefined
- * when the day would make more than `maxGroups` groups.
+ * The slices of `chunk`'s day (its codes read with `dicts`), for the site's goals and saved
+ * funnels (`settings`); undefined when the day would make more than `maxGroups` groups.
  */
-export function computeSlices(chunk: DayChunk, dicts: SiteDictionaries, goals: readonly GoalDefinition[], maxGroups = MAX_GROUPS): SliceRows | undefined {
-  return runSteps(computeSteps(chunk, dicts, goals, maxGroups));
+export function computeSlices(chunk: DayChunk, dicts: SiteDictionaries, settings: SliceSettings, maxGroups = MAX_GROUPS): SliceRows | undefined {
+  return runSteps(computeSteps(chunk, dicts, settings, maxGroups));
 }
 
 /**
@@ -127,7 +135,8 @@ export function computeSlices(chunk: DayChunk, dicts: SiteDictionaries, goals: r
  * so a server computing a day of a busy site lets its event loop run meanwhile. The chunk and
  * the dictionaries' values it reads do not change between steps (dictionaries only grow).
  */
-export function* computeSteps(chunk: DayChunk, dicts: SiteDictionaries, goals: readonly GoalDefinition[], maxGroups = MAX_GROUPS): Generator<void, SliceRows | undefined> {
+export function* computeSteps(chunk: DayChunk, dicts: SiteDictionaries, settings: SliceSettings, maxGroups = MAX_GROUPS): Generator<void, SliceRows | undefined> {
+  const { goals, funnels } = settings;
   const due = pacer(256);
   const budget = new Budget(maxGroups);
   const sessions = chunk.sessions;
@@ -357,7 +366,21 @@ export function* computeSteps(chunk: DayChunk, dicts: SiteDictionaries, goals: r
   }
 
   yield;
-  const out: SliceRows = { totals: [], pages: [], events: [], goals: [], props: [] };
+  // Funnels, `all` included: per funnel and step, the sessions starting on the day that reach it (steps are numbered f * 8 + k).
+  const funnelGroups = new Groups(Math.max(1, funnels.length * MAX_STEPS), kinds.length, 1, budget);
+  for (let f = 0; f < funnels.length; f++) {
+    const levels = funnelLevels(chunk, funnels[f]!, dicts);
+    for (let s = 0; s < chunk.own; s++) {
+      const reached = levels[s]!;
+      for (let k = 0; k < reached; k++) {
+        for (let j = start[s]!; j < end(s); j++) funnelGroups.visit(funnelGroups.at(member[j]!, f * MAX_STEPS + k), 0, chunk.visitor[s]!);
+      }
+    }
+    if (budget.over) return undefined;
+    yield;
+  }
+
+  const out: SliceRows = { totals: [], pages: [], events: [], goals: [], props: [], funnels: [] };
   const columns = (groups: Groups, g: number) => groups.columns.map((c) => c[g]!);
   whole.slice.forEach((m, g) => {
     const [v, ses, bou, dur, pvs] = columns(whole, g);
@@ -377,6 +400,10 @@ export function* computeSteps(chunk: DayChunk, dicts: SiteDictionaries, goals: r
   props.slice.forEach((m, g) => {
     const [name, key, level, value] = propKeys[props.code[g]!]!;
     out.props.push([kinds[m]!, values[m]!, dicts.names.values[name]!, dicts.propKeys.values[key]!, level, level === 0 ? '' : dicts.propValues.values[value]!, ...(columns(props, g) as [number, number])]);
+  });
+  funnelGroups.slice.forEach((m, g) => {
+    const code = funnelGroups.code[g]!;
+    out.funnels.push([kinds[m]!, values[m]!, funnelKey(funnels[Math.floor(code / MAX_STEPS)]!), (code % MAX_STEPS) + 1, funnelGroups.columns[0]![g]!]);
   });
   return out;
 }

@@ -23,6 +23,23 @@ export const BREAKDOWNS: readonly (SessionDimension | 'entryPath')[] = ['referre
 /** A goal as slices key it: type and value (its display name may change, what it counts may not). */
 export const goalKey = (goal: GoalDefinition): string => `${goal.type}\u0000${goal.value}`;
 
+/**
+ * A funnel as slices key it: its steps' types and values in order, as JSON after a mark no goal
+ * key starts with (a goal's type is `page` or `event`), so the day's state lists both in one set.
+ * @example funnelKey([{ type: 'page', value: '/pricing' }, { type: 'event', value: 'signup' }])
+ * // 'funnel [["page","/pricing"],["event","signup"]]'
+ */
+export const funnelKey = (steps: readonly GoalDefinition[]): string => `funnel ${JSON.stringify(steps.map((s) => [s.type, s.value]))}`;
+
+/** What a site's slices are computed for besides its data: its goals and its saved funnels' steps. */
+export interface SliceSettings {
+  goals: readonly GoalDefinition[];
+  funnels: readonly (readonly GoalDefinition[])[];
+}
+
+/** The keys of what a day is computed for (the day's state lists them): its goals', then its funnels'. */
+export const settingKeys = (settings: SliceSettings): string[] => [...settings.goals.map(goalKey), ...settings.funnels.map(funnelKey)];
+
 /** A page goal with a pattern: its converting sessions are a slice of their own. */
 export const isPatternGoal = (goal: GoalDefinition): boolean => goal.type === 'page' && goal.value.includes('*');
 

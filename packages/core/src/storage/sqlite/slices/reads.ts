@@ -42,6 +42,7 @@ export function createSliceReads(db: Database.Database) {
   const events = db.prepare(`SELECT name, SUM(count) FROM slice_events WHERE ${SLICE} GROUP BY name`).raw();
   const event = db.prepare(`SELECT name, SUM(count) FROM slice_events WHERE ${SLICE} AND name = ? GROUP BY name`).raw();
   const goals = db.prepare(`SELECT goal, SUM(visitors), SUM(conversions) FROM slice_goals WHERE ${SLICE} GROUP BY goal`).raw();
+  const funnel = db.prepare(`SELECT step, SUM(visitors) FROM slice_funnels WHERE ${SLICE} AND funnel = ? GROUP BY step`).raw();
   const keys = db.prepare(`SELECT key, SUM(count), SUM(visitors) FROM slice_props WHERE ${SLICE} AND name = ? AND level = 0 GROUP BY key`).raw();
   const values = db.prepare(
     `SELECT value, SUM(count), SUM(visitors) FROM slice_props WHERE ${SLICE} AND name = ? AND level = 1 AND key = ? GROUP BY value`,
@@ -103,6 +104,13 @@ export function createSliceReads(db: Database.Database) {
       const sums = new Map<string, GoalTotals>();
       for (const [goal, visitors, conversions] of goals.all(...slice(plan, siteId, days)) as [string, number, number][]) sums.set(goal, { visitors, conversions });
       return goalKeys.map((key) => sums.get(key) ?? { visitors: 0, conversions: 0 });
+    },
+
+    /** Each step's visitors of the saved funnel `key` (kinds.ts `funnelKey`) of `steps` steps. */
+    funnelVisitors(siteId: string, plan: SliceRead, days: Days, key: string, steps: number): number[] {
+      const out = new Array<number>(steps).fill(0);
+      for (const [step, visitors] of funnel.all(...slice(plan, siteId, days), key) as [number, number][]) out[step - 1] = visitors;
+      return out;
     },
 
     properties(siteId: string, plan: SliceRead, days: Days, name: string, property: string | undefined): PropertyTotals[] {

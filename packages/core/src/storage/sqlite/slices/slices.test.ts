@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { addFunnel } from '../../../funnels/funnels.js';
 import { addGoal } from '../../../goals/goals.js';
 import { importEvents } from '../../../import/import.js';
 import { parseQuery } from '../../../query/parse.js';
@@ -168,5 +169,58 @@ describe('SQLite slices: one condition over past days is a sum of rows', () => {
     await s.slicesComputed();
     expect(s.sliceStats()).toEqual({ sliced: 1, rest: 1 });
     expect(s.db.prepare("SELECT goals FROM slice_days WHERE day = '2026-11-03'").pluck().get()).toBe('null');
+  });
+});
+
+describe('SQLite slices: saved funnels', () => {
+  const home = { name: 'Home to docs', steps: [{ page: '/' }, { page: '/docs' }] };
+  const signup = { name: 'Pricing to signup', steps: [{ page: '/pricing' }, { event: 'signup' }] };
+  /** ALPHA with the funnel / then /docs saved before the import (its days are computed with it). */
+  async function withFunnel(file: string): Promise<SqliteStore> {
+    const s = createSqliteStore(join(dir, file), { now: () => NOW, sliceMinSessions: 0 });
+    open.push(s);
+    await createSite(s, { id: 'ST-alpha', name: 'Alpha', timezone: 'UTC', domain: 'alpha.example' });
+    await addFunnel(s, 'ST-alpha', home);
+    await importEvents(s, ndjson(ALPHA));
+    return s;
+  }
+  // Of the sessions starting on 11-02 and 11-03 (5 daily visitors): / then /docs reached by S1 and S2 (v1, step 1) and
+  // S4 (v3, both steps, its /docs on 11-03); /pricing then signup by S1 (v1, both), S3 (v2) and S5 (v1 on 11-03).
+  const HOME = {
+    funnel: 'Home to docs', visitors: 5, steps: [
+      { step: 'Visit /', visitors: 2, dropoff: 0, dropoff_rate: 0, conversion_rate: 100, conversion_rate_step: 100 },
+      { step: 'Visit /docs', visitors: 1, dropoff: 1, dropoff_rate: 50, conversion_rate: 50, conversion_rate_step: 50 },
+    ],
+  };
+
+  it('sum the rows of a saved funnel, unfiltered and under one condition, without reading a raw row', async () => {
+    const s = await withFunnel('funnel.db');
+    expect(await read(s, 'funnels', [], '2026-11-02', '2026-11-03', { funnel: 'Home to docs' })).toEqual(HOME);
+    // Asked by its steps: the same sums.
+    expect(await read(s, 'funnels', [], '2026-11-02', '2026-11-03', { steps: JSON.stringify(home.steps) })).toEqual({ ...HOME, funnel: null });
+    // In the US: S4 (v3) alone, both steps.
+    expect(await read(s, 'funnels', [['is', 'country', ['US']]], '2026-11-02', '2026-11-03', { funnel: 'Home to docs' })).toMatchObject({
+      visitors: 1, steps: [{ visitors: 1 }, { visitors: 1, dropoff: 0, conversion_rate: 100 }],
+    });
+    // Two funnel reads unfiltered, one filtered with its /stats visitors: four of two days each.
+    expect(s.sliceStats()).toEqual({ sliced: 4 * 2, rest: 0 });
+    expect(s.columnCacheStats().loads).toBe(0);
+  });
+
+  it('scan steps that are no saved funnel, and compute the days again for a funnel saved after them', async () => {
+    const s = await withFunnel('funnel-later.db');
+    const pricing = async () => ((await read(s, 'funnels', [], '2026-11-02', '2026-11-03', { steps: JSON.stringify(signup.steps) })) as { steps: { visitors: number }[] }).steps.map((x) => x.visitors);
+    // Not saved: the column cache answers (3 visitors at the first step, v1 and v2 on 11-02 and v1 on 11-03; 1 at the second), and no day is computed for it.
+    expect(await pricing()).toEqual([3, 1]);
+    await s.slicesComputed();
+    expect(s.sliceStats()).toEqual({ sliced: 0, rest: 0 });
+    // Saved now: the days computed without it are read as before once, computed after the answer, then summed.
+    await addFunnel(s, 'ST-alpha', signup);
+    expect(await pricing()).toEqual([3, 1]);
+    expect(s.sliceStats()).toEqual({ sliced: 0, rest: 2 });
+    await s.slicesComputed();
+    expect(await pricing()).toEqual([3, 1]);
+    expect(s.sliceStats()).toEqual({ sliced: 2, rest: 2 });
+    expect(s.db.prepare("SELECT step, SUM(visitors) FROM slice_funnels WHERE kind = 'all' AND funnel LIKE '%signup%' GROUP BY step").raw().all()).toEqual([[1, 3], [2, 1]]);
   });
 });

@@ -3,18 +3,18 @@
  * connection, sqlite-chunk-reader.ts and -builder.ts, then compute.ts, written with the
  * versions it was read at), and cutting a read's range into the days whose slices are
  * valid (summed by reads.ts) and the days that must be read as before (no slices yet, a
- * write since, too many groups, a goal not computed), skipping days without any data.
+ * write since, too many groups, a goal or a saved funnel not computed), skipping days without
+ * any data.
  */
 import type Database from 'better-sqlite3';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { GoalDefinition } from '../../../goals/goal.js';
 import { daysBetween, localDay, shiftDay } from '../../../time/zone.js';
 import { createChunkBuilder } from '../sqlite-chunk-builder.js';
 import { createChunkReader } from '../sqlite-chunk-reader.js';
 import { ATTRIBUTES, type DayChunk, Dictionary, runSteps, type SiteDictionaries } from '../sqlite-columns.js';
 import type { DayVersions } from '../sqlite-day-versions.js';
 import { computeSlices, computeSteps, MAX_GROUPS, type SliceRows } from './compute.js';
-import { goalKey, type SlicePlan } from './kinds.js';
+import { funnelKey, settingKeys, type SlicePlan, type SliceSettings } from './kinds.js';
 import { createSliceReads, type Days } from './reads.js';
 import { createSliceStore } from './store.js';
 
@@ -24,7 +24,8 @@ const HOT_WINDOW_MS = 6 * 3_600_000;
 export interface SlicesOptions {
   now: () => number;
   timezoneOf: (siteId: string) => string | undefined;
-  goalsOf: (siteId: string) => GoalDefinition[];
+  /** The site's goals and saved funnels, which a day is computed for. */
+  settingsOf: (siteId: string) => SliceSettings;
   /** Groups a day may make (compute.ts `MAX_GROUPS`; tests make it small). */
   maxGroups?: number;
   /** Sessions a day needs for slices (default `MIN_SESSIONS`; tests: 0). */
@@ -76,15 +77,15 @@ export function createSlices(db: Database.Database, versions: DayVersions, optio
   };
 
   /** One day's slices, read and written in one write transaction (its rows and their versions one snapshot). */
-  const computeDay = db.transaction((siteId: string, day: string, timezone: string, goals: readonly GoalDefinition[]) => {
+  const computeDay = db.transaction((siteId: string, day: string, timezone: string, settings: SliceSettings) => {
     const dicts = dictionaries();
     const builder = createChunkBuilder(day, dicts);
     runSteps(readDay(siteId, day, timezone, builder.sink));
     const chunk = runSteps(builder.finish());
     const depends = [day, ...chunk.dependsOn];
     const now = versions.between(siteId, depends.reduce((a, b) => (a < b ? a : b)), depends.reduce((a, b) => (a > b ? a : b)));
-    const rows = chunk.own < minSessions ? undefined : computeSlices(chunk, dicts, goals, options.maxGroups ?? MAX_GROUPS);
-    store.write(siteId, day, rows, depends.map((d) => [d, now.get(d) ?? 0]), goals.map(goalKey));
+    const rows = chunk.own < minSessions ? undefined : computeSlices(chunk, dicts, settings, options.maxGroups ?? MAX_GROUPS);
+    store.write(siteId, day, rows, depends.map((d) => [d, now.get(d) ?? 0]), settingKeys(settings));
   });
 
   /** Writes a day's rows computed from a chunk of `dayVersions` if those versions still hold (else a later read computes it again). */
@@ -105,15 +106,15 @@ export function createSlices(db: Database.Database, versions: DayVersions, optio
      */
     async computeHeld(siteId: string, day: string, held: { chunk: DayChunk; dicts: SiteDictionaries; versions: [string, number][] }, stopped: () => boolean): Promise<void> {
       if (hot(siteId, day)) return;
-      const goals = options.goalsOf(siteId);
+      const settings = options.settingsOf(siteId);
       if (held.chunk.own < minSessions) {
-        writeIfCurrent.immediate(siteId, day, undefined, held.versions, goals.map(goalKey));
+        writeIfCurrent.immediate(siteId, day, undefined, held.versions, settingKeys(settings));
         return;
       }
-      const steps = computeSteps(held.chunk, held.dicts, goals, options.maxGroups ?? MAX_GROUPS);
+      const steps = computeSteps(held.chunk, held.dicts, settings, options.maxGroups ?? MAX_GROUPS);
       for (let step = steps.next(); ; step = steps.next()) {
         if (step.done) {
-          if (!stopped()) writeIfCurrent.immediate(siteId, day, step.value, held.versions, goals.map(goalKey));
+          if (!stopped()) writeIfCurrent.immediate(siteId, day, step.value, held.versions, settingKeys(settings));
           return;
         }
         await nextTurn();
@@ -130,20 +131,20 @@ export function createSlices(db: Database.Database, versions: DayVersions, optio
     compute(siteId: string, days: Iterable<string>): void {
       const timezone = options.timezoneOf(siteId);
       if (timezone === undefined) return;
-      const goals = options.goalsOf(siteId);
+      const settings = options.settingsOf(siteId);
       const list = [...days].sort();
       if (list.length === 0) return;
-      for (const day of list) if (!hot(siteId, day)) computeDay.immediate(siteId, day, timezone, goals);
+      for (const day of list) if (!hot(siteId, day)) computeDay.immediate(siteId, day, timezone, settings);
       const after = shiftDay(list[list.length - 1]!, 7);
       const valid = store.valid(siteId, list[0]!, after);
       for (const day of store.computed(siteId, list[0]!, after)) {
-        if (!valid.has(day) && !hot(siteId, day)) computeDay.immediate(siteId, day, timezone, goals);
+        if (!valid.has(day) && !hot(siteId, day)) computeDay.immediate(siteId, day, timezone, settings);
       }
     },
 
     /**
      * The range cut for a read of `plan` (call inside the read's transaction): the days whose
-     * slices are valid (and hold the goals the read needs), and the days with data that are not
+     * slices are valid (and hold the goals and funnels the read needs, by their keys), and the days with data that are not
      * (`rest`), of which `stale` are those to compute (not known to get none at their versions).
      * Days without data are in neither.
      */
@@ -167,6 +168,9 @@ export function createSlices(db: Database.Database, versions: DayVersions, optio
 
     /** Whether a day may be computed now (not hot). */
     computable: (siteId: string, day: string): boolean => !hot(siteId, day),
+
+    /** Whether slices are computed for a funnel of these steps (`funnelKey`): one of the site's saved funnels. */
+    computesFunnel: (siteId: string, key: string): boolean => options.settingsOf(siteId).funnels.some((steps) => funnelKey(steps) === key),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
- * Where slices live (the slice_* tables of the migration of issue 41, keyed by site and day
+ * Where slices live (the slice_* tables of the migrations of issue 41, keyed by site and day
  * first): a day's rows replaced at once with its state (the versions of the raw rows they came
- * from, the goals computed), and which days of a range are valid now: those whose recorded
+ * from, the goals and funnels computed: kinds.ts `settingKeys`), and which days of a range are valid now: those whose recorded
  * versions all still hold (sqlite-day-versions.ts), so any write to a day the rows depend on
  * makes them stale, whichever connection or process wrote.
  */
@@ -9,7 +9,7 @@ import type Database from 'better-sqlite3';
 import type { DayVersions } from '../sqlite-day-versions.js';
 import type { SliceRows } from './compute.js';
 
-const TABLES = ['slice_totals', 'slice_pages', 'slice_events', 'slice_goals', 'slice_props'] as const;
+const TABLES = ['slice_totals', 'slice_pages', 'slice_events', 'slice_goals', 'slice_props', 'slice_funnels'] as const;
 
 export function createSliceStore(db: Database.Database, versions: DayVersions) {
   const states = db.prepare<[string, string, string], [string, string, string]>('SELECT day, versions, goals FROM slice_days WHERE site_id = ? AND day BETWEEN ? AND ?').raw();
@@ -22,13 +22,15 @@ export function createSliceStore(db: Database.Database, versions: DayVersions) {
     events: db.prepare('INSERT INTO slice_events (site_id, day, kind, slice, name, count) VALUES (?, ?, ?, ?, ?, ?)'),
     goals: db.prepare('INSERT INTO slice_goals (site_id, day, kind, slice, goal, visitors, conversions) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     props: db.prepare('INSERT INTO slice_props (site_id, day, kind, slice, name, key, level, value, count, visitors) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
+    funnels: db.prepare('INSERT INTO slice_funnels (site_id, day, kind, slice, funnel, step, visitors) VALUES (?, ?, ?, ?, ?, ?, ?)'),
   };
 
   return {
     /**
      * Replaces a day's rows and records its state; call in a write transaction. Without rows (a
      * day too small or too large for slices) the state says so (goals `null`): the day is read as
-     * before, and not computed again, while its versions hold.
+     * before, and not computed again, while its versions hold. `goals`: the keys of the goals and
+     * funnels computed.
      */
     write(siteId: string, day: string, rows: SliceRows | undefined, dayVersions: [string, number][], goals: readonly string[]): void {
       for (const statement of drop) statement.run(siteId, day);
@@ -41,12 +43,13 @@ export function createSliceStore(db: Database.Database, versions: DayVersions) {
       for (const r of rows.events) insert.events.run(siteId, day, r[0], r[1], r[2], r[3]);
       for (const r of rows.goals) insert.goals.run(siteId, day, r[0], r[1], r[2], r[3], r[4]);
       for (const r of rows.props) insert.props.run(siteId, day, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]);
+      for (const r of rows.funnels) insert.funnels.run(siteId, day, r[0], r[1], r[2], r[3], r[4]);
       setState.run(siteId, day, JSON.stringify(dayVersions), JSON.stringify(goals));
     },
 
     /**
-     * The days of `[from, to]` whose state is valid in the caller's snapshot, with the goals
-     * computed on each, or null for a day that has no slices (call inside a read transaction,
+     * The days of `[from, to]` whose state is valid in the caller's snapshot, with the goals and
+     * funnels computed on each, or null for a day that has no slices (call inside a read transaction,
      * with the reads of those days).
      */
     valid(siteId: string, from: string, to: string): Map<string, ReadonlySet<string> | null> {
