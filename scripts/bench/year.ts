@@ -238,7 +238,9 @@ function readsTable(r: EngineResult, other?: EngineResult): string {
       const target = r.engine === 'sqlite' ? sqliteTarget(name, range) : name === 'unfiltered' ? 150 : range === '12 months' ? 1000 : NaN;
       const floors = r.floors.filter((f) => f.case === name && f.range === range);
       const ratio = floors.length > 0 ? Math.max(...floors.map((f) => (reads.find((x) => x?.endpoint === f.endpoint)?.warm.p50 ?? NaN) / f.timing.p50)) : NaN;
-      const same = other ? reads.every((x) => !x || other.reads.find((y) => y.case === x.case && y.range === x.range && y.endpoint === x.endpoint)?.json === x.json) : undefined;
+      // Only stores holding the same data compare: imports chunked differently form different sessions (two imports never
+      // continue each other's sessions, docs/behaviour.md), so a session crossing a chunk's end is two in one store, one in the other.
+      const same = other && other.progress.data === r.progress.data ? reads.every((x) => !x || other.reads.find((y) => y.case === x.case && y.range === x.range && y.endpoint === x.endpoint)?.json === x.json) : undefined;
       rows.push([
         name, range, ...reads.map((x) => (x ? `${ms(x.warm.p50)}${x.warm.runs === 0 ? '*' : ''}` : '')), ms(Math.max(...reads.map((x) => x?.first ?? 0))),
         Number.isNaN(target) ? '' : `${int(target)}`, Number.isNaN(target) ? '' : worst <= target ? 'yes' : '**no**',

@@ -623,8 +623,8 @@ export const MIGRATIONS: readonly string[] = [
   `,
   `
   -- Funnels in slices (issue 41, second part): per day and slice, for each funnel saved for the
-  -- site when the day was computed (funnel: its steps, each type U+0000 value, joined by
-  -- U+0001), the distinct visitors of the slice's sessions starting on the day that reach
+  -- site when the day was computed (funnel: 'funnel ' and its steps' types and values as
+  -- JSON, slices/kinds.ts funnelKey), the distinct visitors of the slice's sessions starting on the day that reach
   -- step (1 to 8), so a saved funnel over a year is a sum of rows. The day's state
   -- (slice_days.goals) lists the funnels computed with the goals.
   CREATE TABLE slice_funnels (

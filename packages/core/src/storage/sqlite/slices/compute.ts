@@ -26,7 +26,7 @@ import { MAX_FUNNEL_STEPS } from '../../../funnels/funnel.js';
 import { ATTRIBUTES, type DayChunk, pacer, runSteps, type SiteDictionaries } from '../sqlite-columns.js';
 import { type ChunkEvents, eventsOf, GoalMasks } from '../sqlite-scan-selection.js';
 import { funnelLevels } from '../sqlite-scan-funnel.js';
-import { BREAKDOWNS, funnelKey, goalKey, isPatternGoal, type SliceKind, type SliceSettings } from './kinds.js';
+import { BREAKDOWNS, distinctFunnels, funnelKey, goalKey, isPatternGoal, type SliceKind, type SliceSettings } from './kinds.js';
 
 /** Rows of one day, as stored (store.ts). */
 export interface SliceRows {
@@ -136,7 +136,7 @@ export function computeSlices(chunk: DayChunk, dicts: SiteDictionaries, settings
  * the dictionaries' values it reads do not change between steps (dictionaries only grow).
  */
 export function* computeSteps(chunk: DayChunk, dicts: SiteDictionaries, settings: SliceSettings, maxGroups = MAX_GROUPS): Generator<void, SliceRows | undefined> {
-  const { goals, funnels } = settings;
+  const { goals, funnels } = distinctFunnels(settings);
   const due = pacer(256);
   const budget = new Budget(maxGroups);
   const sessions = chunk.sessions;

@@ -37,8 +37,14 @@ export interface SliceSettings {
   funnels: readonly (readonly GoalDefinition[])[];
 }
 
+/** The settings with each funnel's steps once (two saved funnels may have the same steps under two names). */
+export const distinctFunnels = (settings: SliceSettings): SliceSettings => ({
+  goals: settings.goals,
+  funnels: [...new Map(settings.funnels.map((steps) => [funnelKey(steps), steps])).values()],
+});
+
 /** The keys of what a day is computed for (the day's state lists them): its goals', then its funnels'. */
-export const settingKeys = (settings: SliceSettings): string[] => [...settings.goals.map(goalKey), ...settings.funnels.map(funnelKey)];
+export const settingKeys = (settings: SliceSettings): string[] => [...settings.goals.map(goalKey), ...distinctFunnels(settings).funnels.map(funnelKey)];
 
 /** A page goal with a pattern: its converting sessions are a slice of their own. */
 export const isPatternGoal = (goal: GoalDefinition): boolean => goal.type === 'page' && goal.value.includes('*');

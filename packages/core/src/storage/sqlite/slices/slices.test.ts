@@ -181,6 +181,8 @@ describe('SQLite slices: saved funnels', () => {
     open.push(s);
     await createSite(s, { id: 'ST-alpha', name: 'Alpha', timezone: 'UTC', domain: 'alpha.example' });
     await addFunnel(s, 'ST-alpha', home);
+    // The same steps under a second name: computed once.
+    await addFunnel(s, 'ST-alpha', { ...home, name: 'Home to docs again' });
     await importEvents(s, ndjson(ALPHA));
     return s;
   }
@@ -196,14 +198,16 @@ describe('SQLite slices: saved funnels', () => {
   it('sum the rows of a saved funnel, unfiltered and under one condition, without reading a raw row', async () => {
     const s = await withFunnel('funnel.db');
     expect(await read(s, 'funnels', [], '2026-11-02', '2026-11-03', { funnel: 'Home to docs' })).toEqual(HOME);
-    // Asked by its steps: the same sums.
+    // Asked by its steps, or by the other name of the same steps: the same sums.
     expect(await read(s, 'funnels', [], '2026-11-02', '2026-11-03', { steps: JSON.stringify(home.steps) })).toEqual({ ...HOME, funnel: null });
+    expect(await read(s, 'funnels', [], '2026-11-02', '2026-11-03', { funnel: 'Home to docs again' })).toEqual({ ...HOME, funnel: 'Home to docs again' });
     // In the US: S4 (v3) alone, both steps.
     expect(await read(s, 'funnels', [['is', 'country', ['US']]], '2026-11-02', '2026-11-03', { funnel: 'Home to docs' })).toMatchObject({
       visitors: 1, steps: [{ visitors: 1 }, { visitors: 1, dropoff: 0, conversion_rate: 100 }],
     });
-    // Two funnel reads unfiltered, one filtered with its /stats visitors: four of two days each.
-    expect(s.sliceStats()).toEqual({ sliced: 4 * 2, rest: 0 });
+    // Three funnel reads unfiltered, one filtered with its /stats visitors: five of two days each.
+    expect(s.sliceStats()).toEqual({ sliced: 5 * 2, rest: 0 });
+    expect(s.db.prepare("SELECT COUNT(DISTINCT funnel) FROM slice_funnels").pluck().get()).toBe(1);
     expect(s.columnCacheStats().loads).toBe(0);
   });
 
