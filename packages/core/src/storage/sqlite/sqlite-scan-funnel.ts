@@ -8,6 +8,13 @@ import type { GoalDefinition } from '../../goals/goal.js';
 import type { DayChunk, SiteDictionaries } from './sqlite-columns.js';
 import { eventsOf, GoalMasks } from './sqlite-scan-selection.js';
 
+/**
+ * A funnel's steps as one string, the same for the same steps in the same order: how a chunk
+ * keeps their levels and slices key their sums (slices/kinds.ts `funnelKey`).
+ * @example stepsKey([{ type: 'page', value: '/pricing' }, { type: 'event', value: 'signup' }]) // '[["page","/pricing"],["event","signup"]]'
+ */
+export const stepsKey = (steps: readonly GoalDefinition[]): string => JSON.stringify(steps.map((g) => [g.type, g.value]));
+
 /** Funnels whose levels a chunk keeps (a site has at most 20 saved; ad-hoc ones come and go). */
 const MAX_FUNNELS_PER_CHUNK = 64;
 

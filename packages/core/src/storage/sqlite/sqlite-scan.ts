@@ -11,7 +11,7 @@ import type {
 } from '../types.js';
 import type { ColumnCache } from './sqlite-column-cache.js';
 import { ATTRIBUTES, type DayChunk, type GoalHits } from './sqlite-columns.js';
-import { addFunnelVisitors, chunkFunnelLevels } from './sqlite-scan-funnel.js';
+import { addFunnelVisitors, chunkFunnelLevels, stepsKey } from './sqlite-scan-funnel.js';
 import { compile, type CompiledSelection, Counters, eventsOf, GoalMasks } from './sqlite-scan-selection.js';
 
 const NONE: Selection = { session: [], page: [], event: [] };
@@ -278,7 +278,7 @@ export function createColumnReads(cache: ColumnCache, timezoneOf: (siteId: strin
      */
     funnelVisitors(range: DayRange, steps: readonly GoalDefinition[], selection = NONE, raw: string[] = []): number[] {
       const dicts = cache.dictionaries(range.siteId);
-      const key = JSON.stringify(steps.map((g) => [g.type, g.value]));
+      const key = stepsKey(steps);
       const totals = steps.map(() => 0);
       const stamps = new Float64Array(steps.length).fill(-1);
       scan(range, selection, raw, (chunk, match, base) => addFunnelVisitors(chunk, chunkFunnelLevels(chunk, steps, key, dicts), match, base, totals, stamps));

@@ -14,6 +14,7 @@
 import type { GoalDefinition } from '../../../goals/goal.js';
 import { hasConditions } from '../../selection.js';
 import type { Selection, SessionAttribute, SessionDimension } from '../../types.js';
+import { stepsKey } from '../sqlite-scan-funnel.js';
 
 export type SliceKind = SessionAttribute | 'page' | 'event' | 'goal' | 'all';
 
@@ -29,7 +30,7 @@ export const goalKey = (goal: GoalDefinition): string => `${goal.type}\u0000${go
  * @example funnelKey([{ type: 'page', value: '/pricing' }, { type: 'event', value: 'signup' }])
  * // 'funnel [["page","/pricing"],["event","signup"]]'
  */
-export const funnelKey = (steps: readonly GoalDefinition[]): string => `funnel ${JSON.stringify(steps.map((s) => [s.type, s.value]))}`;
+export const funnelKey = (steps: readonly GoalDefinition[]): string => `funnel ${stepsKey(steps)}`;
 
 /** What a site's slices are computed for besides its data: its goals and its saved funnels' steps. */
 export interface SliceSettings {
