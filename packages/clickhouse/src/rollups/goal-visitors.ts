@@ -13,6 +13,10 @@
  * again), as for every other visitor count of that build. A goal deleted and added again
  * with the same definition keeps its counts; a changed definition is another key.
  *
+ * Days are read raw and counted at most `DAYS_PER_QUERY` at a time: such a query holds a
+ * row per day, visitor and goal converted, so its memory grows with the days it reads (at
+ * 100M events a year, twelve months in one query asked for 1.9 GB and was refused).
+ *
  * Unfiltered `/goals` then reads a few rows per day and goal; under a filter the goals are
  * counted from the matching sessions of the range (properties.ts).
  */
@@ -22,7 +26,11 @@ import { sqlDate, sqlInt, sqlString } from '../connection/escape.js';
 import { tableName, type SchemaTarget } from '../schema/schema.js';
 import type { VisitorSources } from '../reads/queries.js';
 import { sessionMeetsSql } from '../reads/conditions.js';
+import { chunks } from '../write/tsv.js';
 import type { WriterIO } from '../write/writer.js';
+
+/** The most days one query reads raw or counts (a month of a site of 100M events a year: about 170 MB). */
+export const DAYS_PER_QUERY = 31;
 
 /** A goal's definition as one string, the `value` of its rows: `event:<name>` or `page:<pattern>`. */
 export const goalKey = (goal: GoalDefinition): string => `${goal.type}:${goal.value}`;
@@ -96,19 +104,25 @@ export function createGoalVisitors(io: Pick<WriterIO, 'rows'>, target: SchemaTar
   const counting = new Set<string>();
   let background: Promise<void> = Promise.resolve();
 
-  const raw = async (siteId: string, days: readonly string[], goals: readonly GoalDefinition[]) =>
-    (days.length === 0 ? [] : io.rows<{ g: string; v: string }>(rawGoalVisitorsSql(target, siteId, days, goals)));
+  /** One part after the other: parts side by side would hold their rows at once. */
+  const raw = async (siteId: string, days: readonly string[], goals: readonly GoalDefinition[]) => {
+    const found: { g: string; v: string }[] = [];
+    for (const part of chunks(days, DAYS_PER_QUERY)) found.push(...(await io.rows<{ g: string; v: string }>(rawGoalVisitorsSql(target, siteId, part, goals))));
+    return found;
+  };
 
   const countLater = (siteId: string, days: readonly BuiltDay[], goals: readonly GoalDefinition[]) => {
     const fresh = days.filter((d) => !counting.has(`${siteId}\u0000${d.day}\u0000${d.ver}`));
     if (fresh.length === 0) return;
     for (const d of fresh) counting.add(`${siteId}\u0000${d.day}\u0000${d.ver}`);
-    background = background
-      .then(() => options.command(goalBuildSql(target, siteId, fresh, goals)))
-      .catch(() => {}) // the days stay raw until a later read counts them
-      .finally(() => {
-        for (const d of fresh) counting.delete(`${siteId}\u0000${d.day}\u0000${d.ver}`);
-      });
+    for (const part of chunks(fresh, DAYS_PER_QUERY)) {
+      background = background
+        .then(() => options.command(goalBuildSql(target, siteId, part, goals)))
+        .catch(() => {}) // the days stay raw until a later read counts them
+        .finally(() => {
+          for (const d of part) counting.delete(`${siteId}\u0000${d.day}\u0000${d.ver}`);
+        });
+    }
   };
 
   return {

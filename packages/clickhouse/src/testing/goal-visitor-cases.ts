@@ -6,6 +6,7 @@ import type { GoalDefinition, StoredEvent } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { range } from './adapter-cases.js';
 import type { ClickHouseStorage } from '../clickhouse-storage.js';
+import { DAYS_PER_QUERY } from '../rollups/goal-visitors.js';
 
 let seq = 0;
 const ev = (sessionId: string, visitorId: string, at: string, what: { path?: string; event?: string }): StoredEvent => ({
@@ -101,6 +102,28 @@ export function goalVisitorCases(open: (database: string, now: () => number) => 
       expect(await storage.goalTotals!(R, [SIGNUP, DOCS])).toEqual([{ visitors: 3, conversions: 3 }, { visitors: 3, conversions: 4 }]);
       expect(await countedWith(['2026-03-01', 'event:signup', 2])).toContainEqual(['2026-03-01', 'event:signup', 2]);
       expect(await storage.goalTotals!(R, [SIGNUP, DOCS])).toEqual([{ visitors: 3, conversions: 3 }, { visitors: 3, conversions: 4 }]);
+    });
+
+    it(`a range of more days than one query takes (${DAYS_PER_QUERY}) is read raw and counted in parts, with the same visitors`, async () => {
+      // A signup on each of the 40 days 01-20 to 02-28 by a visitor of its own (sessions d0..d39); d5 (01-25) sees /docs/z first.
+      const days = Array.from({ length: 40 }, (_, i) => new Date(Date.parse('2026-01-20T10:00:00Z') + i * 86_400_000).toISOString());
+      // Imported (a record): the 40 days are built as the write ends, so the read finds 40 settled days without counts.
+      const more = [ev('d5', 'vd5', '2026-01-25T09:59:00Z', { path: '/docs/z' }), ...days.map((at, i) => ev(`d${i}`, `vd${i}`, at, { event: 'signup' }))];
+      await storage.writeEvents(more, { hash: 'g2', events: more.length, importedAt: '2026-03-10T00:00:00Z' });
+      const long = range('ST-g', '2026-01-20', '2026-03-03');
+      // Signup: the 40, v1 and v5 (03-01), v4 (03-02); conversions the 40, s1, s6, s8. /docs/*: vd5, v1, v3, v2; 5 pageviews.
+      const expected = [{ visitors: 43, conversions: 43 }, { visitors: 4, conversions: 5 }];
+      expect(await storage.goalTotals!(long, [SIGNUP, DOCS])).toEqual(expected);
+      // 40 days to count: 01-20 to 02-19 in the first part, 02-20 to 02-28 in the second.
+      const rows = await countedWith(['2026-01-20', 'event:signup', 1]).then(() => countedWith(['2026-02-28', 'event:signup', 1]));
+      expect(rows.filter(([day]) => ['2026-01-20', '2026-01-25', '2026-02-28'].includes(day as string))).toEqual([
+        ['2026-01-20', 'event:signup', 0], ['2026-01-20', 'event:signup', 1], ['2026-01-20', 'page:/docs/*', 0],
+        ['2026-01-25', 'event:signup', 0], ['2026-01-25', 'event:signup', 1], ['2026-01-25', 'page:/docs/*', 0], ['2026-01-25', 'page:/docs/*', 1],
+        ['2026-02-28', 'event:signup', 0], ['2026-02-28', 'event:signup', 1], ['2026-02-28', 'page:/docs/*', 0],
+      ]);
+      // Every one of the 40 days counted with its signup visitor.
+      expect(rows.filter(([day, key, n]) => (day as string) < '2026-03-01' && key === 'event:signup' && n === 1)).toHaveLength(40);
+      expect(await storage.goalTotals!(long, [SIGNUP, DOCS])).toEqual(expected);
     });
   });
 }
