@@ -13,24 +13,20 @@
  * again), as for every other visitor count of that build. A goal deleted and added again
  * with the same definition keeps its counts; a changed definition is another key.
  *
- * Days are read raw and counted at most `DAYS_PER_QUERY` at a time: such a query holds a
- * row per day, visitor and goal converted, so its memory grows with the days it reads (at
- * 100M events a year, twelve months in one query asked for 1.9 GB and was refused).
+ * Days are read raw and counted at most `DAYS_PER_QUERY` (days.ts) at a time: such a query
+ * holds a row per day, visitor and goal converted, so its memory grows with the days it reads.
  *
  * Unfiltered `/goals` then reads a few rows per day and goal; under a filter the goals are
  * counted from the matching sessions of the range (properties.ts).
  */
 import type { DayRange, GoalDefinition } from '@siteline/core';
-import { readDay } from '../schema/days.js';
+import { DAYS_PER_QUERY, readDay } from '../schema/days.js';
 import { sqlDate, sqlInt, sqlString } from '../connection/escape.js';
 import { tableName, type SchemaTarget } from '../schema/schema.js';
 import type { VisitorSources } from '../reads/queries.js';
 import { sessionMeetsSql } from '../reads/conditions.js';
 import { chunks } from '../write/tsv.js';
 import type { WriterIO } from '../write/writer.js';
-
-/** The most days one query reads raw or counts (a month of a site of 100M events a year: about 170 MB). */
-export const DAYS_PER_QUERY = 31;
 
 /** A goal's definition as one string, the `value` of its rows: `event:<name>` or `page:<pattern>`. */
 export const goalKey = (goal: GoalDefinition): string => `${goal.type}:${goal.value}`;

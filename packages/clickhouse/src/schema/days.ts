@@ -19,6 +19,23 @@ export function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
+/**
+ * The most days one query reads where its rows grow with the days it covers (a row per day and
+ * visitor, or per session): a longer read goes in parts of this many days, one after the
+ * other, and adds them up. At 100M events a year, twelve months in one query asked 1.9 GB.
+ */
+export const DAYS_PER_QUERY = 31;
+
+/** The days `from` .. `to` in consecutive ranges of at most `size` days. */
+export function dayParts(from: string, to: string, size = DAYS_PER_QUERY): { from: string; to: string }[] {
+  const parts: { from: string; to: string }[] = [];
+  for (let start = from; start <= to; start = addDays(start, size)) {
+    const end = addDays(start, size - 1);
+    parts.push({ from: start, to: end < to ? end : to });
+  }
+  return parts;
+}
+
 export const clampDay = (day: string): string => (day < MIN_DAY ? MIN_DAY : day > MAX_DAY ? MAX_DAY : day);
 
 /** True when no storable day lies in the range, so a query can answer empty at once. */

@@ -6,7 +6,7 @@ import type { GoalDefinition, StoredEvent } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { range } from './adapter-cases.js';
 import type { ClickHouseStorage } from '../clickhouse-storage.js';
-import { DAYS_PER_QUERY } from '../rollups/goal-visitors.js';
+import { DAYS_PER_QUERY } from '../schema/days.js';
 
 let seq = 0;
 const ev = (sessionId: string, visitorId: string, at: string, what: { path?: string; event?: string }): StoredEvent => ({

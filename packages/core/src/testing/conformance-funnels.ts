@@ -13,7 +13,7 @@ import type { Storage } from '../storage/types.js';
 import type { FilterCondition, FunnelStep, FunnelStepRow } from '../types.js';
 import type { TestStorageOptions } from './conformance.js';
 import { ndjson } from './datasets.js';
-import { DOCS_STEPS, FUNNEL, LATE_WRITES, PRICING_STEPS, REPEAT_STEPS, SAVED_FUNNELS } from './datasets-funnels.js';
+import { DOCS_STEPS, FUNNEL, LATE_WRITES, LONG_FUNNEL, PRICING_STEPS, REPEAT_STEPS, SAVED_FUNNELS } from './datasets-funnels.js';
 
 /** A step row from its numbers: visitors, drop-off, drop-off rate, conversion rate, rate from the step before. */
 const row = (step: string, visitors: number, dropoff: number, dropoff_rate: number, conversion_rate: number, conversion_rate_step: number): FunnelStepRow =>
@@ -50,7 +50,9 @@ export function testStorageFunnels({ name, create }: TestStorageOptions): void {
       await createSite(storage, { id: 'ST-funnel', name: 'Funnels', timezone: 'UTC' });
       await createSite(storage, { id: 'ST-flate', name: 'Late funnel writes', timezone: 'UTC' });
       await createSite(storage, { id: 'ST-fmany', name: 'Many funnels', timezone: 'UTC' });
+      await createSite(storage, { id: 'ST-flong', name: 'Long funnel ranges', timezone: 'UTC' });
       await importEvents(storage, ndjson(FUNNEL));
+      await importEvents(storage, ndjson(LONG_FUNNEL));
       for (const write of LATE_WRITES) await storage.writeEvents(write);
       if (storage.capabilities?.funnels === true) for (const saved of SAVED_FUNNELS) await addFunnel(storage, 'ST-funnel', saved);
     });
@@ -90,6 +92,17 @@ export function testStorageFunnels({ name, create }: TestStorageOptions): void {
       expect(await funnel({ funnel: 'Pricing to signup', from: '2026-11-12', to: '2026-11-12' })).toEqual({ funnel: 'Pricing to signup', visitors: 0, steps: pricing([0, 0, 0], [0, 0, 0, 0, 0, 0]) });
       // 11-09: P1 (m) reaches /signup on 11-10.
       expect(await funnel({ funnel: 'Pricing to signup', from: '2026-11-09', to: '2026-11-09' })).toEqual({ funnel: 'Pricing to signup', visitors: 1, steps: pricing([1, 1, 0], [0, 100, 100, 100, 0, 0]) });
+    });
+
+    it('a range of months: every session once, by its start day, one crossing midnight on the day a part of the range ends', async (ctx) => {
+      needs(ctx, 'funnels', 'selection');
+      const long = (params: Record<string, string>) => getFunnel(storage, parseQuery('funnels', { site_id: 'ST-flong', steps: JSON.stringify(PRICING_STEPS), ...params }));
+      // Visitors by day: 01-05 {p}, 02-04 {q}, 03-20 {p, r}: 4. /pricing: G1, G2, G3; /signup after it: G1, G2; signup: G2.
+      expect(await long({ from: '2026-01-01', to: '2026-03-31' })).toEqual({ funnel: null, visitors: 4, steps: pricing([3, 2, 1], [33.3, 66.7, 66.7, 50, 33.3, 50]) });
+      // In DE: r's day leaves; p of 03-20 stays.
+      expect(await long({ from: '2026-01-01', to: '2026-03-31', ...filtered([['is', 'country', ['DE']]]) })).toEqual({ funnel: null, visitors: 3, steps: pricing([3, 2, 1], [33.3, 66.7, 66.7, 50, 33.3, 50]) });
+      // From 02-05: G2 started the day before; G3 (p) and G4 (r) only.
+      expect(await long({ from: '2026-02-05', to: '2026-12-31' })).toEqual({ funnel: null, visitors: 2, steps: pricing([1, 0, 0], [100, 0, 0, 0, 0, 0]) });
     });
 
     it('compare: the previous period\'s visitors and each step\'s numbers there', async (ctx) => {

@@ -89,6 +89,25 @@ export const FUNNEL = [
   { session_id: 'P2', visitor_id: 'n', ts: at('08T10:01:00'), type: 'event', name: 'signup', url: '/pricing', ...GB },
 ].map((line) => ({ site_id: 'ST-funnel', ...line }));
 
+/**
+ * ST-flong (UTC): sessions months apart, for long ranges (a store may read a long range in parts
+ * of days: the ClickHouse store reads 31 days a query, and 01-05 .. 03-20 is three parts, the
+ * first ending on 02-04). Levels through PRICING:
+ * - G1 p (DE) 01-05 10:00 `/pricing`, 10:01 `/signup`. 2.
+ * - G2 q (DE) 02-04 23:50 `/pricing`, 02-05 00:05 `/signup`, 00:06 signup: starts on the first part's last day and ends in the second. 3.
+ * - G3 p (DE) 03-20 09:00 `/pricing`: p again, on another day. 1.
+ * - G4 r (US) 03-20 09:30 `/signup`. 0.
+ */
+export const LONG_FUNNEL = [
+  { session_id: 'G1', visitor_id: 'p', ts: '2026-01-05T10:00:00Z', type: 'pageview', url: '/pricing', ...DE },
+  { session_id: 'G1', visitor_id: 'p', ts: '2026-01-05T10:01:00Z', type: 'pageview', url: '/signup', ...DE },
+  { session_id: 'G2', visitor_id: 'q', ts: '2026-02-04T23:50:00Z', type: 'pageview', url: '/pricing', ...DE },
+  { session_id: 'G2', visitor_id: 'q', ts: '2026-02-05T00:05:00Z', type: 'pageview', url: '/signup', ...DE },
+  { session_id: 'G2', visitor_id: 'q', ts: '2026-02-05T00:06:00Z', type: 'event', name: 'signup', url: '/signup', ...DE },
+  { session_id: 'G3', visitor_id: 'p', ts: '2026-03-20T09:00:00Z', type: 'pageview', url: '/pricing', ...DE },
+  { session_id: 'G4', visitor_id: 'r', ts: '2026-03-20T09:30:00Z', type: 'pageview', url: '/signup', ...US },
+].map((line) => ({ site_id: 'ST-flong', ...line }));
+
 /** One event of ST-flate as a write delivers it (the site's time zone is UTC). */
 const late = (session: string, time: string, path: string, seq: number, event?: string): StoredEvent => {
   const ts = Date.parse(`2026-11-${time}Z`);
