@@ -20,6 +20,8 @@ describe.each(engines)('two server processes on %s', (_name, make) => {
   let account = '';
   // Each process has a spool directory of its own (one owner each), as two servers on one machine must.
   const cloud = (node: number) => ({ ...engine.envVia(node), EDITION: 'cloud', COLLECT_SPOOL_DIR: join(dir, `spool-${engine.name}-${node}`) });
+  /** Both processes' last log lines: a failure's message shows why a request failed. */
+  const logs = () => `siteline serve A:\n${a.out.stderr.slice(-4000)}\nsiteline serve B:\n${b.out.stderr.slice(-4000)}`;
   /** Stops both processes (each writes its buffered beacons on SIGTERM) and starts them again. */
   const restart = async () => {
     expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);
@@ -59,8 +61,8 @@ describe.each(engines)('two server processes on %s', (_name, make) => {
       const own = endpoint === 'properties' ? '&name=Signup' : endpoint === 'funnels' ? `&steps=${encodeURIComponent('[{"page":"/p0"},{"page":"/p*"}]')}` : '';
       const path = `/api/v1${ENDPOINT_PATHS[endpoint]}?site_id=ST-shop${endpoint === 'live' ? '' : `&from=${today}&to=${today}`}${own}`;
       const [fromA, fromB] = await Promise.all([a.get(path, key), b.get(path, key)]);
-      expect(fromA.status).toBe(200);
-      expect(fromB).toEqual(fromA);
+      expect(fromA.status, logs()).toBe(200);
+      expect(fromB, logs()).toEqual(fromA);
     }
     const stats = JSON.parse((await a.get(`/api/v1/stats?site_id=ST-shop&from=${today}&to=${today}`, key)).body);
     expect(stats).toMatchObject({ visitors: 40, pageviews: 40, sessions: 40, bounce_rate: 100 });
@@ -102,8 +104,8 @@ describe.each(engines)('two server processes on %s', (_name, make) => {
     const range = `site_id=ST-props&from=${today}&to=${today}`;
     const both = async (path: string) => {
       const [fromA, fromB] = await Promise.all([a.get(path, key), b.get(path, key)]);
-      expect(fromB).toEqual(fromA);
-      expect(fromA.status).toBe(200);
+      expect(fromB, logs()).toEqual(fromA);
+      expect(fromA.status, logs()).toBe(200);
       return JSON.parse(fromA.body) as unknown;
     };
     expect(await both(`/api/v1/properties?${range}&name=Signup`)).toEqual({
