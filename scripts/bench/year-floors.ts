@@ -28,10 +28,15 @@ export async function yearFloors(
         const goal = name.startsWith('goal');
         const sql = goal || endpoint === 'properties' ? propertyFloorSqlOrNull(endpoint, o.siteId, from, to, params) : extensionFloorSql('bench', endpoint, o.siteId, from, to, params);
         if (!sql) continue;
-        await query(sql);
-        const { timing } = await time(o.runs, () => query(sql));
-        out.push({ case: name, range, endpoint, timing });
-        o.log(`floor ${name}, ${range}, ${endpoint}: ${timing.p50.toFixed(1)} ms`);
+        try {
+          await query(sql);
+          const { timing } = await time(o.runs, () => query(sql));
+          out.push({ case: name, range, endpoint, timing });
+          o.log(`floor ${name}, ${range}, ${endpoint}: ${timing.p50.toFixed(1)} ms`);
+        } catch (error) {
+          // A floor the server refuses (at 100M, a year's plain aggregate can pass the test server's 2 GB a query) has no ratio.
+          o.log(`floor ${name}, ${range}, ${endpoint}: refused: ${String(error).split('\n')[0]!.slice(0, 200)}`);
+        }
       }
     }
   }
