@@ -125,5 +125,17 @@ export function goalVisitorCases(open: (database: string, now: () => number) => 
       expect(rows.filter(([day, key, n]) => (day as string) < '2026-03-01' && key === 'event:signup' && n === 1)).toHaveLength(40);
       expect(await storage.goalTotals!(long, [SIGNUP, DOCS])).toEqual(expected);
     });
+
+    it('a later write to a session that started on a counted day counts that day again (the session is the start day\'s)', async () => {
+      // /pricing: v2 (s2) on 03-01, v3 (s5) on 03-02; conversions s2, s5.
+      expect(await storage.goalTotals!(R, [PRICING])).toEqual([{ visitors: 2, conversions: 2 }]);
+      await countedWith(['2026-03-01', 'page:/pricing', 1]);
+      // s6 (v4, started 03-02 23:50) views /pricing at 03-03 00:20, in a write of its own that touches only 03-03's events:
+      // 03-02's count changes too (v3 and v4 there now), so that write makes 03-02 unsettled.
+      await storage.writeEvents([ev('s6', 'v4', '2026-03-03T00:20:00Z', { path: '/pricing' })]);
+      expect(await storage.goalTotals!(R, [PRICING])).toEqual([{ visitors: 3, conversions: 3 }]);
+      await countedWith(['2026-03-02', 'page:/pricing', 2]);
+      expect(await storage.goalTotals!(R, [PRICING])).toEqual([{ visitors: 3, conversions: 3 }]);
+    });
   });
 }

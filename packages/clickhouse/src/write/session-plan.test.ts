@@ -57,9 +57,8 @@ describe('mergeSession', () => {
     const gaps = new GapChanges();
     const later = [ev('10:35:00', '/c', { referrerSource: 'ignored.example' })];
     expect(needsStoredEvents(later, prior)).toBe(false);
-    const { state, cancel, moved } = mergeSession(later, prior, undefined, gaps);
+    const { state, cancel } = mergeSession(later, prior, undefined, gaps);
     expect(cancel).toBe(prior);
-    expect(moved).toBe(false);
     expect(state).toMatchObject({ version: 2, start_ts: at('10:00:00'), end_ts: at('10:35:00'), end_path: '/c', pageview_count: 3, referrer_source: 'a.example' });
     // /b at 10:30 is now followed by /c at 10:35: 300 s.
     expect(rows(gaps)).toEqual([['2026-11-02', '/b', 1, 300_000]]);
@@ -70,8 +69,7 @@ describe('mergeSession', () => {
     const gaps = new GapChanges();
     const older = [ev('09:55:00', '/q', { visitorId: 'v0', referrerSource: 'b.example', entryPath: '/q', day: '2026-11-02' })];
     expect(needsStoredEvents(older, prior)).toBe(false);
-    const { state, moved } = mergeSession(older, prior, undefined, gaps);
-    expect(moved).toBe(true);
+    const { state } = mergeSession(older, prior, undefined, gaps);
     expect(state).toMatchObject({ start_ts: at('09:55:00'), end_ts: at('10:30:00'), visitor_id: 'v0', referrer_source: 'b.example', entry_path: '/q', pageview_count: 3 });
     // The late first event adds its path to those the session already had (page filters read them).
     expect([state.paths, state.names]).toEqual([['/a', '/b', '/q'], []]);
@@ -84,8 +82,7 @@ describe('mergeSession', () => {
     const gaps = new GapChanges();
     const inside = [ev('10:10:00', '/c', { visitorId: 'v8', referrerSource: 'c.example' })];
     expect(needsStoredEvents(inside, prior)).toBe(true);
-    const { state, moved } = mergeSession(inside, prior, events, gaps);
-    expect(moved).toBe(false);
+    const { state } = mergeSession(inside, prior, events, gaps);
     expect(state).toMatchObject({ start_ts: at('10:00:00'), end_ts: at('10:30:00'), visitor_id: 'v1', referrer_source: 'a.example', pageview_count: 3 });
     // /a: 10:00 -> 10:30 (1800 s) becomes 10:00 -> 10:10 (600 s): -1 and -1800 s, +1 and +600 s on the same pageview; /c: 10:10 -> 10:30, 1200 s.
     expect(rows(gaps)).toEqual([['2026-11-02', '/a', 0, -1_200_000], ['2026-11-02', '/c', 1, 1_200_000]]);

@@ -187,8 +187,6 @@ export interface SessionChange {
   state: SessionState;
   /** The stored state this one replaces (its `sessions` row gets a -1 row). */
   cancel?: SessionState;
-  /** True when day, visitor or attributes changed, so the old start day's visitor counts did too. */
-  moved: boolean;
 }
 
 /** Whether two sets of session attributes are the same (every column of `SESSION_ATTRIBUTE_COLUMN`). */
@@ -245,7 +243,7 @@ export function mergeSession(events: readonly StoredEvent[], prior: SessionState
       utm_medium: first.utmMedium, utm_campaign: first.utmCampaign, country_code: first.countryCode, device_type: first.deviceType,
       browser: first.browser, os: first.os, paths: contents(events), ...nameCounts(events),
     };
-    return { state, moved: false };
+    return { state };
   }
   const next: SessionState = {
     ...prior,
@@ -255,7 +253,6 @@ export function mergeSession(events: readonly StoredEvent[], prior: SessionState
     paths: contents(events, prior.paths),
     ...nameCounts(events, prior),
   };
-  let moved = false;
   if (stored) {
     // An event inside the stored span: the gaps of the whole session are recomputed.
     gaps.addSequence(first.siteId, first.sessionId, stored, -1);
@@ -263,10 +260,9 @@ export function mergeSession(events: readonly StoredEvent[], prior: SessionState
     gaps.addSequence(first.siteId, first.sessionId, merged, 1);
     if (precedes(first, prior.start_ts, prior.start_seq)) {
       setStart(next, first);
-      moved = true;
     }
     setEnd(next, merged[merged.length - 1]!);
-    return { state: next, cancel: prior, moved };
+    return { state: next, cancel: prior };
   }
   // Events before the stored first one and/or after the stored last one.
   let split = 0;
@@ -277,7 +273,6 @@ export function mergeSession(events: readonly StoredEvent[], prior: SessionState
     gaps.addSequence(first.siteId, first.sessionId, before, 1);
     if (lead.type === 'pageview') gaps.add(first.siteId, first.sessionId, lead, 1, prior.start_ts - lead.ts);
     setStart(next, first);
-    moved = true;
   }
   if (split < events.length) {
     const after = split === 0 ? events : events.slice(split);
@@ -285,5 +280,5 @@ export function mergeSession(events: readonly StoredEvent[], prior: SessionState
     gaps.addSequence(first.siteId, first.sessionId, after, 1);
     setEnd(next, last);
   }
-  return { state: next, cancel: prior, moved };
+  return { state: next, cancel: prior };
 }

@@ -23,7 +23,7 @@ export interface WriterIO {
   insertLines(table: string, columns: readonly string[], body: Iterable<string>): Promise<void>;
 }
 
-/** Days per site whose visitor counts a write may have changed. */
+/** Days per site whose counts a write may have changed: its events' days, and the start days of the sessions it changed. */
 export type TouchedDays = Map<string, Set<string>>;
 
 /** Sessions merged between two turns of the event loop while the events' insert streams. */
@@ -83,7 +83,7 @@ export const gapLine = (g: GapRow, session: SessionState): string =>
  *    keeps the +1 rows in `session_state` too), and the time-on-page changes
  *    per pageview (`pageview_gaps`, with the session's attributes after the write), and the sessions this
  *    write makes stale (`stale_sessions`, `makesStale`); the views of migrations 2 and 6 turn these into the daily sums;
- * 4. then marks the days whose visitor counts may have changed (`day_marks`),
+ * 4. then marks the days whose counts may have changed (`day_marks`: its events' days and its sessions' start days),
  *    and records the import hash.
  * Returns those days. Not safe to run concurrently for the same sessions
  * (the caller serializes its writes).
@@ -187,7 +187,10 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
         if (change.cancel) result.sessions.push({ state: change.cancel, sign: -1 });
         result.after.set(`${siteId}\u0000${id}`, change.state);
         if (makesStale(group, change)) result.stale.push({ site_id: siteId, session_id: id });
-        if (change.moved && prior) days.add(prior.day);
+        // The session is its start day's (visitor counts, goals and funnels count sessions by start day): a write
+        // to its later days changes that day's counts too, and a new first event may move it to another day.
+        days.add(change.state.day);
+        if (change.cancel) days.add(change.cancel.day);
         if (breathe && ++merged % YIELD_EVERY === 0) await breathe();
       }
     }
