@@ -1,6 +1,7 @@
 import { createSite, parseQuery, REPORTS, type StoredEvent } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapterCases } from './testing/adapter-cases.js';
+import { funnelVisitorCases } from './testing/funnel-visitor-cases.js';
 import { goalVisitorCases } from './testing/goal-visitor-cases.js';
 import { createClickHouseStorage, type ClickHouseStorage } from './clickhouse-storage.js';
 import { clickhouseAvailable, startClickHouse, warnIfUnavailable, type TestServer } from './testing/test-server.js';
@@ -36,6 +37,7 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
   });
 
   goalVisitorCases((database, now) => createClickHouseStorage({ url: server.url, database, now }));
+  funnelVisitorCases((database, now) => createClickHouseStorage({ url: server.url, database, now }));
 
   it('records exactly the sessions whose stored events carry other attributes than theirs (stale_sessions), and filters them by their own', async () => {
     const storage = createClickHouseStorage({ url: server.url, database: 'stale_cases' });

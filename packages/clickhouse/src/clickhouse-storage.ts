@@ -1,5 +1,5 @@
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
-import type { BreakdownTotals, DayTotals, PageTotals, Site, Storage } from '@siteline/core';
+import { type BreakdownTotals, type DayTotals, hasConditions, stepGoal, type PageTotals, type Site, type Storage } from '@siteline/core';
 import { connect, type ClientConnection } from './connection/client.js';
 import { clientIO } from './connection/client-io.js';
 import { outsideDateType, readDay } from './schema/days.js';
@@ -12,6 +12,7 @@ import { createFunnelReads } from './reads/funnels.js';
 import { migrateSchema } from './schema/migrate.js';
 import * as q from './reads/queries.js';
 import { createGoalVisitors } from './rollups/goal-visitors.js';
+import { createFunnelVisitors } from './rollups/funnel-visitors.js';
 import { createRollups } from './rollups/rollups.js';
 import { createPropertyReads } from './reads/properties.js';
 import { createSelectionReads } from './reads/selection.js';
@@ -129,7 +130,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     capabilities: { selection: true, properties: true, goals: true, imported: true, funnels: true },
     client,
     async migrate() {
-      await Promise.all([rollups.idle(), goalVisitors.idle()]); // a step may rebuild the tables a background build writes to
+      await Promise.all([rollups.idle(), goalVisitors.idle(), savedFunnels.idle()]); // a step may rebuild the tables a background build writes to
       await migrateSchema(client, target, options);
       rollups.forget();
     },
@@ -300,7 +301,8 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     importedTotals: (request) => imported.importedTotals(request),
     nativeDays: (siteId, days) => imported.nativeDays(siteId, days),
 
-    funnelVisitors: (range, steps, selection) => funnelReads.funnelVisitors(range, steps, selection),
+    funnelVisitors: (range, steps, selection) =>
+      (selection && hasConditions(selection) ? funnelReads.funnelVisitors(range, steps, selection) : savedFunnels.visitors(range, steps)),
     // No transactions: the core's checks just before are all there is (two owners adding at once may both pass them).
     async insertFunnel(funnel) {
       await io.insert('funnels', [funnelRow(funnel, false, nextFunnelVersion())]);
@@ -317,7 +319,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
 
     async close() {
-      await Promise.all([rollups.idle(), goalVisitors.idle()]);
+      await Promise.all([rollups.idle(), goalVisitors.idle(), savedFunnels.idle()]);
       await client.close();
     },
   };
@@ -351,6 +353,12 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const goalVisitors = createGoalVisitors(io, target, { sources: (range) => rollups.sources(range), command });
   const propertyReads = createPropertyReads(target, selected, goalVisitors);
   const funnelReads = createFunnelReads(target, selected);
+  const savedFunnels = createFunnelVisitors(io, target, {
+    sources: (range) => rollups.sources(range),
+    savedSteps: async (siteId) => (await storage.listFunnels!(siteId)).map((f) => f.steps.map(stepGoal)),
+    raw: (range, steps) => funnelReads.funnelVisitors(range, steps),
+    command,
+  });
   const imported = createImported(io, target, { client, nodes: options.nodes, username: options.username, password: options.password });
 
   return storage;

@@ -38,9 +38,10 @@ const NONE_TAKEN = 4294967295;
  * that reach it, summed over the days (per day and visitor, the signs of the rows of sessions
  * reaching k: a visitor counts when one of their current sessions does, as every visitor count
  * of selection.ts). `hi`: the bounds' last day when the selection has `prop:` conditions (they
- * look at events); otherwise the sessions' own `end_day`s are read in the query.
+ * look at events); otherwise the sessions' own `end_day`s are read in the query. `byDay`: a row
+ * per start day (`day`) instead of their sum (the daily counts, rollups/funnel-visitors.ts).
  */
-export function funnelVisitorsSql(t: SchemaTarget, r: DayRange, steps: readonly GoalDefinition[], selection: Selection, hi?: string): string {
+export function funnelVisitorsSql(t: SchemaTarget, r: DayRange, steps: readonly GoalDefinition[], selection: Selection, hi?: string, byDay = false): string {
   const site = sqlString(r.siteId);
   const from = sqlDate(clampDay(r.from));
   const to = sqlDate(clampDay(r.to));
@@ -65,12 +66,13 @@ export function funnelVisitorsSql(t: SchemaTarget, r: DayRange, steps: readonly 
         WHERE site_id = ${site} AND day >= ${from} AND day <= ${last} AND ${meetsAnySql(steps)})${among}
       GROUP BY session_id
     ) WHERE lvl > 0`;
-  return `SELECT ${steps.map((_, i) => `countIf(l${i + 1} > 0) AS v${i + 1}`).join(', ')} FROM (
-      SELECT ${steps.map((_, i) => `sumIf(toInt64(sign), lvl >= ${i + 1}) AS l${i + 1}`).join(', ')}
+  const perDay = byDay ? 'day, ' : '';
+  return `SELECT ${perDay}${steps.map((_, i) => `countIf(l${i + 1} > 0) AS v${i + 1}`).join(', ')} FROM (
+      SELECT ${perDay}${steps.map((_, i) => `sumIf(toInt64(sign), lvl >= ${i + 1}) AS l${i + 1}`).join(', ')}
       FROM (SELECT day, visitor_id, session_id, sign FROM ${tableName(t, 'sessions')} WHERE ${matching}) AS s
       ALL INNER JOIN (${reached}) AS f USING session_id
       GROUP BY day, visitor_id
-    )`;
+    )${byDay ? ' GROUP BY day' : ''}`;
 }
 
 /** The first and last day of the site's sessions starting in the range (`n`: how many rows there are). */
