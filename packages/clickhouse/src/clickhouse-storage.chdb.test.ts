@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { adapterCases } from './testing/adapter-cases.js';
 import { funnelVisitorCases } from './testing/funnel-visitor-cases.js';
 import { goalVisitorCases } from './testing/goal-visitor-cases.js';
+import { propertyCountCases } from './testing/property-count-cases.js';
 import { chdbConnection, chdbUnavailable } from './testing/chdb-harness.js';
 import { createClickHouseStorage, type ClickHouseStorage } from './clickhouse-storage.js';
 
@@ -27,4 +28,5 @@ describe.skipIf(chdbUnavailable !== undefined)('ClickHouse adapter, 26.x in-proc
 
   goalVisitorCases((database, now) => createClickHouseStorage({ connection: chdbConnection(), database, now }));
   funnelVisitorCases((database, now) => createClickHouseStorage({ connection: chdbConnection(), database, now }));
+  propertyCountCases((database, now) => createClickHouseStorage({ connection: chdbConnection(), database, now }));
 });

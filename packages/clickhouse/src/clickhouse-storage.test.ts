@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapterCases } from './testing/adapter-cases.js';
 import { funnelVisitorCases } from './testing/funnel-visitor-cases.js';
 import { goalVisitorCases } from './testing/goal-visitor-cases.js';
+import { propertyCountCases } from './testing/property-count-cases.js';
 import { createClickHouseStorage, type ClickHouseStorage } from './clickhouse-storage.js';
 import { clickhouseAvailable, startClickHouse, warnIfUnavailable, type TestServer } from './testing/test-server.js';
 
@@ -38,6 +39,7 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
 
   goalVisitorCases((database, now) => createClickHouseStorage({ url: server.url, database, now }));
   funnelVisitorCases((database, now) => createClickHouseStorage({ url: server.url, database, now }));
+  propertyCountCases((database, now) => createClickHouseStorage({ url: server.url, database, now }));
 
   it('records exactly the sessions whose stored events carry other attributes than theirs (stale_sessions), and filters them by their own', async () => {
     const storage = createClickHouseStorage({ url: server.url, database: 'stale_cases' });
@@ -91,6 +93,7 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
       { name: 'page_totals', engine: 'SummingMergeTree' },
       { name: 'pageview_gaps', engine: 'SummingMergeTree' },
       { name: 'pageview_gaps_mv', engine: 'MaterializedView' },
+      { name: 'property_counts', engine: 'MergeTree' },
       { name: 'recovery_uses', engine: 'MergeTree' },
       { name: 'report_sends', engine: 'MergeTree' },
       { name: 'report_subscriptions', engine: 'ReplacingMergeTree' },

@@ -13,6 +13,7 @@ import { migrateSchema } from './schema/migrate.js';
 import * as q from './reads/queries.js';
 import { createGoalVisitors } from './rollups/goal-visitors.js';
 import { createFunnelVisitors } from './rollups/funnel-visitors.js';
+import { createPropertyCounts } from './rollups/property-counts.js';
 import { createRollups } from './rollups/rollups.js';
 import { createPropertyReads } from './reads/properties.js';
 import { createSelectionReads } from './reads/selection.js';
@@ -130,7 +131,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     capabilities: { selection: true, properties: true, goals: true, imported: true, funnels: true },
     client,
     async migrate() {
-      await Promise.all([rollups.idle(), goalVisitors.idle(), savedFunnels.idle()]); // a step may rebuild the tables a background build writes to
+      await Promise.all([rollups.idle(), goalVisitors.idle(), savedFunnels.idle(), propertyCounts.idle()]); // a step may rebuild the tables a background build writes to
       await migrateSchema(client, target, options);
       rollups.forget();
     },
@@ -319,7 +320,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
 
     async close() {
-      await Promise.all([rollups.idle(), goalVisitors.idle(), savedFunnels.idle()]);
+      await Promise.all([rollups.idle(), goalVisitors.idle(), savedFunnels.idle(), propertyCounts.idle()]);
       await client.close();
     },
   };
@@ -351,7 +352,8 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const selected = createSelectionReads(io, target, options.cluster !== undefined);
   const eventPage = createEventPages(rows, target);
   const goalVisitors = createGoalVisitors(io, target, { sources: (range) => rollups.sources(range), command });
-  const propertyReads = createPropertyReads(target, selected, goalVisitors);
+  const propertyCounts = createPropertyCounts(io, target, { sources: (range) => rollups.sources(range), command });
+  const propertyReads = createPropertyReads(target, selected, goalVisitors, propertyCounts);
   const funnelReads = createFunnelReads(target, selected);
   const savedFunnels = createFunnelVisitors(io, target, {
     sources: (range) => rollups.sources(range),

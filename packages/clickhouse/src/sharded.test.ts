@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapterCases, EVENTS } from './testing/adapter-cases.js';
 import { funnelVisitorCases } from './testing/funnel-visitor-cases.js';
 import { goalVisitorCases } from './testing/goal-visitor-cases.js';
+import { propertyCountCases } from './testing/property-count-cases.js';
 import { createClickHouseStorage, type ClickHouseStorage } from './clickhouse-storage.js';
 import { clickhouseAvailable, startClickHouseCluster, warnIfUnavailable, type TestCluster } from './testing/test-server.js';
 
@@ -29,6 +30,7 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, two shards (Distribut
   adapterCases(() => storage);
   goalVisitorCases((database, now) => createClickHouseStorage({ url: cluster.servers[0]!.url, database, cluster: cluster.cluster, nodes: cluster.servers.map((s) => s.url), now }));
   funnelVisitorCases((database, now) => createClickHouseStorage({ url: cluster.servers[0]!.url, database, cluster: cluster.cluster, nodes: cluster.servers.map((s) => s.url), now }));
+  propertyCountCases((database, now) => createClickHouseStorage({ url: cluster.servers[0]!.url, database, cluster: cluster.cluster, nodes: cluster.servers.map((s) => s.url), now }));
 
   it('spreads sessions over both shards, each session whole on one', async () => {
     const perShard = [];

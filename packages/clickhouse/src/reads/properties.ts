@@ -12,6 +12,7 @@ import { hasConditions } from '@siteline/core';
 import { clampDay, outsideDateType } from '../schema/days.js';
 import { sqlDate, sqlString } from '../connection/escape.js';
 import type { createGoalVisitors } from '../rollups/goal-visitors.js';
+import type { createPropertyCounts } from '../rollups/property-counts.js';
 import { tableName, type SchemaTarget } from '../schema/schema.js';
 import { meetsAnySql, meetsSql, NONE, pathMatchesSql, sessionMeetsSql } from './conditions.js';
 import { type Bounds, eventTable, matchingRowsWhere, selectedEventsWhere, sessionSetSql } from './matching.js';
@@ -21,23 +22,33 @@ const inDays = (r: DayRange, from: string, to: string) =>
   `site_id = ${sqlString(r.siteId)} AND day >= ${sqlDate(clampDay(from))} AND day <= ${sqlDate(clampDay(to))}`;
 
 /**
- * The selected custom events named `name` with their own day in the range, by property
- * key (`k`, through `ARRAY JOIN` of the two arrays) or by the value of `property`:
- * events (`n`) and daily distinct visitors (`v`). Without a selection every custom event
- * of the name is selected.
+ * The custom events named `name` among the `custom_events` rows of `where`, by property key
+ * (`k`, through `ARRAY JOIN` of the two arrays) or by the value of `property`: events (`n`)
+ * and daily distinct visitors (`v`).
  */
-export function propertiesSql(t: SchemaTarget, r: DayRange, b: Bounds | undefined, name: string, property: string | undefined, selection?: Selection): string {
-  const where = [
-    b && selection ? selectedEventsWhere(t, r, b, selection, 'event') : `${inDays(r, r.from, r.to)} AND type = 'event'`,
-    `name = ${sqlString(name)}`,
-  ];
+function propertyRowsSql(t: SchemaTarget, where: string, name: string, property: string | undefined): string {
+  const all = `${where} AND name = ${sqlString(name)}`;
   if (property === undefined) {
     return `SELECT prop_key AS k, count() AS n, uniqExact(day, visitor_id) AS v FROM ${eventTable(t, 'event')}
-      ARRAY JOIN prop_keys AS prop_key WHERE ${where.join(' AND ')} GROUP BY k`;
+      ARRAY JOIN prop_keys AS prop_key WHERE ${all} GROUP BY k`;
   }
   const key = sqlString(property);
   return `SELECT prop_values[indexOf(prop_keys, ${key})] AS k, count() AS n, uniqExact(day, visitor_id) AS v FROM ${eventTable(t, 'event')}
-    WHERE ${where.join(' AND ')} AND has(prop_keys, ${key}) GROUP BY k`;
+    WHERE ${all} AND has(prop_keys, ${key}) GROUP BY k`;
+}
+
+/**
+ * The selected custom events named `name` with their own day in the range, by property
+ * key or by the value of `property` (`propertyRowsSql`). Without a selection every custom
+ * event of the name is selected.
+ */
+export function propertiesSql(t: SchemaTarget, r: DayRange, b: Bounds | undefined, name: string, property: string | undefined, selection?: Selection): string {
+  return propertyRowsSql(t, b && selection ? selectedEventsWhere(t, r, b, selection, 'event') : `${inDays(r, r.from, r.to)} AND type = 'event'`, name, property);
+}
+
+/** Every custom event named `name` on the listed days, by property key or by the value of `property` (`propertyRowsSql`). */
+export function propertiesOfDaysSql(t: SchemaTarget, siteId: string, days: readonly string[], name: string, property: string | undefined): string {
+  return propertyRowsSql(t, `site_id = ${sqlString(siteId)} AND day IN (${days.map(sqlDate).join(', ')}) AND type = 'event'`, name, property);
 }
 
 /**
@@ -97,20 +108,27 @@ export function goalVisitorsSql(t: SchemaTarget, r: DayRange, b: Bounds, goals: 
 const num = (value: unknown): number => Number(value);
 
 type GoalVisitors = ReturnType<typeof createGoalVisitors>;
+type PropertyCounts = ReturnType<typeof createPropertyCounts>;
 
 /**
  * The store's `properties` and `goalTotals` over the filtered reads' bounds and query function;
- * without a filter, goal visitors come from their daily counts (goal-visitors.ts) and
- * conversions from the rollups.
+ * without a filter, properties come from their daily counts (property-counts.ts), goal
+ * visitors from theirs (goal-visitors.ts) and conversions from the rollups.
  */
-export function createPropertyReads(target: SchemaTarget, selected: Pick<ReturnType<typeof createSelectionReads>, 'bounds' | 'rows'>, counted: Pick<GoalVisitors, 'visitors'>) {
+export function createPropertyReads(
+  target: SchemaTarget,
+  selected: Pick<ReturnType<typeof createSelectionReads>, 'bounds' | 'rows'>,
+  counted: Pick<GoalVisitors, 'visitors'>,
+  propertyCounts: Pick<PropertyCounts, 'properties'>,
+) {
   const { rows, bounds } = selected;
   const filtering = (selection: Selection | undefined) => (selection && hasConditions(selection) ? selection : undefined);
   return {
     async properties(r: DayRange, name: string, property: string | undefined, selection?: Selection): Promise<PropertyTotals[]> {
       if (outsideDateType(r)) return [];
       const s = filtering(selection);
-      const found = await rows<{ k: string; n: string; v: string }>(propertiesSql(target, r, s && (await bounds(r, s)), name, property, s));
+      if (!s) return propertyCounts.properties(r, name, property);
+      const found = await rows<{ k: string; n: string; v: string }>(propertiesSql(target, r, await bounds(r, s), name, property, s));
       return found.map((x) => ({ key: x.k, count: num(x.n), visitors: num(x.v) }));
     },
 

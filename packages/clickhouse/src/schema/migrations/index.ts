@@ -11,6 +11,7 @@ import { peopleChangesSchema } from './010-people-changes.js';
 import { importedSchema } from './011-imported.js';
 import { sharingSchema } from './012-sharing.js';
 import { funnelsSchema } from './013-funnels.js';
+import { propertyCountsSchema } from './014-property-counts.js';
 import type { MigrationStep } from './step.js';
 
 /**
@@ -23,7 +24,7 @@ import type { MigrationStep } from './step.js';
  * @example
  * for (const step of MIGRATIONS) console.log(step.version, step.description);
  */
-export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema, propertiesSchema, peopleSchema, filterLayoutSchema, attemptsSchema, nameCountsSchema, customEventsSchema, peopleChangesSchema, importedSchema, sharingSchema, funnelsSchema];
+export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema, propertiesSchema, peopleSchema, filterLayoutSchema, attemptsSchema, nameCountsSchema, customEventsSchema, peopleChangesSchema, importedSchema, sharingSchema, funnelsSchema, propertyCountsSchema];
 
 /**
  * The schema version this package reads and writes (`migrate()` brings a
