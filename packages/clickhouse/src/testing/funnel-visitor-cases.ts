@@ -1,4 +1,4 @@
-import type { GoalDefinition, StoredEvent } from '@siteline/core';
+import type { GoalDefinition } from '@siteline/core';
 /**
  * Hand-checked cases of saved funnels' step visitors counted per settled day
  * (rollups/funnel-visitors.ts; used only by tests), run on one server, two shards and chdb.
@@ -8,13 +8,9 @@ import { range } from './adapter-cases.js';
 import type { ClickHouseStorage } from '../clickhouse-storage.js';
 import { stepValue } from '../rollups/funnel-visitors.js';
 import { DAYS_PER_QUERY } from '../schema/days.js';
+import { countedRows, eventOf } from './count-cases.js';
 
-let seq = 0;
-const ev = (sessionId: string, visitorId: string, at: string, what: { path?: string; event?: string }): StoredEvent => ({
-  siteId: 'ST-fc', sessionId, visitorId, ts: Date.parse(at), day: at.slice(0, 10), type: what.event ? 'event' : 'pageview', name: what.event ?? '',
-  path: what.path ?? '', seq: ++seq, entryPath: '/', referrerSource: 'Direct / None', channel: 'Direct', utmSource: '', utmMedium: '', utmCampaign: '',
-  countryCode: 'GB', deviceType: 'Desktop', browser: 'Chrome', os: 'Windows',
-});
+const ev = eventOf('ST-fc');
 
 /**
  * ST-fc, UTC, "now" 2026-03-10 12:00Z: 03-01 to 03-03 are settled once built. The saved funnel: / then /pricing then signup.
@@ -42,18 +38,9 @@ export function funnelVisitorCases(open: (database: string, now: () => number) =
   describe('saved funnels counted per settled day', () => {
     let storage: ClickHouseStorage;
     /** The funnel rows counted so far: [day, value, visitors], markers (0) included. */
-    const counted = async () => {
-      const result = await storage.client.query({
-        query: `SELECT toString(day) AS d, value, visitors FROM ${DATABASE}.visitor_rollups WHERE dimension = 'funnel' ORDER BY d, value, visitors`, format: 'JSONEachRow',
-      });
-      return (await result.json<{ d: string; value: string; visitors: string }>()).map((r) => [r.d, r.value, Number(r.visitors)]);
-    };
-    /** Waits up to 5 s for the background counts to show `row` (a statement's blocks arrive one by one). */
-    const countedWith = async (row: [string, string, number]) => {
-      const has = (rows: unknown[][]) => rows.some((r) => JSON.stringify(r) === JSON.stringify(row));
-      for (let i = 0; i < 100 && !has(await counted()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      return counted();
-    };
+    const { countedWith } = countedRows<{ d: string; value: string; visitors: string }>(() => storage,
+      `SELECT toString(day) AS d, value, visitors FROM ${DATABASE}.visitor_rollups WHERE dimension = 'funnel' ORDER BY d, value, visitors`,
+      (r) => [r.d, r.value, Number(r.visitors)]);
 
     beforeAll(async () => {
       storage = open(DATABASE, () => NOW);

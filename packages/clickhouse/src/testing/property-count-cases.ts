@@ -1,4 +1,4 @@
-import type { PropEntry, PropertyTotals, StoredEvent } from '@siteline/core';
+import type { PropEntry, PropertyTotals } from '@siteline/core';
 /**
  * Hand-checked cases of property counts per settled day (rollups/property-counts.ts; used
  * only by tests), run on one server, two shards and chdb.
@@ -7,13 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { range } from './adapter-cases.js';
 import type { ClickHouseStorage } from '../clickhouse-storage.js';
 import { DAYS_PER_QUERY } from '../schema/days.js';
+import { countedRows, eventOf } from './count-cases.js';
 
-let seq = 0;
-const ev = (sessionId: string, visitorId: string, at: string, name: string, props: PropEntry[] = []): StoredEvent => ({
-  siteId: 'ST-pc', sessionId, visitorId, ts: Date.parse(at), day: at.slice(0, 10), type: name === '' ? 'pageview' : 'event', name,
-  path: name === '' ? '/' : '', seq: ++seq, entryPath: '/', referrerSource: 'Direct / None', channel: 'Direct', utmSource: '', utmMedium: '', utmCampaign: '',
-  countryCode: 'GB', deviceType: 'Desktop', browser: 'Chrome', os: 'Windows', ...(props.length > 0 ? { props } : {}),
-});
+const event = eventOf('ST-pc');
+/** A custom event `name` with `props`, or a pageview of `/` when `name` is empty. */
+const ev = (sessionId: string, visitorId: string, at: string, name: string, props: PropEntry[] = []) =>
+  event(sessionId, visitorId, at, name === '' ? { path: '/' } : { event: name, props });
 
 /**
  * ST-pc, UTC, "now" 2026-03-10 12:00Z: 03-01 to 03-03 are settled once built.
@@ -39,19 +38,9 @@ export function propertyCountCases(open: (database: string, now: () => number) =
   describe('property counts of settled days', () => {
     let storage: ClickHouseStorage;
     /** The rows counted so far: [day, level, key, marker, value, events, visitors]. */
-    const counted = async () => {
-      const result = await storage.client.query({
-        query: `SELECT toString(day) AS d, level, key, marker, value, events, visitors FROM ${DATABASE}.property_counts ORDER BY d, level, key, marker, value, events`,
-        format: 'JSONEachRow',
-      });
-      return (await result.json<Record<string, string | number>>()).map((r) => [r.d, Number(r.level), r.key, Number(r.marker), r.value, Number(r.events), Number(r.visitors)]);
-    };
-    /** Waits up to 5 s for the background counts to show `row`. */
-    const countedWith = async (row: unknown[]) => {
-      const has = (rows: unknown[][]) => rows.some((r) => JSON.stringify(r) === JSON.stringify(row));
-      for (let i = 0; i < 100 && !has(await counted()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      return counted();
-    };
+    const { countedWith } = countedRows<Record<string, string | number>>(() => storage,
+      `SELECT toString(day) AS d, level, key, marker, value, events, visitors FROM ${DATABASE}.property_counts ORDER BY d, level, key, marker, value, events`,
+      (r) => [r.d, Number(r.level), r.key, Number(r.marker), r.value, Number(r.events), Number(r.visitors)]);
     const keys = async (r = R) => byKey(await storage.properties!(r, 'cta_click', undefined));
 
     beforeAll(async () => {
