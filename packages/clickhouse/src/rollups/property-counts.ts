@@ -12,7 +12,10 @@
  * A property's counts change only with its day's events, and every write marks its events'
  * days, so a write makes the day's counts stale with its build, as for every count of a build.
  * Reads take the largest row of a day and key or value: two processes counting the same day
- * count the same. Under a filter, properties are read from the matching events (properties.ts).
+ * count the same. Only a name (and key) with events in the range read is counted: a name (or
+ * key) nobody sends is read raw each time (one index range per day of `custom_events`) and
+ * never makes the store keep rows. Under a filter, properties are read from the matching
+ * events (properties.ts).
  */
 import type { DayRange, PropertyTotals } from '@siteline/core';
 import { sqlDate, sqlInt, sqlString } from '../connection/escape.js';
@@ -104,7 +107,8 @@ export function createPropertyCounts(io: Pick<WriterIO, 'rows'>, target: SchemaT
         const known = totals.get(row.k) ?? { key: row.k, count: 0, visitors: 0 };
         totals.set(row.k, { key: row.k, count: known.count + Number(row.n), visitors: known.visitors + Number(row.v) });
       }
-      if (uncounted.length > 0) {
+      // Only a name (and key) the range has: no request for a name nobody sends makes the store keep rows.
+      if (uncounted.length > 0 && totals.size > 0) {
         counts.later(`${r.siteId}\u0000${name}\u0000${property ?? ''}\u0000${property === undefined ? 0 : 1}`, uncounted,
           (fresh) => chunks(fresh, DAYS_PER_QUERY), (part) => propertyCountSql(target, r.siteId, part, name, property));
       }

@@ -38,7 +38,7 @@ export function propertyCountCases(open: (database: string, now: () => number) =
   describe('property counts of settled days', () => {
     let storage: ClickHouseStorage;
     /** The rows counted so far: [day, level, key, marker, value, events, visitors]. */
-    const { countedWith } = countedRows<Record<string, string | number>>(() => storage,
+    const { counted, countedWith } = countedRows<Record<string, string | number>>(() => storage,
       `SELECT toString(day) AS d, level, key, marker, value, events, visitors FROM ${DATABASE}.property_counts ORDER BY d, level, key, marker, value, events`,
       (r) => [r.d, Number(r.level), r.key, Number(r.marker), r.value, Number(r.events), Number(r.visitors)]);
     const keys = async (r = R) => byKey(await storage.properties!(r, 'cta_click', undefined));
@@ -80,6 +80,17 @@ export function propertyCountCases(open: (database: string, now: () => number) =
       expect(byKey(await storage.properties!(R, 'cta_click', 'plan'))).toEqual(expected);
       // Another name's counts are its own: `other` is read raw and counted apart.
       expect(await storage.properties!(R, 'other', undefined)).toEqual([{ key: 'plan', count: 1, visitors: 1 }]);
+      await countedWith(['2026-03-01', 0, 'plan', 0, '', 1, 1]); // other's (cta_click's plan on 03-01 is 3, 2)
+    });
+
+    it('a name or a key the range does not have is read raw and never counted', async () => {
+      const before = await counted();
+      expect(await storage.properties!(R, 'nobody_sends_this', undefined)).toEqual([]);
+      expect(await storage.properties!(R, 'cta_click', 'no_such_key')).toEqual([]);
+      // A name that is counted, read after them: its count runs after theirs would have (one statement at a time).
+      expect(await storage.properties!(R, 'other', 'plan')).toEqual([{ key: 'x', count: 1, visitors: 1 }]);
+      // Its value x on 03-01 and its three markers: nothing for the name and the key the range lacks (three markers each).
+      expect((await countedWith(['2026-03-01', 1, 'plan', 0, 'x', 1, 1])).length - before.length).toBe(4);
     });
 
     it('the counts are what the read takes, and a write to a counted day reads it raw until it is counted again', async () => {
