@@ -59,7 +59,7 @@ export { enrichEvent, type IncomingEvent, type EnrichedEvent } from './import/en
 export { Sessionizer, stampSessions, stampEvent, continuesSession, newSessionId, SESSION_GAP_MS, type SessionFirstEvent } from './import/sessionize.js';
 export { deriveVisitorId } from './import/visitor.js';
 export { parseImportLine, importLineSchema, MAX_LINE_LENGTH } from './import/line-schema.js';
-export { isValidTimeZone, localDay, dayStart, shiftDay, daysBetween } from './time/zone.js';
+export { isValidTimeZone, localDay, dayStart, shiftDay, daysBetween, runsOf } from './time/zone.js';
 export type { Account, AccountStore, ApiKeyInfo, KeyIdentity } from './accounts/types.js';
 export {
   COMMUNITY_ACCOUNT, type ExpiryBounds, type LinkRow, type PeopleStore, type Role, ROLES, type SignInAttempt, type SignInRow, type UserChange, type UserRow, type WebSessionRow,
@@ -101,4 +101,4 @@ export { parseImportObject } from './import/line-schema.js';
 export { importUmami, type UmamiImportOptions } from './import/umami/umami.js';
 export { importGa4, type Ga4ImportOptions } from './import/ga4/ga4.js';
 export { GA4_AUTOMATIC_EVENTS } from './import/ga4/ga4-row.js';
-export { importedDayRuns, runsOf } from './imported/plan.js';
+export { importedDayRuns } from './imported/plan.js';

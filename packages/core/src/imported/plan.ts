@@ -11,7 +11,7 @@
  * - A body says so (`imported`) only on sites with imported days that count in the range:
  *   other bodies do not change by a byte.
  */
-import { dayStart, daysBetween, shiftDay } from '../time/zone.js';
+import { dayStart, daysBetween, runsOf, shiftDay } from '../time/zone.js';
 import type { Query } from '../query/parse.js';
 import type { DayRange, Storage } from '../storage/types.js';
 import type { ImportedNote, Site } from '../types.js';
@@ -137,20 +137,6 @@ export function importedDaysIn(datasets: readonly ImportedDataset[], range: Pick
     if (from <= to) for (const day of daysBetween(from, to)) days.add(day);
   }
   return [...days].sort();
-}
-
-/**
- * Ascending days as runs of consecutive days.
- * @example runsOf(['2026-01-01', '2026-01-02', '2026-01-05']) // [{ from: '2026-01-01', to: '2026-01-02' }, { from: '2026-01-05', to: '2026-01-05' }]
- */
-export function runsOf(days: readonly string[]): DayRun[] {
-  const runs: DayRun[] = [];
-  for (const day of days) {
-    const last = runs[runs.length - 1];
-    if (last && shiftDay(last.to, 1) === day) last.to = day;
-    else runs.push({ from: day, to: day });
-  }
-  return runs;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayStart, daysBetween, isValidTimeZone, localDay, shiftDay } from './zone.js';
+import { dayStart, daysBetween, isValidTimeZone, localDay, runsOf, shiftDay } from './zone.js';
 
 describe('time zones', () => {
   it('local day of an instant', () => {
@@ -29,5 +29,14 @@ describe('time zones', () => {
     expect(isValidTimeZone('UTC')).toBe(true);
     expect(isValidTimeZone('Mars/Olympus')).toBe(false);
     expect(isValidTimeZone('')).toBe(false);
+  });
+
+  it('runs of consecutive days cross month and year ends, and a gap of one day starts a new run', () => {
+    expect(runsOf([])).toEqual([]);
+    expect(runsOf(['2026-12-30', '2026-12-31', '2027-01-01', '2027-01-03', '2027-02-28', '2027-03-01'])).toEqual([
+      { from: '2026-12-30', to: '2027-01-01' },
+      { from: '2027-01-03', to: '2027-01-03' },
+      { from: '2027-02-28', to: '2027-03-01' },
+    ]);
   });
 });

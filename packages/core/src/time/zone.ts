@@ -112,6 +112,20 @@ export function daysBetween(from: string, to: string): string[] {
   return Array.from({ length: Math.max(0, rangeLength(from, to)) }, (_, i) => isoDay(start + i * 86_400_000));
 }
 
+/**
+ * Ascending days as runs of consecutive days, both ends inclusive.
+ * @example runsOf(['2026-01-01', '2026-01-02', '2026-01-05']) // [{ from: '2026-01-01', to: '2026-01-02' }, { from: '2026-01-05', to: '2026-01-05' }]
+ */
+export function runsOf(days: readonly string[]): { from: string; to: string }[] {
+  const runs: { from: string; to: string }[] = [];
+  for (const day of days) {
+    const last = runs[runs.length - 1];
+    if (last && shiftDay(last.to, 1) === day) last.to = day;
+    else runs.push({ from: day, to: day });
+  }
+  return runs;
+}
+
 /** Number of days in the inclusive range. */
 export function rangeLength(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { dayStart, localDay, shiftDay } from '../../time/zone.js';
+import { dayStart, localDay, runsOf, shiftDay } from '../../time/zone.js';
 import type { GoalDefinition } from '../../goals/goal.js';
 import { hasConditions } from '../selection.js';
 import type { BreakdownTotals, DayRange, EventTotals, PageTotals, PropertyTotals, Selection, SessionDimension, SummaryTotals } from '../types.js';
@@ -14,7 +14,7 @@ import { createRawSelectionReads } from './sqlite-selection-raw.js';
 import type { Rollups } from './sqlite-rollups.js';
 import { funnelKey, goalKey, pairPlan, slicePlan } from './slices/kinds.js';
 import type { Days, SliceRead } from './slices/reads.js';
-import { runsOf, type Slices } from './slices/slices.js';
+import type { Slices } from './slices/slices.js';
 
 /**
  * Days still receiving writes: the site's current local day and, for the first
@@ -258,7 +258,7 @@ export function createReads(db: Database.Database, rollups: Rollups, options: Re
     if (rest.length === 0) return part;
     const timezone = zoneOf(range.siteId);
     const parts = [part];
-    for (const [from, to] of runsOf(rest)) {
+    for (const { from, to } of runsOf(rest)) {
       parts.push(await scan({ siteId: range.siteId, from, to, startMs: startOf(from, timezone), endMs: startOf(shiftDay(to, 1), timezone) }));
     }
     if (!options.readonly) {

@@ -45,17 +45,6 @@ function dictionaries(): SiteDictionaries {
   return { paths, names: new Dictionary(), propKeys: new Dictionary(), propValues: new Dictionary(), attributes: ATTRIBUTES.map((a) => (a === 'entryPath' ? paths : new Dictionary())) };
 }
 
-/** Cuts sorted days into runs of consecutive days. */
-export function runsOf(days: readonly string[]): [string, string][] {
-  const runs: [string, string][] = [];
-  for (const day of days) {
-    const last = runs[runs.length - 1];
-    if (last && shiftDay(last[1], 1) === day) last[1] = day;
-    else runs.push([day, day]);
-  }
-  return runs;
-}
-
 export function createSlices(db: Database.Database, versions: DayVersions, options: SlicesOptions) {
   const store = createSliceStore(db, versions);
   const minSessions = options.minSessions ?? MIN_SESSIONS;
