@@ -26,13 +26,20 @@ export interface BuiltDay {
 export type CountDimension = 'goal' | 'funnel';
 
 /**
+ * The rows of `built` under their build ids: `day IN` first, so the read keeps to the days'
+ * index ranges, then the (day, build id) pairs.
+ */
+export function builtDaysSql(built: readonly BuiltDay[]): string {
+  return `day IN (${built.map((b) => sqlDate(b.day)).join(', ')}) AND (day, ver) IN (${built.map((b) => `(${sqlDate(b.day)}, ${sqlInt(b.ver)})`).join(', ')})`;
+}
+
+/**
  * Per value (`g`) and day (`d`) among `built`: the counted visitors (`v`); a row per value
  * and day that has been counted (the marker), none for the others.
  */
 export function builtCountsSql(t: SchemaTarget, siteId: string, dimension: CountDimension, built: readonly BuiltDay[], values: readonly string[]): string {
   return `SELECT value AS g, toString(day) AS d, max(visitors) AS v FROM ${tableName(t, 'visitor_rollups')}
-    WHERE site_id = ${sqlString(siteId)} AND dimension = ${sqlString(dimension)} AND day IN (${built.map((b) => sqlDate(b.day)).join(', ')})
-      AND (day, ver) IN (${built.map((b) => `(${sqlDate(b.day)}, ${sqlInt(b.ver)})`).join(', ')})
+    WHERE site_id = ${sqlString(siteId)} AND dimension = ${sqlString(dimension)} AND ${builtDaysSql(built)}
       AND value IN (${values.map(sqlString).join(', ')})
     GROUP BY value, day`;
 }
@@ -42,12 +49,19 @@ export function verSql(built: readonly BuiltDay[], day: string): string {
   return `transform(${day}, [${built.map((b) => sqlDate(b.day)).join(', ')}], [${built.map((b) => `toUInt64(${sqlInt(b.ver)})`).join(', ')}], toUInt64(0))`;
 }
 
+/**
+ * A `SELECT` of one row per day of `built` and value of `values`: `columns` writes the row from
+ * the SQL of its day, build id and value.
+ */
+export function markerRowsSql(built: readonly BuiltDay[], values: readonly string[], columns: (day: string, ver: string, value: string) => string): string {
+  // Every (day, build id, value) in one array: 18.16 takes one ARRAY JOIN per query.
+  const rows = built.flatMap((b) => values.map((v) => `(${sqlDate(b.day)}, toUInt64(${sqlInt(b.ver)}), ${sqlString(v)})`)).join(', ');
+  return `SELECT ${columns('tupleElement(m, 1)', 'tupleElement(m, 2)', 'tupleElement(m, 3)')} FROM system.one ARRAY JOIN [${rows}] AS m`;
+}
+
 /** A `SELECT` of `visitor_rollups` rows: the marker (0 visitors) of every value on every day of `built`. */
 export function markersSql(siteId: string, dimension: CountDimension, built: readonly BuiltDay[], values: readonly string[]): string {
-  // Every (day, value) pair in one array: 18.16 takes one ARRAY JOIN per query.
-  const pairs = built.flatMap((b) => values.map((v) => `(${sqlDate(b.day)}, ${sqlString(v)})`)).join(', ');
-  return `SELECT ${sqlString(siteId)}, ${sqlString(dimension)}, tupleElement(dk, 1), ${verSql(built, 'tupleElement(dk, 1)')}, tupleElement(dk, 2), toUInt64(0)
-    FROM system.one ARRAY JOIN [${pairs}] AS dk`;
+  return markerRowsSql(built, values, (day, ver, value) => `${sqlString(siteId)}, ${sqlString(dimension)}, ${day}, ${ver}, ${value}, toUInt64(0)`);
 }
 
 /**

@@ -17,7 +17,7 @@ import { sqlDate, sqlString } from '../connection/escape.js';
 import { tableName, type SchemaTarget } from '../schema/schema.js';
 import type { VisitorSources } from '../reads/queries.js';
 import { sessionMeetsSql } from '../reads/conditions.js';
-import { chunks } from '../write/tsv.js';
+import { chunks } from '../connection/parts.js';
 import type { WriterIO } from '../write/writer.js';
 import { type BuiltDay, builtCountsSql, createBackgroundCounts, markersSql, sumCounted, verSql } from './day-counts.js';
 

@@ -18,14 +18,14 @@
  * events (properties.ts).
  */
 import type { DayRange, PropertyTotals } from '@siteline/core';
-import { sqlDate, sqlInt, sqlString } from '../connection/escape.js';
+import { sqlDate, sqlString } from '../connection/escape.js';
 import { DAYS_PER_QUERY, readDay } from '../schema/days.js';
 import { tableName, type SchemaTarget } from '../schema/schema.js';
 import { propertiesOfDaysSql } from '../reads/properties.js';
 import type { VisitorSources } from '../reads/queries.js';
-import { chunks } from '../write/tsv.js';
+import { chunks } from '../connection/parts.js';
 import type { WriterIO } from '../write/writer.js';
-import { type BuiltDay, createBackgroundCounts, verSql } from './day-counts.js';
+import { type BuiltDay, builtDaysSql, createBackgroundCounts, markerRowsSql, verSql } from './day-counts.js';
 
 /**
  * The rows of a name (level 0: its keys, in `key`) or of a name and key (level 1: the key's
@@ -33,7 +33,7 @@ import { type BuiltDay, createBackgroundCounts, verSql } from './day-counts.js';
  */
 function countsWhere(siteId: string, built: readonly BuiltDay[], name: string, property: string | undefined): string {
   return `site_id = ${sqlString(siteId)} AND name = ${sqlString(name)} AND level = ${property === undefined ? 0 : `1 AND key = ${sqlString(property)}`}
-    AND day IN (${built.map((b) => sqlDate(b.day)).join(', ')}) AND (day, ver) IN (${built.map((b) => `(${sqlDate(b.day)}, ${sqlInt(b.ver)})`).join(', ')})`;
+    AND ${builtDaysSql(built)}`;
 }
 
 /** The days among `built` counted for the name (and key): one row (`d`) per day with a marker. */
@@ -65,12 +65,11 @@ export function propertyCountSql(t: SchemaTarget, siteId: string, built: readonl
        FROM (SELECT day, visitor_id, prop_values[indexOf(prop_keys, ${sqlString(property)})] AS prop_value FROM ${tableName(t, 'custom_events')}
          WHERE ${where} AND has(prop_keys, ${sqlString(property)}))
        GROUP BY day, prop_value`;
-  const days = built.map((b) => `(${sqlDate(b.day)}, toUInt64(${sqlInt(b.ver)}))`).join(', ');
+  const level = `toUInt8(${property === undefined ? 0 : 1})`;
   return `INSERT INTO ${tableName(t, 'property_counts')} (site_id, day, ver, name, level, key, marker, value, events, visitors)
     ${rows}
     UNION ALL
-    SELECT ${s}, tupleElement(dv, 1), tupleElement(dv, 2), ${n}, toUInt8(${property === undefined ? 0 : 1}), ${sqlString(property ?? '')}, toUInt8(1), '', toUInt64(0), toUInt64(0)
-    FROM system.one ARRAY JOIN [${days}] AS dv`;
+    ${markerRowsSql(built, [''], (day, ver, value) => `${s}, ${day}, ${ver}, ${n}, ${level}, ${sqlString(property ?? '')}, toUInt8(1), ${value}, toUInt64(0), toUInt64(0)`)}`;
 }
 
 export interface PropertyCountOptions {

@@ -43,11 +43,3 @@ export function* tsvPieces<T>(rows: readonly T[], line: (row: T) => string): Gen
     yield `${lines.join('\n')}\n`;
   }
 }
-
-/** `list` in parts of `size` (the last one shorter). */
-export function chunks<T>(list: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
-

@@ -3,7 +3,8 @@ import { compareBytes, DuplicateImportError, type ImportRecord, type StoredEvent
 import { readDay } from '../schema/days.js';
 import { sqlDate, sqlString, tsvStrings, tsvText } from '../connection/escape.js';
 import { checkEvent, EVENT_LINE_COLUMNS, eventLine } from './events.js';
-import { chunks, TsvBody, tsvPieces } from './tsv.js';
+import { chunks } from '../connection/parts.js';
+import { TsvBody, tsvPieces } from './tsv.js';
 import { GAP_COLUMNS } from '../schema/migrations/006-filter-layout.js';
 import { SESSION_COLUMNS } from '../schema/migrations/008-name-counts.js';
 import { GapChanges, type GapRow, makesStale, mergeSession, needsStoredEvents, sortByTime, type SessionState, type Step } from './session-plan.js';
