@@ -1,5 +1,5 @@
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
-import { type BreakdownTotals, type DayTotals, hasConditions, stepGoal, type PageTotals, type Site, type Storage } from '@siteline/core';
+import { type BreakdownTotals, type DayTotals, dayStart, hasConditions, shiftDay, stepGoal, type PageTotals, type Site, type Storage } from '@siteline/core';
 import { connect, type ClientConnection } from './connection/client.js';
 import { clientIO } from './connection/client-io.js';
 import { outsideDateType, readDay } from './schema/days.js';
@@ -169,7 +169,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
       // One write at a time per store: a write reads the state of its sessions, so two at once could both build on the same one.
       await serially(async () => {
         const touched = await write(events, record);
-        if (record) await rollups.settle(touched);
+        if (record) await settle(touched);
       });
     },
 
@@ -190,7 +190,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
           }
         }
         await write.recordImport(record);
-        await rollups.settle(touched);
+        await settle(touched);
       });
     },
 
@@ -361,6 +361,31 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     raw: (range, steps) => funnelReads.funnelVisitors(range, steps),
     command,
   });
+  /**
+   * After an import: builds the days it touched, then has the site's goals and saved funnels
+   * counted on them in the background, so the first reads of those days find counts. A count
+   * that cannot start leaves its days to the first read, as before.
+   */
+  const settle = async (touched: TouchedDays) => {
+    await rollups.settle(touched);
+    for (const [siteId, days] of touched) {
+      if (days.size === 0) continue;
+      try {
+        const site = await storage.getSite(siteId);
+        if (!site) continue;
+        const list = [...days].sort();
+        const from = list[0]!;
+        const to = list[list.length - 1]!;
+        const range = { siteId, from, to, startMs: dayStart(from, site.timezone), endMs: dayStart(shiftDay(to, 1), site.timezone) };
+        const [{ built }, goals, funnels] = await Promise.all([rollups.sources(range), storage.listGoals!(siteId), storage.listFunnels!(siteId)]);
+        const settled = built.filter((b) => days.has(b.day));
+        await goalVisitors.countSettled(siteId, settled, goals);
+        for (const funnel of funnels) await savedFunnels.countSettled(range, settled, funnel.steps.map(stepGoal));
+      } catch {
+        // Counting is only ahead of time: the first read of these days counts them.
+      }
+    }
+  };
   const imported = createImported(io, target, { client, nodes: options.nodes, username: options.username, password: options.password });
 
   return storage;

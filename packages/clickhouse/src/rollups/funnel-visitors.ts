@@ -77,6 +77,22 @@ export function createFunnelVisitors(io: Pick<WriterIO, 'rows'>, target: SchemaT
   const counts = createBackgroundCounts(options.command);
   const same = (a: readonly GoalDefinition[], b: readonly GoalDefinition[]) => a.length === b.length && a.every((s, i) => s.type === b[i]!.type && s.value === b[i]!.value);
 
+  /**
+   * Counts `uncounted` (settled days of `r`) in the background, in parts of consecutive days
+   * among `days` (the range's days with data, ascending) of at most `DAYS_PER_QUERY` days.
+   */
+  const later = (r: DayRange, days: readonly string[], uncounted: readonly BuiltDay[], steps: readonly GoalDefinition[]) => {
+    if (uncounted.length === 0) return;
+    const split = (fresh: BuiltDay[]) => {
+      const byDay = new Map(fresh.map((d) => [d.day, d]));
+      return runsAmong(days, new Set(byDay.keys()))
+        .flatMap((run) => dayParts(run.from, run.to, DAYS_PER_QUERY))
+        .map((part) => fresh.filter((d) => d.day >= part.from && d.day <= part.to))
+        .filter((part) => part.length > 0);
+    };
+    counts.later(`${r.siteId}\u0000${stepValue(steps, 0)}`, uncounted, split, (part) => funnelCountSql(target, { ...r, from: part[0]!.day, to: part[part.length - 1]!.day }, part, steps));
+  };
+
   return {
     async visitors(r: DayRange, steps: readonly GoalDefinition[]): Promise<number[]> {
       if (outsideDateType(r)) return steps.map(() => 0);
@@ -91,18 +107,16 @@ export function createFunnelVisitors(io: Pick<WriterIO, 'rows'>, target: SchemaT
       for (const run of runsAmong(days, new Set([...raw, ...uncounted.map((u) => u.day)]))) {
         (await options.raw({ ...r, ...run }, steps)).forEach((n, i) => (out[i]! += n));
       }
-      if (uncounted.length > 0) {
-        const split = (fresh: BuiltDay[]) => {
-          const byDay = new Map(fresh.map((d) => [d.day, d]));
-          return runsAmong(days, new Set(byDay.keys()))
-            .flatMap((run) => dayParts(run.from, run.to, DAYS_PER_QUERY))
-            .map((part) => fresh.filter((d) => d.day >= part.from && d.day <= part.to))
-            .filter((part) => part.length > 0);
-        };
-        const key = `${r.siteId}\u0000${values[0]}`;
-        counts.later(key, uncounted, split, (part) => funnelCountSql(target, { ...r, from: part[0]!.day, to: part[part.length - 1]!.day }, part, steps));
-      }
+      later(r, days, uncounted, steps);
       return out;
+    },
+
+    /** Counts the saved funnel `steps` in the background on the settled days among `built` that lack its counts (after an import). */
+    async countSettled(r: DayRange, built: readonly BuiltDay[], steps: readonly GoalDefinition[]): Promise<void> {
+      if (built.length === 0 || outsideDateType(r)) return;
+      const values = steps.map((_, i) => stepValue(steps, i));
+      const counted = await io.rows<{ g: string; d: string; v: string }>(builtCountsSql(target, r.siteId, 'funnel', built, values));
+      later(r, built.map((b) => b.day).sort(), sumCounted(built, counted, values).uncounted, steps);
     },
 
     /** Resolves when the counts started in the background so far are done. */

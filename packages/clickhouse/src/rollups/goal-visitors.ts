@@ -76,6 +76,9 @@ export function createGoalVisitors(io: Pick<WriterIO, 'rows'>, target: SchemaTar
     return found;
   };
 
+  const later = (siteId: string, uncounted: readonly BuiltDay[], goals: readonly GoalDefinition[]) =>
+    counts.later(siteId, uncounted, (fresh) => chunks(fresh, DAYS_PER_QUERY), (part) => goalBuildSql(target, siteId, part, goals));
+
   return {
     async visitors(r: DayRange, goals: readonly GoalDefinition[]): Promise<number[]> {
       const keys = goals.map(goalKey);
@@ -90,9 +93,17 @@ export function createGoalVisitors(io: Pick<WriterIO, 'rows'>, target: SchemaTar
       for (const row of rawRows) add(row.g, Number(row.v));
       if (uncounted.length > 0) {
         for (const row of await raw(r.siteId, uncounted.map((u) => u.day), goals)) add(row.g, Number(row.v));
-        counts.later(r.siteId, uncounted, (fresh) => chunks(fresh, DAYS_PER_QUERY), (part) => goalBuildSql(target, r.siteId, part, goals));
+        later(r.siteId, uncounted, goals);
       }
       return keys.map((key) => totals.get(key) ?? 0);
+    },
+
+    /** Counts `goals` in the background on the settled days among `built` that lack a count for some goal (after an import). */
+    async countSettled(siteId: string, built: readonly BuiltDay[], goals: readonly GoalDefinition[]): Promise<void> {
+      if (built.length === 0 || goals.length === 0) return;
+      const keys = goals.map(goalKey);
+      const counted = await io.rows<{ g: string; d: string; v: string }>(builtCountsSql(target, siteId, 'goal', built, keys));
+      later(siteId, sumCounted(built, counted, keys).uncounted, goals);
     },
 
     /** Resolves when the counts started in the background so far are done. */

@@ -38,7 +38,7 @@ export function funnelVisitorCases(open: (database: string, now: () => number) =
   describe('saved funnels counted per settled day', () => {
     let storage: ClickHouseStorage;
     /** The funnel rows counted so far: [day, value, visitors], markers (0) included. */
-    const { countedWith } = countedRows<{ d: string; value: string; visitors: string }>(() => storage,
+    const { counted, countedWith } = countedRows<{ d: string; value: string; visitors: string }>(() => storage,
       `SELECT toString(day) AS d, value, visitors FROM ${DATABASE}.visitor_rollups WHERE dimension = 'funnel' ORDER BY d, value, visitors`,
       (r) => [r.d, r.value, Number(r.visitors)]);
 
@@ -53,37 +53,48 @@ export function funnelVisitorCases(open: (database: string, now: () => number) =
       await storage?.close();
     });
 
-    it('steps asked ad hoc are read raw and never counted; a saved funnel is read raw first, counted per day, then read from its counts', async () => {
-      // / then signup: v1 and v2 on 03-01, v3 and v4 on 03-02 see /; only f1 (v1) signs up after it.
-      expect(await storage.funnelVisitors!(R, [STEPS[0]!, STEPS[2]!])).toEqual([4, 1]);
-      expect(await storage.funnelVisitors!(R, STEPS)).toEqual([4, 2, 1]);
-      // Per day and step: the count (a row for each step of a day where someone reached step 1) and a marker (0).
-      expect(await countedWith(['2026-03-03', S3, 0]).then(() => countedWith(['2026-03-02', S1, 2]))).toEqual([
+    it('the import counts the saved funnel per day it settles, before any read; steps asked ad hoc are read raw and never counted', async () => {
+      // Per day and step, before any read (the import's counts): the count (a row for each step of a day where someone
+      // reached step 1) and a marker (0).
+      const imported = [
         ['2026-03-01', S1, 0], ['2026-03-01', S1, 2], ['2026-03-01', S2, 0], ['2026-03-01', S2, 1], ['2026-03-01', S3, 0], ['2026-03-01', S3, 1],
         ['2026-03-02', S1, 0], ['2026-03-02', S1, 2], ['2026-03-02', S2, 0], ['2026-03-02', S2, 1], ['2026-03-02', S3, 0], ['2026-03-02', S3, 0],
         ['2026-03-03', S1, 0], ['2026-03-03', S2, 0], ['2026-03-03', S3, 0],
-      ]);
+      ];
+      expect(await countedWith(['2026-03-03', S3, 0]).then(() => countedWith(['2026-03-02', S1, 2]))).toEqual(imported);
+      // / then signup: v1 and v2 on 03-01, v3 and v4 on 03-02 see /; only f1 (v1) signs up after it.
+      expect(await storage.funnelVisitors!(R, [STEPS[0]!, STEPS[2]!])).toEqual([4, 1]);
       expect(await storage.funnelVisitors!(R, STEPS)).toEqual([4, 2, 1]);
+      expect(await counted()).toEqual(imported);
       // Under a filter the funnel is read raw: country GB is every session.
       expect(await storage.funnelVisitors!(R, STEPS, { session: [{ attribute: 'countryCode', operator: 'is', values: ['GB'] }], page: [], event: [], prop: [], goal: [] })).toEqual([4, 2, 1]);
     });
 
-    it(`a range of more days than one query takes (${DAYS_PER_QUERY}) is read raw and counted in parts, with the same visitors`, async () => {
+    it(`a range of more days than one query takes (${DAYS_PER_QUERY}) is counted in parts, by the import and by a read, with the same visitors`, async () => {
       // On each of the 40 days 01-20 to 02-28 a visitor of its own takes all three steps (sessions d0..d39).
       const days = Array.from({ length: 40 }, (_, i) => Date.parse('2026-01-20T10:00:00Z') + i * 86_400_000);
       const more = days.flatMap((t, i) => [
         ev(`d${i}`, `vd${i}`, new Date(t).toISOString(), { path: '/' }), ev(`d${i}`, `vd${i}`, new Date(t + 60_000).toISOString(), { path: '/pricing' }),
         ev(`d${i}`, `vd${i}`, new Date(t + 120_000).toISOString(), { event: 'signup' }),
       ]);
-      // Imported (a record): the 40 days are built as the write ends, so the read finds 40 settled days without counts.
+      // Imported (a record): the 40 days are built as the write ends and the saved funnel counted on them, in two parts:
+      // 01-20 to 02-19, then 02-20 to 02-28.
       await storage.writeEvents(more, { hash: 'f2', events: more.length, importedAt: '2026-03-10T00:00:00Z' });
-      const long = range('ST-fc', '2026-01-20', '2026-03-03');
-      expect(await storage.funnelVisitors!(long, STEPS)).toEqual([44, 42, 41]);
-      // 40 days to count: 01-20 to 02-19 in the first part, 02-20 to 02-28 in the second.
       const rows = await countedWith(['2026-01-20', S3, 1]).then(() => countedWith(['2026-02-28', S3, 1]));
       expect(rows.filter(([day, value, n]) => (day as string) < '2026-03-01' && value === S3 && n === 1)).toHaveLength(40);
       expect(rows.filter(([day]) => (day as string) < '2026-03-01')).toHaveLength(40 * 6);
+      const long = range('ST-fc', '2026-01-20', '2026-03-03');
       expect(await storage.funnelVisitors!(long, STEPS)).toEqual([44, 42, 41]);
+      // A funnel saved after the import (/pricing then signup) has no counts: the read takes the 43 days raw, in parts, and
+      // counts them. /pricing: the 40, v1 (f1) on 03-01, v3 (f4) and v4 (f5) on 03-02; signup after it: the 40 and f1.
+      const later: GoalDefinition[] = [STEPS[1]!, STEPS[2]!];
+      const L2 = stepValue(later, 1);
+      await storage.insertFunnel!({ siteId: 'ST-fc', name: 'Pricing', steps: [{ page: '/pricing' }, { event: 'signup' }], createdAt: '2026-03-10T00:00:00Z' });
+      expect((await counted()).filter(([, value]) => value === L2)).toEqual([]);
+      expect(await storage.funnelVisitors!(long, later)).toEqual([43, 41]);
+      const laterRows = (await countedWith(['2026-01-20', L2, 1]).then(() => countedWith(['2026-02-28', L2, 1]))).filter(([, value]) => value === L2);
+      expect(laterRows.filter(([day, , n]) => (day as string) < '2026-03-01' && n === 1)).toHaveLength(40);
+      expect(await storage.funnelVisitors!(long, later)).toEqual([43, 41]);
     });
 
     it('the counts are what the read takes, and a later write to a session of a counted day reads that day raw until it is counted again', async () => {

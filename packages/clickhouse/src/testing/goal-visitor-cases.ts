@@ -124,5 +124,26 @@ export function goalVisitorCases(open: (database: string, now: () => number) => 
       await countedWith(['2026-03-02', 'page:/pricing', 2]);
       expect(await storage.goalTotals!(R, [PRICING])).toEqual([{ visitors: 3, conversions: 3 }]);
     });
+
+    it('an import counts the site\'s saved goals on the days it settles, before any read of them', async () => {
+      // ST-gi saves signup and Visit /pricing, then imports: i1 v1 03-01 signup; i2 v2 03-01 /pricing; i3 v3 03-02 signup, 03-02 /docs/.
+      const evi = eventOf('ST-gi');
+      await storage.insertSite({ id: 'ST-gi', name: 'GI', timezone: 'UTC', domain: null, accountId: null, createdAt: '2026-01-01T00:00:00Z' });
+      for (const goal of [SIGNUP, PRICING]) await storage.insertGoal!({ siteId: 'ST-gi', name: goal.type === 'event' ? goal.value : `Visit ${goal.value}`, ...goal, createdAt: '2026-01-01T00:00:00Z' });
+      const imported = [
+        evi('i1', 'v1', '2026-03-01T10:00:00Z', { event: 'signup' }), evi('i2', 'v2', '2026-03-01T11:00:00Z', { path: '/pricing' }),
+        evi('i3', 'v3', '2026-03-02T09:00:00Z', { event: 'signup' }), evi('i3', 'v3', '2026-03-02T09:01:00Z', { path: '/docs/' }),
+      ];
+      await storage.writeEvents(imported, { hash: 'gi', events: imported.length, importedAt: '2026-03-10T00:00:00Z' });
+      const { countedWith: importCounted } = countedRows<{ d: string; value: string; visitors: string }>(() => storage,
+        `SELECT toString(day) AS d, value, visitors FROM ${DATABASE}.visitor_rollups WHERE dimension = 'goal' AND site_id = 'ST-gi' ORDER BY d, value, visitors`,
+        (r) => [r.d, r.value, Number(r.visitors)]);
+      // Nothing has read ST-gi: these rows are the import's. A count and a marker per day and saved goal (none for /docs/*).
+      expect(await importCounted(['2026-03-01', 'event:signup', 1]).then(() => importCounted(['2026-03-02', 'page:/pricing', 0]))).toEqual([
+        ['2026-03-01', 'event:signup', 0], ['2026-03-01', 'event:signup', 1], ['2026-03-01', 'page:/pricing', 0], ['2026-03-01', 'page:/pricing', 1],
+        ['2026-03-02', 'event:signup', 0], ['2026-03-02', 'event:signup', 1], ['2026-03-02', 'page:/pricing', 0],
+      ]);
+      expect(await storage.goalTotals!(range('ST-gi', '2026-03-01', '2026-03-02'), [SIGNUP, PRICING])).toEqual([{ visitors: 2, conversions: 2 }, { visitors: 1, conversions: 1 }]);
+    });
   });
 }
