@@ -32,9 +32,11 @@ export interface AddDemoSiteOptions {
 }
 
 /**
- * Creates the demo site, imports generated traffic into it (custom events with
- * properties) and, on a storage that keeps goals and funnels, adds the demo goals and
- * funnels (pricing to signup, docs to download). Fails, like
+ * Creates the demo site, on a storage that keeps goals and funnels adds the demo goals and
+ * funnels (pricing to signup, docs to download), then imports generated traffic into it
+ * (custom events with properties): saved first, as a site's goals usually are before its
+ * history arrives, so a store that counts saved goals and funnels as an import settles
+ * (ClickHouse) has them counted for the first dashboard. Fails, like
  * `createSite`, when a site with that id exists already.
  *
  * @example
@@ -43,6 +45,8 @@ export interface AddDemoSiteOptions {
  */
 export async function addDemoSite(storage: Storage, options: AddDemoSiteOptions = {}): Promise<{ site: Site; summary: ImportSummary }> {
   const site = await createSite(storage, { ...DEMO_SITE, id: options.id ?? DEMO_SITE.id, accountId: options.accountId });
+  if (storage.capabilities?.goals === true) for (const goal of DEMO_GOALS) await addGoal(storage, site.id, goal);
+  if (storage.capabilities?.funnels === true) for (const funnel of DEMO_FUNNELS) await addFunnel(storage, site.id, funnel);
   const summary = await importEvents(
     storage,
     demoNdjson({
@@ -55,7 +59,5 @@ export async function addDemoSite(storage: Storage, options: AddDemoSiteOptions 
       domain: site.domain ?? DEMO_SITE.domain,
     }),
   );
-  if (storage.capabilities?.goals === true) for (const goal of DEMO_GOALS) await addGoal(storage, site.id, goal);
-  if (storage.capabilities?.funnels === true) for (const funnel of DEMO_FUNNELS) await addFunnel(storage, site.id, funnel);
   return { site, summary };
 }
