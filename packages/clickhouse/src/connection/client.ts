@@ -15,9 +15,6 @@ export interface ConnectOptions {
   clickhouse_settings?: ClickHouseSettings;
 }
 
-/** Times a read is sent when kept-alive connections keep turning out closed (each failed one is dropped). */
-const READ_SENDS = 3;
-
 /** A request that went out on a connection the server had closed: no answer came, nothing was run. */
 const isClosedConnection = (error: unknown): boolean => {
   const code = (error as { code?: unknown } | null)?.code;
@@ -34,7 +31,9 @@ const isClosedConnection = (error: unknown): boolean => {
  * fails with `socket hang up` (ECONNRESET). The client drops connections sooner (2.5 s),
  * but on a loaded machine its timers run late and the race is real: a 10M import into
  * clickhouse-server 18.16 died of it. So reads (`query`: SELECTs, which change nothing)
- * keep their connections and are sent again on a closed connection, at most three times;
+ * keep their connections, and a read that went out on a closed one is sent once more, on
+ * a connection of its own (any other kept-alive connection may have been closed too: after
+ * a pause, every connection of the pool is, and reads side by side leave several);
  * writes (`insert`, `command`, `exec`) go out on a connection of their own each, which
  * nobody closes under them, and are never sent twice (a write that fails may have been
  * stored, so it is reported, not repeated). A new loopback connection costs well under a
@@ -61,13 +60,13 @@ export function connect(options: ConnectOptions): ClickHouseClient {
   const writes = make(false);
   const query = client.query.bind(client);
   const close = client.close.bind(client);
+  const fresh = writes.query.bind(writes);
   const retried: typeof client.query = async (params) => {
-    for (let send = 1; ; send++) {
-      try {
-        return await query(params);
-      } catch (error) {
-        if (send >= READ_SENDS || !isClosedConnection(error)) throw error;
-      }
+    try {
+      return await query(params);
+    } catch (error) {
+      if (!isClosedConnection(error)) throw error;
+      return fresh(params);
     }
   };
   return Object.assign(client, {
