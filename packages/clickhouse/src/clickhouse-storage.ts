@@ -367,18 +367,16 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
    * that cannot start leaves its days to the first read, as before.
    */
   const settle = async (touched: TouchedDays) => {
-    await rollups.settle(touched);
-    for (const [siteId, days] of touched) {
-      if (days.size === 0) continue;
+    const builds = await rollups.settle(touched);
+    for (const [siteId, settled] of builds) {
+      if (settled.length === 0) continue;
       try {
         const site = await storage.getSite(siteId);
         if (!site) continue;
-        const list = [...days].sort();
-        const from = list[0]!;
-        const to = list[list.length - 1]!;
+        const from = settled[0]!.day;
+        const to = settled[settled.length - 1]!.day;
         const range = { siteId, from, to, startMs: dayStart(from, site.timezone), endMs: dayStart(shiftDay(to, 1), site.timezone) };
-        const [{ built }, goals, funnels] = await Promise.all([rollups.sources(range), storage.listGoals!(siteId), storage.listFunnels!(siteId)]);
-        const settled = built.filter((b) => days.has(b.day));
+        const [goals, funnels] = await Promise.all([storage.listGoals!(siteId), storage.listFunnels!(siteId)]);
         await goalVisitors.countSettled(siteId, settled, goals);
         for (const funnel of funnels) await savedFunnels.countSettled(range, settled, funnel.steps.map(stepGoal));
       } catch {

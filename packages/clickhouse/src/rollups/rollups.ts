@@ -202,13 +202,21 @@ export function createRollups(io: WriterIO, target: SchemaTarget, options: Rollu
       return { built, raw };
     },
 
-    /** After an import: builds the days it touched that are not hot, so the first reads find them settled. */
-    async settle(touched: TouchedDays): Promise<void> {
+    /**
+     * After an import: builds the days it touched that are not hot, so the first reads find them
+     * settled. Returns, per site, the touched days that are settled now, with their build ids.
+     */
+    async settle(touched: TouchedDays): Promise<Map<string, { day: string; ver: number }[]>> {
+      const out = new Map<string, { day: string; ver: number }[]>();
       for (const [siteId, set] of touched) {
+        if (set.size === 0) continue;
         const list = [...set].sort();
         const states = (await dayStates(siteId, list[0]!, list[list.length - 1]!)).filter((s) => set.has(s.day));
-        await buildDays(siteId, (await dueDays(siteId, states)).due);
+        const settled = states.filter((s) => isSettled(s.writes, s.ver)).map((s) => ({ day: s.day, ver: s.ver }));
+        settled.push(...(await buildDays(siteId, (await dueDays(siteId, states)).due)));
+        out.set(siteId, settled.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0)));
       }
+      return out;
     },
 
     /** Resolves when the background builds started so far are done (before closing the client or migrating). */
