@@ -84,8 +84,7 @@ export function createFunnelVisitors(io: Pick<WriterIO, 'rows'>, target: SchemaT
   const later = (r: DayRange, days: readonly string[], uncounted: readonly BuiltDay[], steps: readonly GoalDefinition[]) => {
     if (uncounted.length === 0) return;
     const split = (fresh: BuiltDay[]) => {
-      const byDay = new Map(fresh.map((d) => [d.day, d]));
-      return runsAmong(days, new Set(byDay.keys()))
+      return runsAmong(days, new Set(fresh.map((d) => d.day)))
         .flatMap((run) => dayParts(run.from, run.to, DAYS_PER_QUERY))
         .map((part) => fresh.filter((d) => d.day >= part.from && d.day <= part.to))
         .filter((part) => part.length > 0);
