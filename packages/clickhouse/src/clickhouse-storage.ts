@@ -15,6 +15,7 @@ import { createGoalVisitors } from './rollups/goal-visitors.js';
 import { createFunnelVisitors } from './rollups/funnel-visitors.js';
 import { createPropertyCounts } from './rollups/property-counts.js';
 import { createRollups } from './rollups/rollups.js';
+import { createOneValueReads, oneValue } from './rollups/one-value.js';
 import { createPropertyReads } from './reads/properties.js';
 import { createSelectionReads } from './reads/selection.js';
 import type { SchemaTarget } from './schema/schema.js';
@@ -195,7 +196,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
 
     async summary(range, selection) {
-      if (selection) return selected.summary(range, selection);
+      if (selection) return (oneValue(selection) ? valueReads : selected).summary(range, selection);
       const totals = { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
       if (outsideDateType(range)) return totals;
       const [sums, visitors] = await Promise.all([rows<DaySums>(q.daySumsSql(target, range)), visitorsBy(range, '')]);
@@ -210,7 +211,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
 
     async summaryVisitors(range, selection) {
-      if (selection) return selected.visitors(range, selection);
+      if (selection) return (oneValue(selection) ? valueReads : selected).visitors(range, selection);
       if (outsideDateType(range)) return 0;
       let total = 0;
       for (const v of (await visitorsBy(range, '')).values()) total += v;
@@ -218,7 +219,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
 
     async timeseries(range, selection) {
-      if (selection) return selected.timeseries(range, selection);
+      if (selection) return (oneValue(selection) ? valueReads : selected).timeseries(range, selection);
       if (outsideDateType(range)) return [];
       const [sums, visitors] = await Promise.all([rows<DaySums>(q.daySumsSql(target, range)), visitorsBy(range, '')]);
       const out: DayTotals[] = [];
@@ -350,6 +351,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   });
   const visitorsBy = createVisitorReads(io, target, rollups);
   const selected = createSelectionReads(io, target, options.cluster !== undefined);
+  const valueReads = createOneValueReads(io, target, { sources: (range) => rollups.sources(range), selected });
   const eventPage = createEventPages(rows, target);
   const goalVisitors = createGoalVisitors(io, target, { sources: (range) => rollups.sources(range), command });
   const propertyCounts = createPropertyCounts(io, target, { sources: (range) => rollups.sources(range), command });

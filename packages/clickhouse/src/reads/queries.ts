@@ -1,7 +1,7 @@
 import type { DayRange, SessionDimension } from '@siteline/core';
 import { addDays, clampDay, utcDay } from '../schema/days.js';
 import { sqlDate, sqlInt, sqlString } from '../connection/escape.js';
-import { DIMENSION_VALUE_SQL } from '../schema/migrations/002-rollups.js';
+import { DIMENSION_VALUE_SQL, type RollupDimension } from '../schema/migrations/002-rollups.js';
 import { tableName, type SchemaTarget } from '../schema/schema.js';
 
 /**
@@ -39,6 +39,15 @@ export function daySumsSql(t: SchemaTarget, r: DayRange): string {
 export function dimensionSumsSql(t: SchemaTarget, r: DayRange, dimension: SessionDimension | 'entryPath'): string {
   return `SELECT value AS val, sum(sessions) AS n, sum(bounces) AS b FROM ${tableName(t, 'dim_totals')}
     WHERE ${site(r)} AND dimension = ${sqlString(dimension)} AND ${days(r)} GROUP BY value HAVING n != 0`;
+}
+
+/**
+ * Per day (`d`) with sessions: sessions, bounces and summed duration of the sessions whose
+ * `dimension` is `value` (one condition `is value`, rollups/one-value.ts).
+ */
+export function valueDaySumsSql(t: SchemaTarget, r: DayRange, dimension: RollupDimension, value: string): string {
+  return `SELECT toString(day) AS d, sum(sessions) AS n, sum(bounces) AS b, sum(duration_ms) AS dur FROM ${tableName(t, 'dim_totals')}
+    WHERE ${site(r)} AND dimension = ${sqlString(dimension)} AND value = ${sqlString(value)} AND ${days(r)} GROUP BY day HAVING n > 0`;
 }
 
 /** Per path with pageviews: pageviews, timed views and time on page. */
@@ -87,9 +96,8 @@ export interface VisitorSources {
 export function visitorsSql(t: SchemaTarget, r: DayRange, dimension: VisitorDimension, sources: VisitorSources): string {
   const parts: string[] = [];
   if (sources.built.length > 0) {
-    const pairs = sources.built.map((b) => `(${sqlDate(b.day)}, ${sqlInt(b.ver)})`).join(', ');
     parts.push(`SELECT ${dimension === '' ? 'toString(day)' : 'value'} AS k, visitors AS v FROM ${tableName(t, 'visitor_rollups')}
-      WHERE ${site(r)} AND dimension = ${sqlString(dimension)} AND ${days(r)} AND (day, ver) IN (${pairs})`);
+      WHERE ${site(r)} AND dimension = ${sqlString(dimension)} AND ${days(r)} AND ${builtPairs(sources)}`);
   }
   if (sources.raw.length > 0) {
     const rawDays = `${site(r)} AND day IN (${sources.raw.map(sqlDate).join(', ')})`;
@@ -103,6 +111,31 @@ export function visitorsSql(t: SchemaTarget, r: DayRange, dimension: VisitorDime
           GROUP BY k, day, visitor_id HAVING sum(sign) > 0
         ) GROUP BY k, day`);
     }
+  }
+  return `SELECT k, sum(v) AS n FROM (${parts.join(' UNION ALL ')}) GROUP BY k`;
+}
+
+/** `(day, ver) IN (...)`: the settled days of `sources`, each from its newest build. */
+const builtPairs = (sources: VisitorSources) => `(day, ver) IN (${sources.built.map((b) => `(${sqlDate(b.day)}, ${sqlInt(b.ver)})`).join(', ')})`;
+
+/**
+ * Daily distinct visitors per day (`k`) of the sessions whose `dimension` is `value`: the
+ * day's count for the value from `visitor_rollups` on settled days, from the raw `sessions`
+ * rows on the others (a visitor counts when the signs of their rows of that value there sum
+ * above zero, as in `visitorsSql`).
+ */
+export function valueVisitorsSql(t: SchemaTarget, r: DayRange, dimension: RollupDimension, value: string, sources: VisitorSources): string {
+  const parts: string[] = [];
+  if (sources.built.length > 0) {
+    parts.push(`SELECT toString(day) AS k, visitors AS v FROM ${tableName(t, 'visitor_rollups')}
+      WHERE ${site(r)} AND dimension = ${sqlString(dimension)} AND value = ${sqlString(value)} AND ${days(r)} AND ${builtPairs(sources)}`);
+  }
+  if (sources.raw.length > 0) {
+    parts.push(`SELECT toString(day) AS k, count() AS v FROM (
+        SELECT day, visitor_id FROM ${tableName(t, 'sessions')}
+        WHERE ${site(r)} AND day IN (${sources.raw.map(sqlDate).join(', ')}) AND ${DIMENSION_VALUE_SQL[dimension]} = ${sqlString(value)}
+        GROUP BY day, visitor_id HAVING sum(sign) > 0
+      ) GROUP BY day`);
   }
   return `SELECT k, sum(v) AS n FROM (${parts.join(' UNION ALL ')}) GROUP BY k`;
 }

@@ -101,6 +101,26 @@ export function createSelectionReads(io: Pick<WriterIO, 'rows'>, target: SchemaT
     /** The reads' query function (shard-local subqueries on a cluster). */
     rows,
 
+    /**
+     * The selected pageviews of the range under session conditions alone, by session
+     * (`pageviewsBySessionSql`: the matching sessions inside the range, and the range's
+     * pageviews of those crossing one of its ends): no pageview row of the range is read
+     * but those of the crossing sessions. For the one-value reads (rollups/one-value.ts).
+     */
+    async pageviewsBySession(r: DayRange, selection: Selection): Promise<number> {
+      if (outsideDateType(r)) return 0;
+      const { inside, crossing } = pageviewsBySessionSql(target, r, await bounds(r, selection, true), selection);
+      const parts = await Promise.all([inside, ...(crossing ? [crossing] : [])].map((sql) => rows<{ pv: string }>(sql)));
+      return parts.flat().reduce((sum, v) => sum + num(v.pv), 0);
+    },
+
+    /** The selected pageviews per own day. */
+    async pageviewDays(r: DayRange, selection: Selection): Promise<Map<string, number>> {
+      if (outsideDateType(r)) return new Map();
+      const views = await rows<{ d: string; pv: string }>(pageviewDaysSql(target, r, await boundsFor(r, selection, ['pageview']), selection));
+      return new Map(views.map((v) => [readDay(v.d), num(v.pv)]));
+    },
+
     async summary(r: DayRange, selection: Selection): Promise<SummaryTotals> {
       const totals = { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
       if (outsideDateType(r)) return totals;

@@ -26,6 +26,10 @@ const FILTERS = [
   [['is', 'goal', ['signup', 'Visit /50%off']], ['is_not', 'goal', ['Visit /blog/*']]],
   [['contains', 'goal', ['Visit']], ['is', 'country', ['DE', 'GB', 'US']]],
   [['is', 'goal', ['no such goal']]],
+  // One value of a session attribute: read from the rollups per value (rollups/one-value.ts).
+  [['is', 'country', ['DE']]],
+  [['is', 'source', ['Google']]],
+  [['is', 'channel', ['Direct']]],
 ];
 
 /** Adds the differential goals and funnels to every site of every store. */
