@@ -351,7 +351,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   });
   const visitorsBy = createVisitorReads(io, target, rollups);
   const selected = createSelectionReads(io, target, options.cluster !== undefined);
-  const valueReads = createOneValueReads(io, target, { sources: (range) => rollups.sources(range), selected });
+  const valueReads = createOneValueReads(io, target, { visitorsBy, selected });
   const eventPage = createEventPages(rows, target);
   const goalVisitors = createGoalVisitors(io, target, { sources: (range) => rollups.sources(range), command });
   const propertyCounts = createPropertyCounts(io, target, { sources: (range) => rollups.sources(range), command });

@@ -91,13 +91,18 @@ export interface VisitorSources {
  * snapshot, and two subqueries of one query are two reads). Sessions: a
  * visitor counts on a day (for a value) when the signed rows of their
  * sessions there sum above zero, i.e. one of them is current. Pages: distinct
- * visitors with a pageview of the path that day.
+ * visitors with a pageview of the path that day. With `value` (a session
+ * dimension only), the visitors of the sessions whose `dimension` is `value`,
+ * per day (`k` = the day).
  */
-export function visitorsSql(t: SchemaTarget, r: DayRange, dimension: VisitorDimension, sources: VisitorSources): string {
+export function visitorsSql(t: SchemaTarget, r: DayRange, dimension: VisitorDimension, sources: VisitorSources, value?: string): string {
+  if (value !== undefined && (dimension === '' || dimension === 'page')) throw new Error('a visitor count for one value takes a session dimension');
+  const byDay = dimension === '' || value !== undefined;
   const parts: string[] = [];
   if (sources.built.length > 0) {
-    parts.push(`SELECT ${dimension === '' ? 'toString(day)' : 'value'} AS k, visitors AS v FROM ${tableName(t, 'visitor_rollups')}
-      WHERE ${site(r)} AND dimension = ${sqlString(dimension)} AND ${days(r)} AND ${builtPairs(sources)}`);
+    const only = value === undefined ? '' : ` AND value = ${sqlString(value)}`;
+    parts.push(`SELECT ${byDay ? 'toString(day)' : 'value'} AS k, visitors AS v FROM ${tableName(t, 'visitor_rollups')}
+      WHERE ${site(r)} AND dimension = ${sqlString(dimension)}${only} AND ${days(r)} AND ${builtPairs(sources)}`);
   }
   if (sources.raw.length > 0) {
     const rawDays = `${site(r)} AND day IN (${sources.raw.map(sqlDate).join(', ')})`;
@@ -105,9 +110,10 @@ export function visitorsSql(t: SchemaTarget, r: DayRange, dimension: VisitorDime
       parts.push(`SELECT path AS k, uniqExact(visitor_id) AS v FROM ${tableName(t, 'events')}
         WHERE ${rawDays} AND type = 'pageview' GROUP BY path, day`);
     } else {
-      const value = dimension === '' ? 'toString(day)' : DIMENSION_VALUE_SQL[dimension];
+      const attribute = dimension === '' ? '' : DIMENSION_VALUE_SQL[dimension];
+      const only = value === undefined ? '' : ` AND ${attribute} = ${sqlString(value)}`;
       parts.push(`SELECT k, count() AS v FROM (
-          SELECT ${value} AS k, day, visitor_id FROM ${tableName(t, 'sessions')} WHERE ${rawDays}
+          SELECT ${byDay ? 'toString(day)' : attribute} AS k, day, visitor_id FROM ${tableName(t, 'sessions')} WHERE ${rawDays}${only}
           GROUP BY k, day, visitor_id HAVING sum(sign) > 0
         ) GROUP BY k, day`);
     }
@@ -117,28 +123,6 @@ export function visitorsSql(t: SchemaTarget, r: DayRange, dimension: VisitorDime
 
 /** `(day, ver) IN (...)`: the settled days of `sources`, each from its newest build. */
 const builtPairs = (sources: VisitorSources) => `(day, ver) IN (${sources.built.map((b) => `(${sqlDate(b.day)}, ${sqlInt(b.ver)})`).join(', ')})`;
-
-/**
- * Daily distinct visitors per day (`k`) of the sessions whose `dimension` is `value`: the
- * day's count for the value from `visitor_rollups` on settled days, from the raw `sessions`
- * rows on the others (a visitor counts when the signs of their rows of that value there sum
- * above zero, as in `visitorsSql`).
- */
-export function valueVisitorsSql(t: SchemaTarget, r: DayRange, dimension: RollupDimension, value: string, sources: VisitorSources): string {
-  const parts: string[] = [];
-  if (sources.built.length > 0) {
-    parts.push(`SELECT toString(day) AS k, visitors AS v FROM ${tableName(t, 'visitor_rollups')}
-      WHERE ${site(r)} AND dimension = ${sqlString(dimension)} AND value = ${sqlString(value)} AND ${days(r)} AND ${builtPairs(sources)}`);
-  }
-  if (sources.raw.length > 0) {
-    parts.push(`SELECT toString(day) AS k, count() AS v FROM (
-        SELECT day, visitor_id FROM ${tableName(t, 'sessions')}
-        WHERE ${site(r)} AND day IN (${sources.raw.map(sqlDate).join(', ')}) AND ${DIMENSION_VALUE_SQL[dimension]} = ${sqlString(value)}
-        GROUP BY day, visitor_id HAVING sum(sign) > 0
-      ) GROUP BY day`);
-  }
-  return `SELECT k, sum(v) AS n FROM (${parts.join(' UNION ALL ')}) GROUP BY k`;
-}
 
 /** Distinct visitors with a pageview at `since < ts <= until` (the caller answers 0 when `until < 0`). */
 export function liveVisitorsSql(t: SchemaTarget, siteId: string, sinceMs: number, untilMs: number): string {

@@ -21,32 +21,36 @@ function sameSources(a: VisitorSources, b: VisitorSources): boolean {
  * round trip, the counts are asked at once with the sources the last read of
  * the same range found, next to the day states; if the fresh sources are the
  * same (the usual case: past days stay settled, today stays raw), those
- * counts stand, else they are asked again with the fresh ones.
+ * counts stand, else they are asked again with the fresh ones. With `value`,
+ * the visitors of the sessions whose `dimension` is `value`, per day.
  */
 export function createVisitorReads(io: Pick<WriterIO, 'rows'>, target: SchemaTarget, rollups: Rollups) {
   const lastSources = new Map<string, VisitorSources>();
 
-  const count = async (range: DayRange, dimension: VisitorDimension, sources: VisitorSources) => {
+  const count = async (range: DayRange, dimension: VisitorDimension, sources: VisitorSources, value: string | undefined) => {
     if (sources.built.length === 0 && sources.raw.length === 0) return [];
-    return io.rows<{ k: string; n: string }>(visitorsSql(target, range, dimension, sources));
+    return io.rows<{ k: string; n: string }>(visitorsSql(target, range, dimension, sources, value));
   };
 
-  return async function visitorsBy(range: DayRange, dimension: VisitorDimension): Promise<Map<string, number>> {
+  return async function visitorsBy(range: DayRange, dimension: VisitorDimension, value?: string): Promise<Map<string, number>> {
     const key = `${range.siteId}\u0000${range.from}\u0000${range.to}`;
     const guess = lastSources.get(key);
     const fresh = rollups.sources(range);
     let sources: VisitorSources;
     let found: { k: string; n: string }[] | undefined;
     if (guess) {
-      const [counted, actual] = await Promise.all([count(range, dimension, guess), fresh]);
+      const [counted, actual] = await Promise.all([count(range, dimension, guess, value), fresh]);
       sources = actual;
       if (sameSources(guess, actual)) found = counted;
     } else sources = await fresh;
     if (lastSources.size >= MAX_REMEMBERED_RANGES) lastSources.clear();
     lastSources.set(key, sources);
-    found ??= await count(range, dimension, sources);
+    found ??= await count(range, dimension, sources, value);
     const out = new Map<string, number>();
-    for (const row of found) out.set(dimension === '' ? readDay(row.k) : row.k, Number(row.n));
+    for (const row of found) out.set(dimension === '' || value !== undefined ? readDay(row.k) : row.k, Number(row.n));
     return out;
   };
 }
+
+/** What `createVisitorReads` returns. */
+export type VisitorReads = ReturnType<typeof createVisitorReads>;
