@@ -49,12 +49,16 @@ export function createClickHousePeople(client: ClickHouseClient, target: SchemaT
     client.insert({ table: table(name), values, format: 'JSONEachRow', clickhouse_settings: insertSettings });
   const version = goalVersions();
   const count = async (query: string) => Number((await rows<{ n: string | number }>(query))[0]?.n);
-  /** A key's counted attempts, newest first: failures and successes, without released reservations nor `except`'s. */
-  const signIns = (key: string, limit: number, except: string) => rows<{ at_ms: string | number; failed: number | string }>(
-    `SELECT at_ms, failed FROM ${table('sign_ins')} WHERE key = ${sqlString(key)} AND failed < 2 AND id != ${sqlString(except)}
-       AND id GLOBAL NOT IN (SELECT id FROM ${table('sign_ins')} WHERE key = ${sqlString(key)} AND failed = 2)
-     ORDER BY at_ms DESC, failed DESC LIMIT ${sqlInt(limit)}`,
-  );
+  /**
+   * A key's counted attempts, newest first: failures and successes, without released
+   * reservations nor `except`'s. An id has one counted row, and a release adds a row with
+   * `failed` 2 (one group per id; no `GLOBAL NOT IN`, whose temporary table 18.16 loses
+   * under concurrent reads of a Distributed table).
+   */
+  const signIns = async (key: string, limit: number, except: string) => (await rows<{ t: string | number; f: number | string }>(
+    `SELECT max(at_ms) AS t, min(failed) AS f FROM ${table('sign_ins')} WHERE key = ${sqlString(key)} AND id != ${sqlString(except)}
+     GROUP BY id HAVING max(failed) < 2 ORDER BY t DESC, f DESC LIMIT ${sqlInt(limit)}`,
+  )).map((r) => ({ at_ms: r.t, failed: r.f }));
   const release = (attempt: SignInAttempt) => attempt.keys.map(({ key }) => ({ key, at_ms: attempt.at_ms, failed: 2, id: attempt.id }));
 
   return {
