@@ -5,9 +5,12 @@
  *
  * Settings change at any time, so a day's build does not count them: the first read that
  * finds a settled day without a count reads that day raw and has it counted in the
- * background. Each counted (day, value) gets a marker row of 0 visitors beside its count,
+ * background. Each counted (day, value) gets a marker row of 0 visitors after its count,
  * so "counted, nobody" differs from "not counted yet", and reads take the largest row of a
- * value's day (two processes counting the same day count the same). A write to the day makes
+ * value's day (two processes counting the same day count the same). The markers are a
+ * second statement, run when the counts' is done: an `INSERT ... SELECT` becomes visible
+ * block by block, so a marker written in the same statement could be read before the count
+ * it stands beside, and a read beside the count would take the day as counted with nobody. A write to the day makes
  * its build, and every count under it, stale at once: the day is read raw until it is built
  * and counted again. A setting deleted and added again with the same definition keeps its
  * counts; a changed definition is another value.
@@ -90,20 +93,23 @@ export function sumCounted(built: readonly BuiltDay[], rows: readonly { g: strin
  * Counts run in the background, one statement after another per process (statements side
  * by side would hold their rows at once), each day of a `what` (a site and what is counted)
  * at most once at a time. A failed count leaves its days raw until a later read counts them.
+ * A part's statements (the counts, then the markers) run in order.
  */
 export function createBackgroundCounts(command: (query: string) => Promise<void>) {
   const counting = new Set<string>();
   let background: Promise<void> = Promise.resolve();
   return {
-    /** Counts `days` not being counted already for `what`: `split` cuts them into statements, `sqlOf` writes one. */
-    later(what: string, days: readonly BuiltDay[], split: (fresh: BuiltDay[]) => BuiltDay[][], sqlOf: (part: BuiltDay[]) => string): void {
+    /** Counts `days` not being counted already for `what`: `split` cuts them into parts, `sqlOf` writes a part's statements. */
+    later(what: string, days: readonly BuiltDay[], split: (fresh: BuiltDay[]) => BuiltDay[][], sqlOf: (part: BuiltDay[]) => readonly string[]): void {
       const key = (d: BuiltDay) => `${what}\u0000${d.day}\u0000${d.ver}`;
       const fresh = days.filter((d) => !counting.has(key(d)));
       if (fresh.length === 0) return;
       for (const d of fresh) counting.add(key(d));
       for (const part of split(fresh)) {
         background = background
-          .then(() => command(sqlOf(part)))
+          .then(async () => {
+            for (const statement of sqlOf(part)) await command(statement);
+          })
           .catch(() => {})
           .finally(() => {
             for (const d of part) counting.delete(key(d));

@@ -49,16 +49,17 @@ export function runsAmong(days: readonly string[], need: ReadonlySet<string>): {
 /**
  * Counts the funnel `steps` on the settled days `built`, all in `part` (at most
  * `DAYS_PER_QUERY` days), into `visitor_rollups` under each day's build id: a row per
- * day and step reached by someone, and a marker row of 0 per day and step.
+ * day and step reached by someone, then (a second statement) a marker row of 0 per day and step.
  */
-export function funnelCountSql(t: SchemaTarget, part: DayRange, built: readonly BuiltDay[], steps: readonly GoalDefinition[]): string {
+export function funnelCountSql(t: SchemaTarget, part: DayRange, built: readonly BuiltDay[], steps: readonly GoalDefinition[]): [string, string] {
   const pairs = steps.map((_, i) => `(${sqlString(stepValue(steps, i))}, v${i + 1})`).join(', ');
-  return `INSERT INTO ${tableName(t, 'visitor_rollups')} (site_id, dimension, day, ver, value, visitors)
-    SELECT ${sqlString(part.siteId)}, 'funnel', day, ${verSql(built, 'day')}, tupleElement(sv, 1), tupleElement(sv, 2)
+  const into = `INSERT INTO ${tableName(t, 'visitor_rollups')} (site_id, dimension, day, ver, value, visitors)`;
+  return [
+    `${into} SELECT ${sqlString(part.siteId)}, 'funnel', day, ${verSql(built, 'day')}, tupleElement(sv, 1), tupleElement(sv, 2)
     FROM (${funnelVisitorsSql(t, part, steps, NONE, undefined, true)}) ARRAY JOIN [${pairs}] AS sv
-    WHERE day IN (${built.map((b) => sqlDate(b.day)).join(', ')})
-    UNION ALL
-    ${markersSql(part.siteId, 'funnel', built, steps.map((_, i) => stepValue(steps, i)))}`;
+    WHERE day IN (${built.map((b) => sqlDate(b.day)).join(', ')})`,
+    `${into} ${markersSql(part.siteId, 'funnel', built, steps.map((_, i) => stepValue(steps, i)))}`,
+  ];
 }
 
 export interface FunnelVisitorOptions {

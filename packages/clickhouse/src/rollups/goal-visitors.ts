@@ -45,13 +45,15 @@ export function rawGoalVisitorsSql(t: SchemaTarget, siteId: string, days: readon
 
 /**
  * Counts `goals` on the settled days `built` into `visitor_rollups` under each day's
- * build id: one row per goal and day with its visitors, and a marker row of 0 for each.
+ * build id: one row per goal and day with its visitors, then (a second statement) a marker
+ * row of 0 for each.
  */
-export function goalBuildSql(t: SchemaTarget, siteId: string, built: readonly BuiltDay[], goals: readonly GoalDefinition[]): string {
-  return `INSERT INTO ${tableName(t, 'visitor_rollups')} (site_id, dimension, day, ver, value, visitors)
-    SELECT ${sqlString(siteId)}, 'goal', day, ${verSql(built, 'day')}, k, countIf(l > 0) FROM (${convertingSql(t, siteId, built.map((b) => b.day), goals)}) GROUP BY day, k
-    UNION ALL
-    ${markersSql(siteId, 'goal', built, goals.map(goalKey))}`;
+export function goalBuildSql(t: SchemaTarget, siteId: string, built: readonly BuiltDay[], goals: readonly GoalDefinition[]): [string, string] {
+  const into = `INSERT INTO ${tableName(t, 'visitor_rollups')} (site_id, dimension, day, ver, value, visitors)`;
+  return [
+    `${into} SELECT ${sqlString(siteId)}, 'goal', day, ${verSql(built, 'day')}, k, countIf(l > 0) FROM (${convertingSql(t, siteId, built.map((b) => b.day), goals)}) GROUP BY day, k`,
+    `${into} ${markersSql(siteId, 'goal', built, goals.map(goalKey))}`,
+  ];
 }
 
 export interface GoalVisitorOptions {

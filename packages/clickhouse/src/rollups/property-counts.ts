@@ -51,9 +51,10 @@ export function countedSumsSql(t: SchemaTarget, siteId: string, counted: readonl
 
 /**
  * Counts the name's events (and `property`'s values) on the settled days `built` into
- * `property_counts` under each day's build id: a row per day and key (or value), and a marker per day.
+ * `property_counts` under each day's build id: a row per day and key (or value), then (a second
+ * statement) a marker per day.
  */
-export function propertyCountSql(t: SchemaTarget, siteId: string, built: readonly BuiltDay[], name: string, property: string | undefined): string {
+export function propertyCountSql(t: SchemaTarget, siteId: string, built: readonly BuiltDay[], name: string, property: string | undefined): [string, string] {
   const s = sqlString(siteId);
   const n = sqlString(name);
   const where = `site_id = ${s} AND day IN (${built.map((b) => sqlDate(b.day)).join(', ')}) AND type = 'event' AND name = ${n}`;
@@ -66,10 +67,11 @@ export function propertyCountSql(t: SchemaTarget, siteId: string, built: readonl
          WHERE ${where} AND has(prop_keys, ${sqlString(property)}))
        GROUP BY day, prop_value`;
   const level = `toUInt8(${property === undefined ? 0 : 1})`;
-  return `INSERT INTO ${tableName(t, 'property_counts')} (site_id, day, ver, name, level, key, marker, value, events, visitors)
-    ${rows}
-    UNION ALL
-    ${markerRowsSql(built, [''], (day, ver, value) => `${s}, ${day}, ${ver}, ${n}, ${level}, ${sqlString(property ?? '')}, toUInt8(1), ${value}, toUInt64(0), toUInt64(0)`)}`;
+  const into = `INSERT INTO ${tableName(t, 'property_counts')} (site_id, day, ver, name, level, key, marker, value, events, visitors)`;
+  return [
+    `${into} ${rows}`,
+    `${into} ${markerRowsSql(built, [''], (day, ver, value) => `${s}, ${day}, ${ver}, ${n}, ${level}, ${sqlString(property ?? '')}, toUInt8(1), ${value}, toUInt64(0), toUInt64(0)`)}`,
+  ];
 }
 
 export interface PropertyCountOptions {
