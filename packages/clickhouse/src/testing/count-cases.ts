@@ -19,15 +19,16 @@ export const eventOf = (siteId: string) =>
   });
 
 /**
- * The rows of `query` as arrays (`toRow`), and `countedWith(row)`: the rows once they hold
- * `row`, waiting up to 5 s for it (a background count's blocks arrive one by one).
+ * The rows of `query` as arrays (`toRow`); `countedWhen(ok)`: the rows once `ok` holds of them,
+ * waiting up to 5 s (a background count's blocks arrive one by one, its markers last);
+ * `countedWith(row)`: the rows once they hold `row`.
  */
 export function countedRows<T extends Record<string, unknown>>(storage: () => ClickHouseStorage, query: string, toRow: (r: T) => unknown[]) {
   const counted = async () => (await (await storage().client.query({ query, format: 'JSONEachRow' })).json<T>()).map(toRow);
-  const countedWith = async (row: unknown[]) => {
-    const has = (rows: unknown[][]) => rows.some((r) => JSON.stringify(r) === JSON.stringify(row));
-    for (let i = 0; i < 100 && !has(await counted()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  const countedWhen = async (ok: (rows: unknown[][]) => boolean) => {
+    for (let i = 0; i < 100 && !ok(await counted()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     return counted();
   };
-  return { counted, countedWith };
+  const countedWith = (row: unknown[]) => countedWhen((rows) => rows.some((r) => JSON.stringify(r) === JSON.stringify(row)));
+  return { counted, countedWith, countedWhen };
 }

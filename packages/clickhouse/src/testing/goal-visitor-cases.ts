@@ -102,7 +102,7 @@ export function goalVisitorCases(open: (database: string, now: () => number) => 
       const expected = [{ visitors: 43, conversions: 43 }, { visitors: 4, conversions: 5 }];
       expect(await storage.goalTotals!(long, [SIGNUP, DOCS])).toEqual(expected);
       // 40 days to count: 01-20 to 02-19 in the first part, 02-20 to 02-28 in the second.
-      const rows = await countedWith(['2026-01-20', 'event:signup', 1]).then(() => countedWith(['2026-02-28', 'event:signup', 1]));
+      const rows = await countedWith(['2026-02-28', 'page:/docs/*', 0]); // the second part's markers, written last
       expect(rows.filter(([day]) => ['2026-01-20', '2026-01-25', '2026-02-28'].includes(day as string))).toEqual([
         ['2026-01-20', 'event:signup', 0], ['2026-01-20', 'event:signup', 1], ['2026-01-20', 'page:/docs/*', 0],
         ['2026-01-25', 'event:signup', 0], ['2026-01-25', 'event:signup', 1], ['2026-01-25', 'page:/docs/*', 0], ['2026-01-25', 'page:/docs/*', 1],
