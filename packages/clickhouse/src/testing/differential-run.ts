@@ -118,10 +118,14 @@ export async function totalPageviews(storage: Storage): Promise<number> {
   return total;
 }
 
-/** Every case whose JSON differs from SQLite's, described (empty when all agree). */
-export async function differentialMismatches(sqlite: Storage, stores: { name: string; storage: Storage }[]): Promise<string[]> {
+/**
+ * Every case whose JSON differs from SQLite's, described (empty when all agree). `every`: only
+ * every `every`-th case, a cross-section of the sites, ranges, endpoints and filters for checks
+ * that run many times over one dataset (the migration cases); the whole list otherwise.
+ */
+export async function differentialMismatches(sqlite: Storage, stores: { name: string; storage: Storage }[], { every = 1 } = {}): Promise<string[]> {
   const mismatches: string[] = [];
-  for (const c of differentialCases()) {
+  for (const c of differentialCases().filter((_, i) => i % every === 0)) {
     const expected = JSON.stringify(await report(sqlite, c));
     for (const { name, storage } of stores) {
       const actual = JSON.stringify(await report(storage, c));
