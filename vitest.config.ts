@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineWorkspace } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 
 const src = (pkg: string, file = 'index.ts') =>
   fileURLToPath(new URL(`./packages/${pkg}/src/${file}`, import.meta.url));
@@ -14,7 +14,13 @@ const alias = [
   { find: /^@siteline\/clickhouse$/, replacement: src('clickhouse') },
 ];
 
-export default defineWorkspace([
+/**
+ * Every test file runs in a forked process of its own, two at a time (vitest's default
+ * on two cores is one: the files that wait on servers, browsers and child processes
+ * left a core idle). Files that start ClickHouse servers or `siteline` processes take
+ * free ports and directories of their own, so they run beside the others.
+ */
+const projects = [
   ...['core', 'http', 'client'].map((name) => ({
     resolve: { alias },
     test: {
@@ -38,12 +44,10 @@ export default defineWorkspace([
     resolve: { alias },
     test: {
       // The product as a user runs it: `siteline` commands and servers as real processes, on SQLite and on
-      // real clickhouse-server processes; one file at a time, like the clickhouse project.
+      // real clickhouse-server processes.
       name: 'deployment',
       root: './test/deployment',
       include: ['*.test.ts'],
-      pool: 'forks' as const,
-      poolOptions: { forks: { singleFork: true } },
       testTimeout: 60_000,
       hookTimeout: 120_000,
     },
@@ -51,13 +55,11 @@ export default defineWorkspace([
   {
     resolve: { alias },
     test: {
-      // Each test file starts its own clickhouse-server(s): one file at a time keeps CPU use low.
+      // Each test file starts its own clickhouse-server(s).
       name: 'clickhouse',
       root: './packages/clickhouse',
       include: ['src/**/*.test.ts'],
       exclude: ['src/**/*.chdb.test.ts'],
-      pool: 'forks' as const,
-      poolOptions: { forks: { singleFork: true } },
       testTimeout: 60_000,
       hookTimeout: 120_000,
     },
@@ -66,14 +68,16 @@ export default defineWorkspace([
     resolve: { alias },
     test: {
       // ClickHouse 26.x in-process (chdb): one data directory per process and no worker threads, so every
-      // file gets a fresh forked process (isolate, no single shared fork).
+      // file gets a fresh forked process (vitest's default pool).
       name: 'clickhouse-chdb',
       root: './packages/clickhouse',
       include: ['src/**/*.chdb.test.ts'],
-      pool: 'forks' as const,
-      poolOptions: { forks: { isolate: true, singleFork: false } },
       testTimeout: 120_000,
       hookTimeout: 300_000,
     },
   },
-]);
+];
+
+export default defineConfig({
+  test: { projects, pool: 'forks', maxWorkers: 2, minWorkers: 1 },
+});
