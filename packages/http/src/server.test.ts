@@ -37,7 +37,7 @@ function run(script: string, args: string[], env: Record<string, string> = {}) {
   child.stdout.setEncoding('utf8').on('data', (chunk) => (out.stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk) => (out.stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const waitFor = async (stream: 'stdout' | 'stderr', pattern: RegExp, ms = 20_000) => {
+  const waitFor = async (stream: 'stdout' | 'stderr', pattern: RegExp, ms = 60_000) => {
     for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
       const match = pattern.exec(out[stream]);
       if (match) return match;
@@ -71,7 +71,8 @@ function request(url: string, headers: Record<string, string> = {}): Promise<Rep
 const startedUrl = (stdout: string) => (JSON.parse(/^.*"server started".*$/m.exec(stdout)![0]) as { url: string }).url;
 const tlsEnv = { PORT: '0', TLS_CERT_FILE: '.siteline/dev-cert.pem', TLS_KEY_FILE: '.siteline/dev-key.pem' };
 
-describe('the standalone server as a real process', () => {
+// Real processes through tsx's loader (the demo makes 90 days of data): minutes on a loaded two-core machine, not seconds.
+describe('the standalone server as a real process', { timeout: 120_000 }, () => {
   let key = '';
 
   it('`siteline start` on a fresh directory: key, certificate, demo data and a curl line that works', async () => {
@@ -87,7 +88,9 @@ describe('the standalone server as a real process', () => {
     expect(JSON.parse(body)).toMatchObject({ visitors: expect.any(Number), pageviews: expect.any(Number), sessions: expect.any(Number) });
     expect(JSON.parse(body).pageviews).toBeGreaterThan(5_000);
 
-    const viaQuery = await request(`${startedUrl(server.out.stdout)}/pages?site_id=ST-demo&api_key=${key}`);
+    // stdout and stderr are two pipes: the log line may come after the curl line.
+    const [started] = await server.waitFor('stdout', /^.*"server started".*$/m);
+    const viaQuery = await request(`${startedUrl(started)}/pages?site_id=ST-demo&api_key=${key}`);
     expect(viaQuery.status).toBe(200);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);

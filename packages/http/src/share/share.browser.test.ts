@@ -37,6 +37,9 @@ const figures = (page: Page | import('playwright-core').Frame) =>
     return value !== undefined && value !== '–' && document.querySelector('[data-panel=stats]')?.getAttribute('aria-busy') === 'false';
   }, undefined, { timeout: 30_000 });
 
+/** Submits the password form and waits for the page the post answers with (the old page may show the same alert). */
+const submit = (page: Page) => Promise.all([page.waitForEvent('load'), page.click('button[type=submit]')]);
+
 describe('shared links in Chromium', () => {
   let t: TestDashboard;
   let links: SharedLinks;
@@ -107,10 +110,10 @@ describe('shared links in Chromium', () => {
     await viewer.page.goto(`${t.origin}/share/${token}/?period=7d`);
     expect(await axe(viewer.page)).toEqual([]);
     await viewer.page.fill('#share-password', 'harbour-lantern-78');
-    await viewer.page.click('button[type=submit]');
+    await submit(viewer.page);
     expect(await viewer.page.getByRole('alert').textContent()).toBe('The password is not right.');
     await viewer.page.fill('#share-password', 'harbour-lantern-77');
-    await viewer.page.click('button[type=submit]');
+    await submit(viewer.page);
     await figures(viewer.page);
     expect(viewer.page.url()).toMatch(new RegExp(`^${t.origin}/share/${token}/\\?site_id=ST-demo&period=7d`)); // the view kept through the form
     await viewer.page.reload();
@@ -123,11 +126,11 @@ describe('shared links in Chromium', () => {
     await guesser.page.goto(`${t.origin}/share/${token}/`);
     for (let i = 0; i < 5; i++) {
       await guesser.page.fill('#share-password', `wrong-guess-number-${i}`);
-      await guesser.page.click('button[type=submit]');
+      await submit(guesser.page);
       expect(await guesser.page.getByRole('alert').textContent()).toBe('The password is not right.');
     }
     await guesser.page.fill('#share-password', 'harbour-lantern-77');
-    await guesser.page.click('button[type=submit]');
+    await submit(guesser.page);
     expect(await guesser.page.getByRole('alert').textContent()).toBe('Too many wrong passwords for this link. Try again in 1 second.');
     await guesser.close();
   }, 120_000);
