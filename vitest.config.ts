@@ -18,7 +18,8 @@ const alias = [
  * Every test file runs in a forked process of its own, two at a time (vitest's default
  * on two cores is one: the files that wait on servers, browsers and child processes
  * left a core idle). Files that start ClickHouse servers or `siteline` processes take
- * free ports and directories of their own, so they run beside the others.
+ * free ports and directories of their own, so they run beside the others. Timeouts allow
+ * for two files, their servers and browsers sharing two cores: they catch a hang, not a slow run.
  */
 const projects = [
   ...['core', 'http', 'client'].map((name) => ({
@@ -27,13 +28,13 @@ const projects = [
       name,
       root: `./packages/${name}`,
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-      testTimeout: 30_000,
+      testTimeout: 60_000,
       hookTimeout: 60_000,
     },
   })),
   {
     resolve: { alias },
-    test: { name: 'examples', root: './examples', include: ['*.test.ts'], testTimeout: 30_000 },
+    test: { name: 'examples', root: './examples', include: ['*.test.ts'], testTimeout: 60_000 },
   },
   {
     resolve: { alias },
@@ -48,7 +49,7 @@ const projects = [
       name: 'deployment',
       root: './test/deployment',
       include: ['*.test.ts'],
-      testTimeout: 60_000,
+      testTimeout: 180_000,
       hookTimeout: 120_000,
     },
   },
@@ -60,7 +61,7 @@ const projects = [
       root: './packages/clickhouse',
       include: ['src/**/*.test.ts'],
       exclude: ['src/**/*.chdb.test.ts'],
-      testTimeout: 60_000,
+      testTimeout: 120_000,
       hookTimeout: 120_000,
     },
   },

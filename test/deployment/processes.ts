@@ -45,7 +45,7 @@ export function siteline(args: string[], cwd: string, env: Record<string, string
       resolve(code);
     }),
   );
-  const waitFor = async (stream: 'stdout' | 'stderr', pattern: RegExp, ms = 30_000) => {
+  const waitFor = async (stream: 'stdout' | 'stderr', pattern: RegExp, ms = 60_000) => {
     for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
       const match = pattern.exec(out[stream]);
       if (match) return match;
