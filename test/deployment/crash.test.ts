@@ -12,7 +12,7 @@ import { CHROME_UA, command, serve, type Served } from './processes.js';
  * beacon that was answered 202 is stored exactly once. Each beacon has a URL of its own
  * (`/r<round>/c<client>/b<n>`), so a lost one and a doubled one are both visible.
  */
-const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 20);
+const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 10);
 const CLIENTS = 4;
 const { dir, tls, stops, engines } = deploymentSetup('crash', ['SQLite', 'ClickHouse']);
 const KEY = 'crash-test-key-0123456789abcdef0123';
