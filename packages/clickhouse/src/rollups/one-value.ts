@@ -14,12 +14,18 @@ import type { VisitorReads } from './visitors.js';
 const PER_VALUE = ['referrerSource', 'channel', 'countryCode', 'deviceType', 'browser', 'os'] as const satisfies readonly RollupDimension[];
 type PerValue = (typeof PER_VALUE)[number];
 
+/** A condition `dimension is value` the rollups answer per value. */
+export interface OneValue {
+  dimension: PerValue;
+  value: string;
+}
+
 /**
  * The one condition of `selection` when it is `attribute is value`, one value, on an
  * attribute of `PER_VALUE`, and nothing else: the dashboard's usual filter (a click on a
  * country, a channel, a browser). `undefined` for any other selection.
  */
-export function oneValue(selection: Selection): { dimension: PerValue; value: string } | undefined {
+export function oneValue(selection: Selection): OneValue | undefined {
   const [only] = selection.session;
   const others = selection.page.length + selection.event.length + (selection.prop?.length ?? 0) + (selection.goal?.length ?? 0);
   if (selection.session.length !== 1 || others > 0 || only!.operator !== 'is' || only!.values.length !== 1) return undefined;
@@ -53,9 +59,9 @@ export function createOneValueReads(
     if (!one) throw new Error('one-value reads take one condition `is` with one value on a per-value attribute');
     return one;
   };
-  const sums = (r: DayRange, { dimension, value }: { dimension: PerValue; value: string }) =>
+  const sums = (r: DayRange, { dimension, value }: OneValue) =>
     io.rows<{ d: string; n: string; b: string; dur: string }>(valueDaySumsSql(target, r, dimension, value));
-  const visitors = (r: DayRange, { dimension, value }: { dimension: PerValue; value: string }) => options.visitorsBy(r, dimension, value);
+  const visitors = (r: DayRange, { dimension, value }: OneValue) => options.visitorsBy(r, dimension, value);
   const total = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
 
   return {
