@@ -13,15 +13,18 @@
  * server through `.env`, as a reader's shell does. Only committed text is tested: commit the
  * README before running this.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from './processes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Asynchronous: a build of a minute blocking this process would stall the test runner's messages to it past their timeout. */
+const execute = promisify(execFile);
 
 export interface ReadmeBlock {
   /** `run` (default), `server` (background, kept running) or `skip`. */
@@ -111,7 +114,7 @@ describe('the README, pasted into a shell in a fresh clone', () => {
 
   it('runs every command of the README, in order, and each succeeds', async () => {
     const clone = join(dir, 'siteline');
-    execFileSync('git', ['clone', '--quiet', '--depth', '1', `file://${ROOT}`, clone]);
+    await execute('git', ['clone', '--quiet', '--depth', '1', `file://${ROOT}`, clone]);
     const blocks = shellBlocks(readFileSync(join(clone, 'README.md'), 'utf8'));
     linkDependencies(clone);
     const home = join(dir, 'home');
@@ -126,7 +129,7 @@ describe('the README, pasted into a shell in a fresh clone', () => {
       npm_config_fund: 'false',
       npm_config_audit: 'false',
     };
-    execFileSync('npm', ['run', 'build'], { cwd: clone, env, stdio: 'pipe' });
+    await execute('npm', ['run', 'build'], { cwd: clone, env });
 
     // npm start, in the background as in another terminal, on a free port.
     const serving = blocks.find((b) => b.mode === 'server')!;

@@ -22,6 +22,20 @@ const isClosedConnection = (error: unknown): boolean => {
 };
 
 /**
+ * Code 101 (UNEXPECTED_PACKET_FROM_CLIENT) from a shard: a fault between two servers of a
+ * cluster, not in the query. ClickHouse before 20.12 can cancel a `Distributed` read's
+ * remote part while the query is still being sent to it, and that shard then fails the
+ * read (ClickHouse pull request 17254). 18.16 did so once in CI, in the scale-out test (two
+ * server processes reading through two shards on a loaded machine). The read ran nowhere to
+ * completion and changed nothing, so it is sent again. The 18.16 message has no `(TYPE)` suffix, so the client
+ * leaves it unparsed: the code is read from the text.
+ */
+const isShardProtocolFault = (error: unknown): boolean => {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === '101' || (typeof message === 'string' && /^Code: 101\b/.test(message));
+};
+
+/**
  * Every client of this package. The client's own logger is off: failures reach the caller
  * as rejected promises and the caller reports them (a server logs them as JSON lines, a
  * command prints what to fix), so nothing is printed twice or in another format.
@@ -34,6 +48,7 @@ const isClosedConnection = (error: unknown): boolean => {
  * keep their connections, and a read that went out on a closed one is sent once more, on
  * a connection of its own (any other kept-alive connection may have been closed too: after
  * a pause, every connection of the pool is, and reads side by side leave several);
+ * a read a shard failed on a protocol fault (`isShardProtocolFault`) is sent once more too;
  * writes (`insert`, `command`, `exec`) go out on a connection of their own each, which
  * nobody closes under them, and are never sent twice (a write that fails may have been
  * stored, so it is reported, not repeated). A new loopback connection costs well under a
@@ -65,7 +80,7 @@ export function connect(options: ConnectOptions): ClickHouseClient {
     try {
       return await query(params);
     } catch (error) {
-      if (!isClosedConnection(error)) throw error;
+      if (!isClosedConnection(error) && !isShardProtocolFault(error)) throw error;
       return fresh(params);
     }
   };
