@@ -1,5 +1,5 @@
 import { tz } from '@date-fns/tz';
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 
 /**
  * Calendar days in a site's IANA time zone. Days are plain `YYYY-MM-DD`
