@@ -27,8 +27,8 @@ const isClosedConnection = (error: unknown): boolean => {
  * remote part while the query is still being sent to it, and that shard then fails the
  * read (ClickHouse pull request 17254). 18.16 did so once in CI, in the scale-out test (two
  * server processes reading through two shards on a loaded machine). The read ran nowhere to
- * completion and changed nothing, so it is sent again. The 18.16 message has no `(TYPE)` suffix, so the client
- * leaves it unparsed: the code is read from the text.
+ * completion and changed nothing, so it is sent again. The 18.16 message has no `(TYPE)`
+ * suffix, so the client leaves it unparsed: the code is read from the text.
  */
 const isShardProtocolFault = (error: unknown): boolean => {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };

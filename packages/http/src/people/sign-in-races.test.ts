@@ -18,14 +18,14 @@ const NEXT = 'canyon-orbit-43-tulip';
 const from = (n: number) => `127.0.0.${n + 1}`;
 const statusesOf = (replies: { status: number }[]) => replies.map((r) => r.status).sort();
 const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
+/** Rounds of each race: every gap of `race` once in each order. */
+const ROUNDS = 20;
+
 /**
  * Round `round` of a race: odd rounds send `second` first; the later of the two leaves 0 to
  * 135 ms after the earlier (a scrypt is ~50-150 ms here), so across the rounds one request's
  * read, hash and write fall before, across and after the other's.
  */
-/** Rounds of each race: every gap of `race` once in each order. */
-const ROUNDS = 20;
-
 async function race(round: number, first: () => Promise<Reply>, second: () => Promise<Reply>): Promise<[Reply, Reply]> {
   const gap = (Math.floor(round / 2) % 10) * 15;
   const later = (send: () => Promise<Reply>) => new Promise<Reply>((resolve, reject) => setTimeout(() => send().then(resolve, reject), gap));
