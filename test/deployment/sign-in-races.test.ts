@@ -22,14 +22,14 @@ const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const count = (replies: Reply[], status: number) => replies.filter((r) => r.status === status).length;
 /** Attempts past an allowance a burst of `ms` can let through: one per doubling wait (1, 3, 7, 15 … s after the last failure) that ran out within it. */
 const waitsRunOut = (ms: number) => [1_000, 3_000, 7_000, 15_000, 31_000].filter((w) => w <= ms).length;
+/** Rounds of each race: every gap of `race` (0-135 ms) once in each order. */
+const ROUNDS = 20;
+
 /**
  * Round `round` of a race: odd rounds send `second` first; the later of the two leaves 0 to
  * 135 ms after the earlier (a scrypt is ~50-150 ms here), so across the rounds one request's
  * read, hash and write fall before, across and after the other's.
  */
-/** Rounds of each race: every gap of `race` (0-135 ms) once in each order. */
-const ROUNDS = 20;
-
 async function race<T>(round: number, first: () => Promise<T>, second: () => Promise<T>): Promise<[T, T]> {
   const gap = (Math.floor(round / 2) % 10) * 15;
   const later = (send: () => Promise<T>) => new Promise<T>((resolve, reject) => setTimeout(() => send().then(resolve, reject), gap));
