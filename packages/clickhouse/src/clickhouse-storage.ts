@@ -246,7 +246,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
 
     async pages(range, selection) {
-      if (selection) return selected.pages(range, selection);
+      if (selection) return (oneValue(selection) ? valueReads : selected).pages(range, selection);
       if (outsideDateType(range)) return [];
       const [views, entries, visitors] = await Promise.all([
         rows<{ p: string; pv: string; tv: string; tm: string }>(q.pageSumsSql(target, range)),
@@ -337,21 +337,22 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     writing = result.then(() => {}, () => {});
     return result;
   };
+  const timezoneOf = async (siteId: string) => {
+    let zone = timezones.get(siteId);
+    if (zone === undefined) {
+      zone = (await storage.getSite(siteId))?.timezone;
+      if (zone !== undefined) timezones.set(siteId, zone);
+    }
+    return zone;
+  };
   const rollups = createRollups(io, target, {
     now: options.now ?? Date.now,
-    async timezoneOf(siteId) {
-      let zone = timezones.get(siteId);
-      if (zone === undefined) {
-        zone = (await storage.getSite(siteId))?.timezone;
-        if (zone !== undefined) timezones.set(siteId, zone);
-      }
-      return zone;
-    },
+    timezoneOf,
     command,
   });
   const visitorsBy = createVisitorReads(io, target, rollups);
   const selected = createSelectionReads(io, target, options.cluster !== undefined);
-  const valueReads = createOneValueReads(io, target, { visitorsBy, selected });
+  const valueReads = createOneValueReads(io, target, { visitorsBy, selected, sources: (range) => rollups.sources(range), timezoneOf });
   const eventPage = createEventPages(rows, target);
   const goalVisitors = createGoalVisitors(io, target, { sources: (range) => rollups.sources(range), command });
   const propertyCounts = createPropertyCounts(io, target, { sources: (range) => rollups.sources(range), command });

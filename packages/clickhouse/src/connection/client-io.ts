@@ -62,7 +62,9 @@ export function clientIO(client: ClickHouseClient, target: SchemaTarget, cluster
     io,
     /** An `INSERT ... SELECT` (visitor builds). */
     async command(query: string): Promise<void> {
-      await client.command({ query, clickhouse_settings: { ...(await writeSettings()), ...BUILD_SETTINGS } });
+      // A build's `IN` and `JOIN` subqueries read one session's rows, which all live on one shard: shard-locally on a cluster.
+      const local: ClickHouseSettings = clustered ? { distributed_product_mode: 'local' } : {};
+      await client.command({ query, clickhouse_settings: { ...(await writeSettings()), ...BUILD_SETTINGS, ...local } });
     },
   };
 }

@@ -102,7 +102,7 @@ export function visitorsSql(t: SchemaTarget, r: DayRange, dimension: VisitorDime
   if (sources.built.length > 0) {
     const only = value === undefined ? '' : ` AND value = ${sqlString(value)}`;
     parts.push(`SELECT ${byDay ? 'toString(day)' : 'value'} AS k, visitors AS v FROM ${tableName(t, 'visitor_rollups')}
-      WHERE ${site(r)} AND dimension = ${sqlString(dimension)}${only} AND ${days(r)} AND ${builtPairs(sources)}`);
+      WHERE ${site(r)} AND dimension = ${sqlString(dimension)}${only} AND ${days(r)} AND ${builtPairsSql(sources)}`);
   }
   if (sources.raw.length > 0) {
     const rawDays = `${site(r)} AND day IN (${sources.raw.map(sqlDate).join(', ')})`;
@@ -122,7 +122,7 @@ export function visitorsSql(t: SchemaTarget, r: DayRange, dimension: VisitorDime
 }
 
 /** `(day, ver) IN (...)`: the settled days of `sources`, each from its newest build. */
-const builtPairs = (sources: VisitorSources) => `(day, ver) IN (${sources.built.map((b) => `(${sqlDate(b.day)}, ${sqlInt(b.ver)})`).join(', ')})`;
+export const builtPairsSql = (sources: VisitorSources): string => `(day, ver) IN (${sources.built.map((b) => `(${sqlDate(b.day)}, ${sqlInt(b.ver)})`).join(', ')})`;
 
 /** Distinct visitors with a pageview at `since < ts <= until` (the caller answers 0 when `until < 0`). */
 export function liveVisitorsSql(t: SchemaTarget, siteId: string, sinceMs: number, untilMs: number): string {

@@ -1,17 +1,17 @@
-import type { DayRange, DayTotals, Selection, SummaryTotals } from '@siteline/core';
+import { dayStart, type DayRange, type DayTotals, type PageTotals, runsOf, type Selection, shiftDay, type SummaryTotals } from '@siteline/core';
 import { outsideDateType, readDay } from '../schema/days.js';
-import type { RollupDimension } from '../schema/migrations/002-rollups.js';
-import { valueDaySumsSql } from '../reads/queries.js';
+import { valueDaySumsSql, type VisitorSources } from '../reads/queries.js';
 import type { SchemaTarget } from '../schema/schema.js';
 import type { WriterIO } from '../write/writer.js';
 import type { VisitorReads } from './visitors.js';
+import { VALUE_DIMENSIONS, valuePagesSql } from './value-pages.js';
 
 /**
  * The session attributes whose values the rollups keep per day: sessions, bounces and
- * duration in `dim_totals`, daily visitors in `visitor_rollups` (entry pages have no
- * visitor counts there, UTM values are kept as one triple).
+ * duration in `dim_totals`, daily visitors in `visitor_rollups`, pages in `value_pages`
+ * (entry pages have no visitor counts there, UTM values are kept as one triple).
  */
-const PER_VALUE = ['referrerSource', 'channel', 'countryCode', 'deviceType', 'browser', 'os'] as const satisfies readonly RollupDimension[];
+const PER_VALUE = VALUE_DIMENSIONS;
 type PerValue = (typeof PER_VALUE)[number];
 
 /** A condition `dimension is value` the rollups answer per value. */
@@ -34,9 +34,10 @@ export function oneValue(selection: Selection): OneValue | undefined {
 }
 
 /** What the one-value reads take from the filtered reads (reads/selection.ts). */
-export interface SelectedPageviews {
+export interface SelectedReads {
   pageviewsBySession(r: DayRange, selection: Selection): Promise<number>;
   pageviewDays(r: DayRange, selection: Selection): Promise<Map<string, number>>;
+  pages(r: DayRange, selection: Selection): Promise<PageTotals[]>;
 }
 
 /**
@@ -48,11 +49,24 @@ export interface SelectedPageviews {
  * of the matching sessions. Pageviews are the matching sessions' own: by session for the
  * summary (their `pageview_count`, and the range's pageviews of those crossing its ends),
  * per day from the pageview rows for the timeseries.
+ *
+ * `pages` sums the value's rows of `value_pages` on settled days (value-pages.ts) and reads
+ * the other days (today, a day written since its build) with the filtered read, one run of
+ * consecutive days at a time: every figure of a page is a sum over days (pageviews and time
+ * on page by the pageview's day, visitors distinct per day, entries by the session's start
+ * day), so the parts add up to the filtered read of the whole range.
  */
 export function createOneValueReads(
   io: Pick<WriterIO, 'rows'>,
   target: SchemaTarget,
-  options: { visitorsBy: VisitorReads; selected: SelectedPageviews },
+  options: {
+    visitorsBy: VisitorReads;
+    selected: SelectedReads;
+    /** Where each day's counts come from (rollups.ts `sources`). */
+    sources: (range: DayRange) => Promise<VisitorSources>;
+    /** The site's time zone (the days' instants of a run read raw). */
+    timezoneOf: (siteId: string) => Promise<string | undefined>;
+  },
 ) {
   const condition = (selection: Selection) => {
     const one = oneValue(selection);
@@ -63,6 +77,20 @@ export function createOneValueReads(
     io.rows<{ d: string; n: string; b: string; dur: string }>(valueDaySumsSql(target, r, dimension, value));
   const visitors = (r: DayRange, { dimension, value }: OneValue) => options.visitorsBy(r, dimension, value);
   const total = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
+  /**
+   * The rows of the range's settled days (`builtRows`, given their builds) beside the filtered
+   * read of its other days (`rawRead`, once per run of consecutive days).
+   */
+  const settledAndRaw = async <B, R>(r: DayRange, builtRows: (sources: VisitorSources) => Promise<B[]>, rawRead: (part: DayRange) => Promise<R[]>) => {
+    const sources = await options.sources(r);
+    const zone = (await options.timezoneOf(r.siteId)) ?? 'UTC';
+    const part = ({ from, to }: { from: string; to: string }): DayRange => ({ siteId: r.siteId, from, to, startMs: dayStart(from, zone), endMs: dayStart(shiftDay(to, 1), zone) });
+    const [built, ...raw] = await Promise.all([
+      sources.built.length === 0 ? [] : builtRows(sources),
+      ...runsOf([...sources.raw].sort()).map((run) => rawRead(part(run))),
+    ]);
+    return { built: built as B[], raw: (raw as R[][]).flat() };
+  };
 
   return {
     async summary(r: DayRange, selection: Selection): Promise<SummaryTotals> {
@@ -94,6 +122,39 @@ export function createOneValueReads(
       }
       for (const [day, pageviews] of views) out.set(day, { day, visitors: 0, sessions: 0, ...out.get(day), pageviews });
       return [...out.values()];
+    },
+
+    async pages(r: DayRange, selection: Selection): Promise<PageTotals[]> {
+      if (outsideDateType(r)) return [];
+      const { dimension, value } = condition(selection);
+      const { built, raw } = await settledAndRaw(
+        r,
+        (sources) => io.rows<{ p: string; pv: string; vis: string; tv: string; tm: string; en: string; bo: string }>(valuePagesSql(target, r, dimension, value, sources)),
+        (part) => options.selected.pages(part, selection),
+      );
+      const sums = new Map<string, PageTotals>();
+      const add = (p: PageTotals) => {
+        const known = sums.get(p.path);
+        if (!known) sums.set(p.path, { ...p });
+        else {
+          for (const key of ['pageviews', 'visitors', 'timedViews', 'timeOnPageMs', 'entrySessions', 'entryBounces'] as const) known[key] += p[key];
+        }
+      };
+      for (const b of built) {
+        add({
+          path: b.p, pageviews: Number(b.pv), visitors: Number(b.vis), timedViews: Number(b.tv), timeOnPageMs: Number(b.tm),
+          entrySessions: Number(b.en), entryBounces: Number(b.bo),
+        });
+      }
+      for (const p of raw) add(p);
+      // As the filtered read: a path with pageviews, or one with entries only (no time on page then).
+      const out: PageTotals[] = [];
+      for (const p of sums.values()) {
+        const entries = p.entrySessions > 0 ? { entrySessions: p.entrySessions, entryBounces: p.entryBounces } : { entrySessions: 0, entryBounces: 0 };
+        if (p.pageviews > 0) out.push({ ...p, ...entries });
+        else if (entries.entrySessions > 0) out.push({ path: p.path, pageviews: 0, visitors: 0, timedViews: 0, timeOnPageMs: 0, ...entries });
+      }
+      return out;
     },
   };
 }

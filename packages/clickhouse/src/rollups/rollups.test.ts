@@ -1,4 +1,4 @@
-import type { StoredEvent } from '@siteline/core';
+import { compileSelection, type StoredEvent } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { range } from '../testing/adapter-cases.js';
 import { createClickHouseStorage, type ClickHouseStorage } from '../clickhouse-storage.js';
@@ -7,10 +7,10 @@ import { clickhouseAvailable, startClickHouse, warnIfUnavailable, type TestServe
 warnIfUnavailable('ClickHouse visitor builds');
 
 let seq = 0;
-const ev = (sessionId: string, visitorId: string, at: string, path: string): StoredEvent => ({
+const ev = (sessionId: string, visitorId: string, at: string, path: string, countryCode = 'GB'): StoredEvent => ({
   siteId: 'ST-r', sessionId, visitorId, ts: Date.parse(at), day: at.slice(0, 10), type: 'pageview', name: '', path, seq: ++seq,
   entryPath: path, referrerSource: 'Direct / None', channel: 'Direct', utmSource: '', utmMedium: '', utmCampaign: '',
-  countryCode: 'GB', deviceType: 'Desktop', browser: 'Chrome', os: 'Windows',
+  countryCode, deviceType: 'Desktop', browser: 'Chrome', os: 'Windows',
 });
 
 /**
@@ -67,6 +67,43 @@ describe.skipIf(!clickhouseAvailable)('visitor counts of settled days', () => {
       { path: '/c', pageviews: 1, visitors: 1, entrySessions: 0, entryBounces: 0, timedViews: 0, timeOnPageMs: 0 },
       // /x (23:50) is followed by /c (00:10): 1200 s; s3 now enters on /x.
       { path: '/x', pageviews: 1, visitors: 1, entrySessions: 1, entryBounces: 0, timedViews: 1, timeOnPageMs: 1_200_000 },
+    ]);
+  });
+
+  it("keep each session value's pages, and rebuild every day of a session whose value a late first event changed", async () => {
+    const byPath = (pages: { path: string }[]) => pages.sort((a, b) => (a.path < b.path ? -1 : 1));
+    const country = (code: string) => compileSelection([['is', 'country', [code]]])!;
+    const days = range('ST-r', '2026-11-04', '2026-11-05');
+    const valueRows = async () => {
+      const result = await storage.client.query({
+        query: `SELECT toString(day) AS d, value, path, toString(sum(pageviews)) AS pageviews, toString(sum(visitors)) AS visitors FROM builds.value_pages
+          WHERE dimension = 'countryCode' AND (day, ver) IN (SELECT day, max(ver) FROM builds.day_marks WHERE builds > 0 GROUP BY day)
+          GROUP BY day, value, path ORDER BY d, path`,
+        format: 'JSONEachRow',
+      });
+      return (await result.json<{ d: string; value: string; path: string; pageviews: string; visitors: string }>()).filter((r) => r.d >= '2026-11-04');
+    };
+    // s7 (v7, GB) crosses midnight: 11-04 23:55 /a, 11-05 00:05 /b. The import builds both days.
+    await storage.writeEvents([ev('s7', 'v7', '2026-11-04T23:55:00Z', '/a'), ev('s7', 'v7', '2026-11-05T00:05:00Z', '/b')], { hash: 'h7', events: 2, importedAt: '2026-11-10T00:00:00Z' });
+    expect(await valueRows()).toEqual([
+      { d: '2026-11-04', value: 'GB', path: '/a', pageviews: '1', visitors: '1' },
+      { d: '2026-11-05', value: 'GB', path: '/b', pageviews: '1', visitors: '1' },
+    ]);
+    expect(byPath(await storage.pages(days, country('GB')))).toEqual([
+      { path: '/a', pageviews: 1, visitors: 1, entrySessions: 1, entryBounces: 0, timedViews: 1, timeOnPageMs: 600_000 },
+      { path: '/b', pageviews: 1, visitors: 1, entrySessions: 0, entryBounces: 0, timedViews: 0, timeOnPageMs: 0 },
+    ]);
+    // A first event arrives late, from FR, at 11-04 23:50 /x: s7 is FR now, its 11-05 pageview too, though the write has no event there.
+    await storage.writeEvents([ev('s7', 'v7', '2026-11-04T23:50:00Z', '/x', 'FR')]);
+    expect(byPath(await storage.pages(days, country('FR')))).toEqual([
+      { path: '/a', pageviews: 1, visitors: 1, entrySessions: 0, entryBounces: 0, timedViews: 1, timeOnPageMs: 600_000 },
+      { path: '/b', pageviews: 1, visitors: 1, entrySessions: 0, entryBounces: 0, timedViews: 0, timeOnPageMs: 0 },
+      { path: '/x', pageviews: 1, visitors: 1, entrySessions: 1, entryBounces: 0, timedViews: 1, timeOnPageMs: 300_000 },
+    ]);
+    expect(await storage.pages(days, country('GB'))).toEqual([]);
+    expect((await builds()).filter(([day]) => day === '2026-11-04' || day === '2026-11-05')).toEqual([['2026-11-04', 1], ['2026-11-04', 2], ['2026-11-05', 1], ['2026-11-05', 2]]);
+    expect((await valueRows()).map((r) => [r.d, r.value, r.path])).toEqual([
+      ['2026-11-04', 'FR', '/a'], ['2026-11-04', 'FR', '/x'], ['2026-11-05', 'FR', '/b'], // GB has none left
     ]);
   });
 

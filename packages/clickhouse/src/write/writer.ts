@@ -1,5 +1,5 @@
 import type { ClickHouseSettings } from '@clickhouse/client';
-import { compareBytes, DuplicateImportError, type ImportRecord, type StoredEvent } from '@siteline/core';
+import { compareBytes, daysBetween, DuplicateImportError, type ImportRecord, type StoredEvent } from '@siteline/core';
 import { readDay } from '../schema/days.js';
 import { sqlDate, sqlString, tsvStrings, tsvText } from '../connection/escape.js';
 import { checkEvent, EVENT_LINE_COLUMNS, eventLine } from './events.js';
@@ -84,7 +84,8 @@ export const gapLine = (g: GapRow, session: SessionState): string =>
  *    keeps the +1 rows in `session_state` too), and the time-on-page changes
  *    per pageview (`pageview_gaps`, with the session's attributes after the write), and the sessions this
  *    write makes stale (`stale_sessions`, `makesStale`); the views of migrations 2 and 6 turn these into the daily sums;
- * 4. then marks the days whose counts may have changed (`day_marks`: its events' days and its sessions' start days),
+ * 4. then marks the days whose counts may have changed (`day_marks`: its events' days, its sessions' start days,
+ *    and every day of a session it makes stale),
  *    and records the import hash.
  * Returns those days. Not safe to run concurrently for the same sessions
  * (the caller serializes its writes).
@@ -187,7 +188,11 @@ export function createWriter(io: WriterIO, target: SchemaTarget) {
         result.sessions.push({ state: change.state, sign: 1 });
         if (change.cancel) result.sessions.push({ state: change.cancel, sign: -1 });
         result.after.set(`${siteId}\u0000${id}`, change.state);
-        if (makesStale(group, change)) result.stale.push({ site_id: siteId, session_id: id });
+        if (makesStale(group, change)) {
+          result.stale.push({ site_id: siteId, session_id: id });
+          // Its rows on every day it spans now count under its current values (value_pages): those days change too.
+          for (const span of [change.state, change.cancel]) if (span) for (const day of daysBetween(span.day, span.end_day)) days.add(day);
+        }
         // The session is its start day's (visitor counts, goals and funnels count sessions by start day): a write
         // to its later days changes that day's counts too, and a new first event may move it to another day.
         days.add(change.state.day);

@@ -12,6 +12,7 @@ import { importedSchema } from './011-imported.js';
 import { sharingSchema } from './012-sharing.js';
 import { funnelsSchema } from './013-funnels.js';
 import { propertyCountsSchema } from './014-property-counts.js';
+import { valuePagesSchema } from './015-value-pages.js';
 import type { MigrationStep } from './step.js';
 
 /**
@@ -24,7 +25,7 @@ import type { MigrationStep } from './step.js';
  * @example
  * for (const step of MIGRATIONS) console.log(step.version, step.description);
  */
-export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema, propertiesSchema, peopleSchema, filterLayoutSchema, attemptsSchema, nameCountsSchema, customEventsSchema, peopleChangesSchema, importedSchema, sharingSchema, funnelsSchema, propertyCountsSchema];
+export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema, propertiesSchema, peopleSchema, filterLayoutSchema, attemptsSchema, nameCountsSchema, customEventsSchema, peopleChangesSchema, importedSchema, sharingSchema, funnelsSchema, propertyCountsSchema, valuePagesSchema];
 
 /**
  * The schema version this package reads and writes (`migrate()` brings a

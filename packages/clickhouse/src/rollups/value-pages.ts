@@ -1,0 +1,87 @@
+import type { DayRange } from '@siteline/core';
+import { sqlDate, sqlString } from '../connection/escape.js';
+import { DIMENSION_VALUE_SQL } from '../schema/migrations/002-rollups.js';
+import { tableName, type SchemaTarget } from '../schema/schema.js';
+import { builtPairsSql, type VisitorSources } from '../reads/queries.js';
+import { clampDay } from '../schema/days.js';
+
+/**
+ * `/pages` under one session value (`country is DE`, rollups/one-value.ts), per settled day,
+ * in `value_pages` (schema version 15): each day's build (rollups.ts) counts, for every
+ * value of the session attributes the rollups keep per value (`VALUE_DIMENSIONS`) and every
+ * path, what the filtered read (reads/selection.ts `pages`) would count on that day:
+ *
+ * - pageviews and daily distinct visitors of the pageviews whose session has the value;
+ * - timed views and time on page of those pageviews (`pageview_gaps`);
+ * - sessions starting that day with the value, by entry path, and their bounces.
+ *
+ * A pageview and a gap row carry their session's attributes unless the session is stale
+ * (`stale_sessions`, reads/matching.ts); a stale session's rows take the values of its current
+ * state instead, as the filtered read matches them. The writer marks every day of a session
+ * that becomes stale (its rows there change value), so no built day keeps an old value.
+ */
+
+/** The session attributes with per-value pages: those of one-value.ts. */
+export const VALUE_DIMENSIONS = ['referrerSource', 'channel', 'countryCode', 'deviceType', 'browser', 'os'] as const;
+
+/** `ARRAY JOIN` list of (dimension, value) of a row carrying session attributes. */
+const PAIRS = `[${VALUE_DIMENSIONS.map((d) => `('${d}', ${DIMENSION_VALUE_SQL[d]})`).join(', ')}]`;
+
+/**
+ * The rows of `table` (`events` pageviews or `pageview_gaps`) on the listed days, each with
+ * its session's value of every dimension (`dv`) and the `columns` asked: a non-stale
+ * session's own columns, a stale one's current state (the `sessions` rows of its newest
+ * version, which starts by the last day and ends on or after the first).
+ */
+function withValuesSql(t: SchemaTarget, siteId: string, days: readonly string[], table: 'events' | 'pageview_gaps', columns: string): string {
+  const s = sqlString(siteId);
+  const list = days.map(sqlDate).join(', ');
+  const sorted = [...days].sort();
+  const table_ = tableName(t, table);
+  const where = `site_id = ${s} AND day IN (${list})${table === 'events' ? " AND type = 'pageview'" : ''}`;
+  const stale = `SELECT session_id FROM ${tableName(t, 'stale_sessions')} WHERE site_id = ${s}`;
+  const current = `SELECT session_id, dv FROM ${tableName(t, 'sessions')} ARRAY JOIN ${PAIRS} AS dv
+    WHERE site_id = ${s} AND day <= ${sqlDate(clampDay(sorted[sorted.length - 1]!))} AND end_day >= ${sqlDate(clampDay(sorted[0]!))}
+      AND session_id IN (${stale})
+    GROUP BY session_id, version, dv HAVING sum(sign) > 0`;
+  return `SELECT ${columns}, dv FROM ${table_} ARRAY JOIN ${PAIRS} AS dv WHERE ${where} AND session_id NOT IN (${stale})
+    UNION ALL
+    SELECT ${columns}, dv FROM (SELECT ${columns}, session_id FROM ${table_} WHERE ${where} AND session_id IN (${stale})) AS staled
+      ALL INNER JOIN (${current}) AS current USING session_id`;
+}
+
+/**
+ * The `INSERT ... SELECT` of the listed days' `value_pages` rows, each under its build id
+ * (`ver`, an SQL expression of `day`). Sums that cancel out (a session state replaced by
+ * another, whose rows sum to nothing) leave no row.
+ */
+export function valuePagesBuildSql(t: SchemaTarget, siteId: string, days: readonly string[], ver: string): string {
+  const s = sqlString(siteId);
+  const row = (counts: string) => `SELECT ${s}, tupleElement(dv, 1), tupleElement(dv, 2), day, ${ver}, ${counts}`;
+  return `INSERT INTO ${tableName(t, 'value_pages')}
+      (site_id, dimension, value, day, ver, path, pageviews, visitors, timed_views, time_on_page_ms, entries, bounces)
+    ${row('path, count(), uniqExact(visitor_id), toInt64(0), toInt64(0), toInt64(0), toInt64(0)')}
+      FROM (${withValuesSql(t, siteId, days, 'events', 'day, path, visitor_id')}) GROUP BY day, dv, path
+    UNION ALL
+    ${row('path, toUInt64(0), toUInt64(0), sum(timed), sum(gap_ms), toInt64(0), toInt64(0)')}
+      FROM (${withValuesSql(t, siteId, days, 'pageview_gaps', 'day, path, timed, gap_ms')}) GROUP BY day, dv, path
+      HAVING sum(timed) != 0 OR sum(gap_ms) != 0
+    UNION ALL
+    ${row('entry_path, toUInt64(0), toUInt64(0), toInt64(0), toInt64(0), sum(toInt64(sign)), sum(toInt64(sign) * (pageview_count = 1 AND event_count = 0))')}
+      FROM ${tableName(t, 'sessions')} ARRAY JOIN ${PAIRS} AS dv
+      WHERE site_id = ${s} AND day IN (${days.map(sqlDate).join(', ')}) GROUP BY day, dv, entry_path HAVING sum(toInt64(sign)) != 0`;
+}
+
+/**
+ * The pages of one value over the built days of `sources`, per path (`p`): pageviews (`pv`),
+ * visitors (`vis`, daily distinct summed), timed views (`tv`), time on page (`tm`), entries
+ * (`en`) and bounces (`bo`).
+ */
+export function valuePagesSql(t: SchemaTarget, r: DayRange, dimension: string, value: string, sources: VisitorSources): string {
+  return `SELECT path AS p, sum(pageviews) AS pv, sum(visitors) AS vis, sum(timed_views) AS tv, sum(time_on_page_ms) AS tm,
+      sum(entries) AS en, sum(bounces) AS bo
+    FROM ${tableName(t, 'value_pages')}
+    WHERE site_id = ${sqlString(r.siteId)} AND dimension = ${sqlString(dimension)} AND value = ${sqlString(value)}
+      AND day >= ${sqlDate(clampDay(r.from))} AND day <= ${sqlDate(clampDay(r.to))} AND ${builtPairsSql(sources)}
+    GROUP BY path`;
+}
