@@ -37,16 +37,16 @@ function withValuesSql(t: SchemaTarget, siteId: string, days: readonly string[],
   const s = sqlString(siteId);
   const list = days.map(sqlDate).join(', ');
   const sorted = [...days].sort();
-  const table_ = tableName(t, table);
+  const from = tableName(t, table);
   const where = `site_id = ${s} AND day IN (${list})${table === 'events' ? " AND type = 'pageview'" : ''}`;
   const stale = `SELECT session_id FROM ${tableName(t, 'stale_sessions')} WHERE site_id = ${s}`;
   const current = `SELECT session_id, dv FROM ${tableName(t, 'sessions')} ARRAY JOIN ${PAIRS} AS dv
     WHERE site_id = ${s} AND day <= ${sqlDate(clampDay(sorted[sorted.length - 1]!))} AND end_day >= ${sqlDate(clampDay(sorted[0]!))}
       AND session_id IN (${stale})
     GROUP BY session_id, version, dv HAVING sum(sign) > 0`;
-  return `SELECT ${columns}, dv FROM ${table_} ARRAY JOIN ${PAIRS} AS dv WHERE ${where} AND session_id NOT IN (${stale})
+  return `SELECT ${columns}, dv FROM ${from} ARRAY JOIN ${PAIRS} AS dv WHERE ${where} AND session_id NOT IN (${stale})
     UNION ALL
-    SELECT ${columns}, dv FROM (SELECT ${columns}, session_id FROM ${table_} WHERE ${where} AND session_id IN (${stale})) AS staled
+    SELECT ${columns}, dv FROM (SELECT ${columns}, session_id FROM ${from} WHERE ${where} AND session_id IN (${stale})) AS staled
       ALL INNER JOIN (${current}) AS current USING session_id`;
 }
 
