@@ -11,7 +11,7 @@ import { createClickHouseEmailReportStore } from './sharing/email-reports.js';
 import { createClickHouseShareStore } from './sharing/shared-links.js';
 import { insertSettings } from './write/settings.js';
 
-export interface ClickHouseBackendOptions extends Pick<ClickHouseStorageOptions, 'username' | 'password' | 'database' | 'cluster' | 'nodes' | 'requestTimeoutMs'> {
+export interface ClickHouseBackendOptions extends Pick<ClickHouseStorageOptions, 'username' | 'password' | 'database' | 'cluster' | 'nodes' | 'requestTimeoutMs' | 'onBackgroundFailure'> {
   /** HTTP(S) address of a server, e.g. `http://127.0.0.1:8123`. */
   url: string;
   /** Which connection this is; ClickHouse treats every role alike. */

@@ -14,6 +14,7 @@ import * as q from './reads/queries.js';
 import { createGoalVisitors } from './rollups/goal-visitors.js';
 import { createFunnelVisitors } from './rollups/funnel-visitors.js';
 import { createPropertyCounts } from './rollups/property-counts.js';
+import { type BackgroundFailure, reportingCommand } from './rollups/failures.js';
 import { createRollups } from './rollups/rollups.js';
 import { createOneValueReads, oneValue } from './rollups/one-value.js';
 import { createPropertyReads } from './reads/properties.js';
@@ -75,6 +76,13 @@ export interface ClickHouseStorageOptions {
   now?: () => number;
   /** Extra settings sent with every request. */
   clickhouseSettings?: ClickHouseSettings;
+  /**
+   * Told of each build or count statement that failed (daily visitor rollups, goal, funnel and
+   * property counts, run before a read or in the background). Its days are read raw, so answers
+   * stay the same but slower, and it is tried again later. The same failure is told at most once
+   * a minute. The server logs it as a warning.
+   */
+  onBackgroundFailure?: (failure: BackgroundFailure) => void;
 }
 
 /** A `Storage` over ClickHouse, plus schema migration and the underlying client. */
@@ -345,24 +353,25 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     }
     return zone;
   };
+  const reported = reportingCommand(options.onBackgroundFailure);
   const rollups = createRollups(io, target, {
     now: options.now ?? Date.now,
     timezoneOf,
-    command,
+    command: reported('visitor rollups', command),
   });
   const visitorsBy = createVisitorReads(io, target, rollups);
   const selected = createSelectionReads(io, target, options.cluster !== undefined);
   const valueReads = createOneValueReads(io, target, { visitorsBy, selected, sources: (range) => rollups.sources(range), timezoneOf });
   const eventPage = createEventPages(rows, target);
-  const goalVisitors = createGoalVisitors(io, target, { sources: (range) => rollups.sources(range), command });
-  const propertyCounts = createPropertyCounts(io, target, { sources: (range) => rollups.sources(range), command });
+  const goalVisitors = createGoalVisitors(io, target, { sources: (range) => rollups.sources(range), command: reported('goal counts', command) });
+  const propertyCounts = createPropertyCounts(io, target, { sources: (range) => rollups.sources(range), command: reported('property counts', command) });
   const propertyReads = createPropertyReads(target, selected, goalVisitors, propertyCounts);
   const funnelReads = createFunnelReads(target, selected);
   const savedFunnels = createFunnelVisitors(io, target, {
     sources: (range) => rollups.sources(range),
     savedSteps: async (siteId) => (await storage.listFunnels!(siteId)).map((f) => f.steps.map(stepGoal)),
     raw: (range, steps) => funnelReads.funnelVisitors(range, steps),
-    command,
+    command: reported('funnel counts', command),
   });
   /**
    * After an import: builds the days it touched, then has the site's goals and saved funnels

@@ -13,6 +13,7 @@
  */
 export { createClickHouseStorage, type ClickHouseStorage, type ClickHouseStorageOptions, type ClientConnection } from './clickhouse-storage.js';
 export { openClickHouseBackend, type ClickHouseBackendOptions } from './backend.js';
+export { type BackgroundFailure } from './rollups/failures.js';
 export { sqlDate, sqlIdent, sqlInt, sqlString } from './connection/escape.js';
 export { type SchemaTarget } from './schema/schema.js';
 export { MIGRATIONS, SCHEMA_VERSION, type MigrationContext, type MigrationStep } from './schema/migrations/index.js';

@@ -36,6 +36,11 @@ export interface OpenBackendOptions {
   now?: () => number;
   /** SQLite: memory of the column cache of filtered reads, bytes (`COLUMN_CACHE_MB`); ignored by ClickHouse. */
   columnCacheBytes?: number;
+  /**
+   * ClickHouse: told of each daily build or count that failed (its days are read raw meanwhile,
+   * same answers, slower), at most once a minute for the same failure; `siteline serve` logs it.
+   */
+  onBackgroundFailure?: (failure: { work: string; error: string; repeated: number }) => void;
 }
 
 async function loadClickHouse(): Promise<typeof import('@siteline/clickhouse')> {

@@ -2,6 +2,7 @@ import { compileSelection, type StoredEvent } from '@siteline/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { range } from '../testing/adapter-cases.js';
 import { createClickHouseStorage, type ClickHouseStorage } from '../clickhouse-storage.js';
+import type { BackgroundFailure } from './failures.js';
 import { clickhouseAvailable, startClickHouse, warnIfUnavailable, type TestServer } from '../testing/test-server.js';
 
 warnIfUnavailable('ClickHouse visitor builds');
@@ -111,5 +112,26 @@ describe.skipIf(!clickhouseAvailable)('visitor counts of settled days', () => {
     await storage.writeEvents([ev('s5', 'v5', '2026-11-10T09:00:00Z', '/a'), ev('s6', 'v5', '2026-11-10T11:00:00Z', '/b')]);
     expect(await storage.summary(range('ST-r', '2026-11-10', '2026-11-10'))).toEqual({ visitors: 1, sessions: 2, bounces: 2, durationMs: 0, pageviews: 2 });
     expect((await builds()).filter(([day]) => day === '2026-11-10')).toEqual([]);
+  });
+
+  it('a failed build is told to onBackgroundFailure once, and its days are read raw with the same answers', async () => {
+    const failures: BackgroundFailure[] = [];
+    const failing = createClickHouseStorage({ url: server.url, database: 'failing', now: () => Date.parse('2026-11-10T12:00:00Z'), onBackgroundFailure: (f) => failures.push(f) });
+    try {
+      await failing.migrate();
+      await failing.insertSite({ id: 'ST-r', name: 'R', timezone: 'UTC', domain: null, accountId: null, createdAt: '2026-01-01T00:00:00Z' });
+      await failing.writeEvents(IMPORT.map((e) => ({ ...e }))); // not an import: the first read builds 11-02 and 11-03
+      await failing.client.command({ query: 'DROP TABLE failing.value_pages' }); // the build's second statement cannot insert
+      const expected = { visitors: 2, sessions: 2, bounces: 1, durationMs: 300_000, pageviews: 3 };
+      expect(await failing.summary(range('ST-r', '2026-11-02', '2026-11-02'))).toEqual(expected);
+      expect(failures).toEqual([{ work: 'visitor rollups', error: expect.stringContaining('failing.value_pages') as string, repeated: 0 }]);
+      const marks = await failing.client.query({ query: 'SELECT count() AS n FROM failing.day_marks WHERE builds > 0', format: 'JSONEachRow' });
+      expect(await marks.json()).toEqual([{ n: '0' }]); // no day recorded as built
+      // Read again at once: the days wait a minute before their build is tried again, and answer raw.
+      expect(await failing.summary(range('ST-r', '2026-11-02', '2026-11-02'))).toEqual(expected);
+      expect(failures).toHaveLength(1);
+    } finally {
+      await failing.close();
+    }
   });
 });

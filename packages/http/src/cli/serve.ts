@@ -21,7 +21,11 @@ export async function serveCommand(args: string[], io: CliIo, firstRun: boolean)
   if (flags(() => parseArgs({ args, options: HELP_FLAG, strict: true })).values.help) return io.stdout.write(`${HELP[firstRun ? 'start' : 'serve']}\n`), 0;
   const first: FirstRun | undefined = firstRun ? prepareFirstRun(io) : undefined;
   const config = parseConfig(first?.vars ?? readEnvironment(io.cwd, io.env), io.cwd);
-  const backend = await openBackend(config.database, { role: 'serve', columnCacheBytes: config.columnCacheMb * 1024 * 1024 });
+  const logger = jsonLogger(io.stdout, io.stderr);
+  const backend = await openBackend(config.database, {
+    role: 'serve', columnCacheBytes: config.columnCacheMb * 1024 * 1024,
+    onBackgroundFailure: (failure) => logger({ level: 'warn', msg: 'a daily build failed; its days are read raw until it succeeds', ...failure }),
+  });
   let demo: { siteId?: string; key?: string } = {};
   try {
     if (first) demo = await demoIfEmpty(backend, config, io);
@@ -29,7 +33,7 @@ export async function serveCommand(args: string[], io: CliIo, firstRun: boolean)
     await backend.close();
     throw error;
   }
-  const running = await runServer(config, backend, { logger: jsonLogger(io.stdout, io.stderr), exit: io.exit });
+  const running = await runServer(config, backend, { logger, exit: io.exit });
   if (first) {
     try {
       recordFirstRun(io, first, running.port);
