@@ -16,7 +16,7 @@ import { createFunnelVisitors } from './rollups/funnel-visitors.js';
 import { createPropertyCounts } from './rollups/property-counts.js';
 import { type BackgroundFailure, reportingCommand } from './rollups/failures.js';
 import { createRollups } from './rollups/rollups.js';
-import { createOneValueReads, oneValue } from './rollups/one-value.js';
+import { countedBreakdown, createOneValueReads, oneValue } from './rollups/one-value.js';
 import { createPropertyReads } from './reads/properties.js';
 import { createSelectionReads } from './reads/selection.js';
 import type { SchemaTarget } from './schema/schema.js';
@@ -140,7 +140,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     capabilities: { selection: true, properties: true, goals: true, imported: true, funnels: true },
     client,
     async migrate() {
-      await Promise.all([rollups.idle(), goalVisitors.idle(), savedFunnels.idle(), propertyCounts.idle()]); // a step may rebuild the tables a background build writes to
+      await backgroundIdle(); // a step may rebuild the tables a background build writes to
       await migrateSchema(client, target, options);
       rollups.forget();
     },
@@ -240,7 +240,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
 
     async sessionBreakdown(range, dimension, selection): Promise<BreakdownTotals[]> {
-      if (selection) return selected.sessionBreakdown(range, dimension, selection);
+      if (selection) return (oneValue(selection) && countedBreakdown(dimension) ? valueReads : selected).sessionBreakdown(range, dimension, selection);
       if (outsideDateType(range)) return [];
       const [sums, visitors] = await Promise.all([
         rows<{ val: string; n: string }>(q.dimensionSumsSql(target, range, dimension)),
@@ -329,7 +329,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
 
     async close() {
-      await Promise.all([rollups.idle(), goalVisitors.idle(), savedFunnels.idle(), propertyCounts.idle()]);
+      await backgroundIdle();
       await client.close();
     },
   };
@@ -361,7 +361,9 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   });
   const visitorsBy = createVisitorReads(io, target, rollups);
   const selected = createSelectionReads(io, target, options.cluster !== undefined);
-  const valueReads = createOneValueReads(io, target, { visitorsBy, selected, sources: (range) => rollups.sources(range), timezoneOf });
+  const valueReads = createOneValueReads(io, target, {
+    visitorsBy, selected, sources: (range) => rollups.sources(range), timezoneOf, command: reported('breakdown counts', command),
+  });
   const eventPage = createEventPages(rows, target);
   const goalVisitors = createGoalVisitors(io, target, { sources: (range) => rollups.sources(range), command: reported('goal counts', command) });
   const propertyCounts = createPropertyCounts(io, target, { sources: (range) => rollups.sources(range), command: reported('property counts', command) });
@@ -373,6 +375,8 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     raw: (range, steps) => funnelReads.funnelVisitors(range, steps),
     command: reported('funnel counts', command),
   });
+  /** Resolves when every build and count started in the background so far is done. */
+  const backgroundIdle = () => Promise.all([rollups.idle(), goalVisitors.idle(), savedFunnels.idle(), propertyCounts.idle(), valueReads.idle()]);
   /**
    * After an import: builds the days it touched, then has the site's goals and saved funnels
    * counted on them in the background, so the first reads of those days find counts. A count
@@ -390,6 +394,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
         const range = { siteId, from, to, startMs: dayStart(from, site.timezone), endMs: dayStart(shiftDay(to, 1), site.timezone) };
         const [goals, funnels] = await Promise.all([storage.listGoals!(siteId), storage.listFunnels!(siteId)]);
         await goalVisitors.countSettled(siteId, settled, goals);
+        await valueReads.countSettled(siteId, settled);
         for (const funnel of funnels) await savedFunnels.countSettled(range, settled, funnel.steps.map(stepGoal));
       } catch {
         // Counting is only ahead of time: the first read of these days counts them.

@@ -1,9 +1,12 @@
-import { dayStart, type DayRange, type DayTotals, type PageTotals, runsOf, type Selection, shiftDay, type SummaryTotals } from '@siteline/core';
+import { type BreakdownTotals, dayStart, type DayRange, type DayTotals, type PageTotals, runsOf, type Selection, type SessionDimension, shiftDay, type SummaryTotals } from '@siteline/core';
 import { outsideDateType, readDay } from '../schema/days.js';
 import { valueDaySumsSql, type VisitorSources } from '../reads/queries.js';
 import type { SchemaTarget } from '../schema/schema.js';
 import type { WriterIO } from '../write/writer.js';
 import type { VisitorReads } from './visitors.js';
+import { chunks } from '../connection/parts.js';
+import { type BuiltDay, createBackgroundCounts } from './day-counts.js';
+import { BREAKDOWNS, countedDaysSql, type ValueBreakdown, valueBreakdownSql, valueBreakdownsCountSql } from './value-breakdowns.js';
 import { VALUE_DIMENSIONS, valuePagesSql } from './value-pages.js';
 
 /**
@@ -38,7 +41,11 @@ export interface SelectedReads {
   pageviewsBySession(r: DayRange, selection: Selection): Promise<number>;
   pageviewDays(r: DayRange, selection: Selection): Promise<Map<string, number>>;
   pages(r: DayRange, selection: Selection): Promise<PageTotals[]>;
+  sessionBreakdown(r: DayRange, dimension: SessionDimension, selection: Selection): Promise<BreakdownTotals[]>;
 }
+
+/** Whether the session breakdown by `dimension` under one value is counted per day (value-breakdowns.ts). */
+export const countedBreakdown = (dimension: SessionDimension): dimension is ValueBreakdown => (BREAKDOWNS as readonly string[]).includes(dimension);
 
 /**
  * `summary`, `summaryVisitors` and `timeseries` under one condition `attribute is value`
@@ -55,6 +62,11 @@ export interface SelectedReads {
  * consecutive days at a time: every figure of a page is a sum over days (pageviews and time
  * on page by the pageview's day, visitors distinct per day, entries by the session's start
  * day), so the parts add up to the filtered read of the whole range.
+ *
+ * `sessionBreakdown` (every breakdown but the entry page, `countedBreakdown`) sums the value's
+ * rows of `value_breakdowns` on the settled days counted so far, reads the other days raw in
+ * the same runs, and has the settled ones among them counted in the background
+ * (value-breakdowns.ts): sessions and daily visitors are sums over days too.
  */
 export function createOneValueReads(
   io: Pick<WriterIO, 'rows'>,
@@ -66,8 +78,20 @@ export function createOneValueReads(
     sources: (range: DayRange) => Promise<VisitorSources>;
     /** The site's time zone (the days' instants of a run read raw). */
     timezoneOf: (siteId: string) => Promise<string | undefined>;
+    /** Runs an `INSERT ... SELECT` (with the insert settings): the breakdown counts. */
+    command: (query: string) => Promise<void>;
   },
 ) {
+  const counts = createBackgroundCounts(options.command);
+  /** Counts the breakdowns of `uncounted` in the background, a day a statement (a day's pairs are 42 rows a session). */
+  const countLater = (siteId: string, uncounted: readonly BuiltDay[]) =>
+    counts.later(`${siteId}\u0000breakdowns`, uncounted, (fresh) => chunks(fresh, 1), (part) => valueBreakdownsCountSql(target, siteId, part));
+  /** Which of the settled days `built` have their breakdowns counted. */
+  const countedOf = async (siteId: string, built: readonly BuiltDay[]) => {
+    if (built.length === 0) return { counted: [], uncounted: [] };
+    const found = new Set((await io.rows<{ d: string }>(countedDaysSql(target, siteId, built))).map((row) => readDay(row.d)));
+    return { counted: built.filter((b) => found.has(b.day)), uncounted: built.filter((b) => !found.has(b.day)) };
+  };
   const condition = (selection: Selection) => {
     const one = oneValue(selection);
     if (!one) throw new Error('one-value reads take one condition `is` with one value on a per-value attribute');
@@ -81,8 +105,7 @@ export function createOneValueReads(
    * The rows of the range's settled days (`builtRows`, given their builds) beside the filtered
    * read of its other days (`rawRead`, once per run of consecutive days).
    */
-  const settledAndRaw = async <B, R>(r: DayRange, builtRows: (sources: VisitorSources) => Promise<B[]>, rawRead: (part: DayRange) => Promise<R[]>) => {
-    const sources = await options.sources(r);
+  const settledAndRaw = async <B, R>(r: DayRange, sources: VisitorSources, builtRows: (sources: VisitorSources) => Promise<B[]>, rawRead: (part: DayRange) => Promise<R[]>) => {
     const zone = (await options.timezoneOf(r.siteId)) ?? 'UTC';
     const part = ({ from, to }: { from: string; to: string }): DayRange => ({ siteId: r.siteId, from, to, startMs: dayStart(from, zone), endMs: dayStart(shiftDay(to, 1), zone) });
     const [built, ...raw] = await Promise.all([
@@ -129,6 +152,7 @@ export function createOneValueReads(
       const { dimension, value } = condition(selection);
       const { built, raw } = await settledAndRaw(
         r,
+        await options.sources(r),
         (sources) => io.rows<{ p: string; pv: string; vis: string; tv: string; tm: string; en: string; bo: string }>(valuePagesSql(target, r, dimension, value, sources)),
         (part) => options.selected.pages(part, selection),
       );
@@ -156,5 +180,41 @@ export function createOneValueReads(
       }
       return out;
     },
+
+    async sessionBreakdown(r: DayRange, dimension: ValueBreakdown, selection: Selection): Promise<BreakdownTotals[]> {
+      if (outsideDateType(r)) return [];
+      const one = condition(selection);
+      const sources = await options.sources(r);
+      const { counted, uncounted } = await countedOf(r.siteId, sources.built);
+      const { built, raw } = await settledAndRaw(
+        r,
+        { built: counted, raw: [...sources.raw, ...uncounted.map((u) => u.day)] },
+        () => io.rows<{ k: string; n: string; v: string }>(valueBreakdownSql(target, r, one.dimension, one.value, dimension, counted)),
+        (part) => options.selected.sessionBreakdown(part, dimension, selection),
+      );
+      if (uncounted.length > 0) countLater(r.siteId, uncounted);
+      const sums = new Map<string, BreakdownTotals>();
+      const add = (key: string[], sessions: number, visitors: number) => {
+        const id = key.join('\u0000');
+        const known = sums.get(id);
+        if (!known) sums.set(id, { key, sessions, visitors });
+        else {
+          known.sessions += sessions;
+          known.visitors += visitors;
+        }
+      };
+      for (const b of built) add(dimension === 'utm' ? b.k.split('\u0000') : [b.k], Number(b.n), Number(b.v));
+      for (const x of raw) add(x.key, x.sessions, x.visitors);
+      return [...sums.values()];
+    },
+
+    /** Counts the breakdowns of the settled days among `built` not counted yet, in the background (after an import). */
+    async countSettled(siteId: string, built: readonly BuiltDay[]): Promise<void> {
+      const { uncounted } = await countedOf(siteId, built);
+      if (uncounted.length > 0) countLater(siteId, uncounted);
+    },
+
+    /** Resolves when the counts started in the background so far are done. */
+    idle: counts.idle,
   };
 }

@@ -134,4 +134,47 @@ describe.skipIf(!clickhouseAvailable)('visitor counts of settled days', () => {
       await failing.close();
     }
   });
+
+  it('count the session breakdowns of each value in the background; reads take counted days from them, the others raw', async () => {
+    const db = createClickHouseStorage({ url: server.url, database: 'breakdowns', now: () => Date.parse('2026-11-10T12:00:00Z') });
+    const firefox = (e: StoredEvent): StoredEvent => ({ ...e, browser: 'Firefox' });
+    const query = async <T>(sql: string) => (await db.client.query({ query: sql, format: 'JSONEachRow' })).json<T>();
+    const markers = async () => (await query<{ d: string }>("SELECT toString(day) AS d FROM breakdowns.value_breakdowns WHERE dimension = '' ORDER BY d")).map((r) => r.d);
+    const under = (attribute: 'country' | 'browser', value: string) => compileSelection([['is', attribute, [value]]])!;
+    const byKey = (rows: { key: string[] }[]) => rows.sort((a, b) => (a.key[0]! < b.key[0]! ? -1 : 1));
+    const days = range('ST-r', '2026-11-02', '2026-11-03');
+    try {
+      await db.migrate();
+      await db.insertSite({ id: 'ST-r', name: 'R', timezone: 'UTC', domain: null, accountId: null, createdAt: '2026-01-01T00:00:00Z' });
+      // 11-02: s1 v1 GB Chrome, s2 v1 GB Firefox, s3 v2 GB Chrome, s4 v3 FR Chrome. 11-03: s5 v1 GB Chrome.
+      const events = [
+        ev('b1', 'v1', '2026-11-02T10:00:00Z', '/a'), ev('b1', 'v1', '2026-11-02T10:05:00Z', '/b'), firefox(ev('b2', 'v1', '2026-11-02T14:00:00Z', '/a')),
+        ev('b3', 'v2', '2026-11-02T11:00:00Z', '/a'), ev('b4', 'v3', '2026-11-02T12:00:00Z', '/c', 'FR'), ev('b5', 'v1', '2026-11-03T09:00:00Z', '/a'),
+      ];
+      await db.writeEvents(events, { hash: 'hb', events: events.length, importedAt: '2026-11-10T00:00:00Z' }); // built and counted after the import
+      await expect.poll(markers, { timeout: 20_000 }).toEqual(['2026-11-02', '2026-11-03']);
+      const gbBrowsers = await query<{ d: string; k: string; n: string; v: string }>(`SELECT toString(day) AS d, key AS k, toString(sessions) AS n, toString(visitors) AS v FROM breakdowns.value_breakdowns
+        WHERE dimension = 'countryCode' AND value = 'GB' AND breakdown = 'browser' ORDER BY d, k`);
+      expect(gbBrowsers).toEqual([{ d: '2026-11-02', k: 'Chrome', n: '2', v: '2' }, { d: '2026-11-02', k: 'Firefox', n: '1', v: '1' }, { d: '2026-11-03', k: 'Chrome', n: '1', v: '1' }]);
+      expect(byKey(await db.sessionBreakdown(days, 'browser', under('country', 'GB')))).toEqual([{ key: ['Chrome'], sessions: 3, visitors: 3 }, { key: ['Firefox'], sessions: 1, visitors: 1 }]);
+      expect(byKey(await db.sessionBreakdown(days, 'countryCode', under('browser', 'Chrome')))).toEqual([{ key: ['FR'], sessions: 1, visitors: 1 }, { key: ['GB'], sessions: 3, visitors: 3 }]);
+      expect(await db.sessionBreakdown(days, 'utm', under('country', 'GB'))).toEqual([{ key: ['', '', ''], sessions: 4, visitors: 3 }]);
+      // A day counted twice under its build (two reads that found it uncounted at once) reads the same.
+      await db.client.command({ query: "INSERT INTO breakdowns.value_breakdowns SELECT * FROM breakdowns.value_breakdowns WHERE day = '2026-11-02'" });
+      expect(byKey(await db.sessionBreakdown(days, 'browser', under('country', 'GB')))).toEqual([{ key: ['Chrome'], sessions: 3, visitors: 3 }, { key: ['Firefox'], sessions: 1, visitors: 1 }]);
+      // The read takes a counted day from its rows: one more row under 11-02's build shows.
+      await db.client.command({ query: `INSERT INTO breakdowns.value_breakdowns SELECT site_id, 'countryCode', 'GB', 'browser', day, ver, 'Safari', 5, 4 FROM breakdowns.value_breakdowns WHERE dimension = '' AND day = '2026-11-02'` });
+      expect(byKey(await db.sessionBreakdown(days, 'browser', under('country', 'GB')))).toContainEqual({ key: ['Safari'], sessions: 5, visitors: 4 });
+
+      // A late first event moves b3 to FR: 11-02 is built again at the next read, read raw, then counted again.
+      await db.writeEvents([ev('b3', 'v2', '2026-11-02T10:30:00Z', '/x', 'FR')]);
+      const gb = [{ key: ['Chrome'], sessions: 2, visitors: 2 }, { key: ['Firefox'], sessions: 1, visitors: 1 }];
+      expect(byKey(await db.sessionBreakdown(days, 'browser', under('country', 'GB')))).toEqual(gb);
+      await expect.poll(markers, { timeout: 20_000 }).toEqual(['2026-11-02', '2026-11-02', '2026-11-02', '2026-11-03']); // the old build's two, the new one's
+      expect(byKey(await db.sessionBreakdown(days, 'browser', under('country', 'GB')))).toEqual(gb);
+      expect(byKey(await db.sessionBreakdown(days, 'countryCode', under('browser', 'Chrome')))).toEqual([{ key: ['FR'], sessions: 2, visitors: 2 }, { key: ['GB'], sessions: 2, visitors: 2 }]);
+    } finally {
+      await db.close();
+    }
+  });
 });

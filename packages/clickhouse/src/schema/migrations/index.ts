@@ -13,6 +13,7 @@ import { sharingSchema } from './012-sharing.js';
 import { funnelsSchema } from './013-funnels.js';
 import { propertyCountsSchema } from './014-property-counts.js';
 import { valuePagesSchema } from './015-value-pages.js';
+import { valueBreakdownsSchema } from './016-value-breakdowns.js';
 import type { MigrationStep } from './step.js';
 
 /**
@@ -25,7 +26,7 @@ import type { MigrationStep } from './step.js';
  * @example
  * for (const step of MIGRATIONS) console.log(step.version, step.description);
  */
-export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema, propertiesSchema, peopleSchema, filterLayoutSchema, attemptsSchema, nameCountsSchema, customEventsSchema, peopleChangesSchema, importedSchema, sharingSchema, funnelsSchema, propertyCountsSchema, valuePagesSchema];
+export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema, propertiesSchema, peopleSchema, filterLayoutSchema, attemptsSchema, nameCountsSchema, customEventsSchema, peopleChangesSchema, importedSchema, sharingSchema, funnelsSchema, propertyCountsSchema, valuePagesSchema, valueBreakdownsSchema];
 
 /**
  * The schema version this package reads and writes (`migrate()` brings a
