@@ -1,5 +1,5 @@
 /**
- * The session breakdowns (`/sources`, `/channels`, `/locations`, `/devices`, `/campaigns`)
+ * The session breakdowns (`/referrers`, `/channels`, `/locations`, `/devices`, `/campaigns`)
  * under one session value (`country is DE`, one-value.ts), per settled day, in
  * `value_breakdowns` (schema version 16): for every value of a per-value attribute
  * (`VALUE_DIMENSIONS`) and every value of a breakdown dimension, the sessions starting that day
