@@ -74,7 +74,7 @@ function caseList(text: string): YearCase[] {
   return text.split(/,(?! )/).map((p) => p.trim()) as YearCase[];
 }
 for (const c of cases ?? []) if (!(c in YEAR_CASES)) throw new Error(`unknown case ${c}; cases: ${Object.keys(YEAR_CASES).join(', ')}`);
-for (const e of endpoints ?? []) if (!YEAR_ENDPOINTS.includes(e)) throw new Error(`unknown endpoint ${e}; endpoints: ${YEAR_ENDPOINTS.join(', ')}`);
+for (const e of endpoints ?? []) if (!(YEAR_ENDPOINTS as readonly string[]).includes(e)) throw new Error(`unknown endpoint ${e}; endpoints: ${YEAR_ENDPOINTS.join(', ')}`);
 const num = (name: keyof typeof args) => Number(args[name]);
 const pageviews = num('pageviews');
 const folder = resolve(String(args.dir), `pv-${pageviews}`);
