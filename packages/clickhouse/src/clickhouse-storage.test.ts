@@ -114,6 +114,7 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
       { name: 'user_links', engine: 'MergeTree' },
       { name: 'users', engine: 'ReplacingMergeTree' },
       { name: 'value_breakdowns', engine: 'MergeTree' },
+      { name: 'value_goals', engine: 'MergeTree' },
       { name: 'value_pages', engine: 'MergeTree' },
       { name: 'visitor_rollups', engine: 'MergeTree' },
       { name: 'web_sessions', engine: 'ReplacingMergeTree' },

@@ -17,7 +17,7 @@ import { createPropertyCounts } from './rollups/property-counts.js';
 import { type BackgroundFailure, reportingCommand } from './rollups/failures.js';
 import { createRollups } from './rollups/rollups.js';
 import { countedBreakdown, createOneValueReads, oneValue } from './rollups/one-value.js';
-import { createPropertyReads } from './reads/properties.js';
+import { createPropertyReads, selectedGoalTotals } from './reads/properties.js';
 import { createSelectionReads } from './reads/selection.js';
 import type { SchemaTarget } from './schema/schema.js';
 import { bySiteOrder, siteRow, sitesSql, toSite, type SiteRead } from './sites/sites.js';
@@ -311,8 +311,10 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     importedTotals: (request) => imported.importedTotals(request),
     nativeDays: (siteId, days) => imported.nativeDays(siteId, days),
 
-    funnelVisitors: (range, steps, selection) =>
-      (selection && hasConditions(selection) ? funnelReads.funnelVisitors(range, steps, selection) : savedFunnels.visitors(range, steps)),
+    funnelVisitors(range, steps, selection) {
+      if (!selection || !hasConditions(selection)) return savedFunnels.visitors(range, steps);
+      return (oneValue(selection) ? valueReads : funnelReads).funnelVisitors(range, steps, selection);
+    },
     // No transactions: the core's checks just before are all there is (two owners adding at once may both pass them).
     async insertFunnel(funnel) {
       await io.insert('funnels', [funnelRow(funnel, false, nextFunnelVersion())]);
@@ -362,12 +364,21 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
   const visitorsBy = createVisitorReads(io, target, rollups);
   const selected = createSelectionReads(io, target, options.cluster !== undefined);
   const valueReads = createOneValueReads(io, target, {
-    visitorsBy, selected, sources: (range) => rollups.sources(range), timezoneOf, command: reported('breakdown counts', command),
+    visitorsBy,
+    selected: {
+      ...selected,
+      goalTotals: (range, goals, selection) => selectedGoalTotals(target, selected, range, goals, selection),
+      funnelVisitors: (range, steps, selection) => funnelReads.funnelVisitors(range, steps, selection),
+    },
+    sources: (range) => rollups.sources(range),
+    timezoneOf,
+    savedSteps: async (siteId) => (await storage.listFunnels!(siteId)).map((f) => f.steps.map(stepGoal)),
+    command: reported('per-value counts', command),
   });
   const eventPage = createEventPages(rows, target);
   const goalVisitors = createGoalVisitors(io, target, { sources: (range) => rollups.sources(range), command: reported('goal counts', command) });
   const propertyCounts = createPropertyCounts(io, target, { sources: (range) => rollups.sources(range), command: reported('property counts', command) });
-  const propertyReads = createPropertyReads(target, selected, goalVisitors, propertyCounts);
+  const propertyReads = createPropertyReads(target, selected, goalVisitors, propertyCounts, valueReads.goalTotals);
   const funnelReads = createFunnelReads(target, selected);
   const savedFunnels = createFunnelVisitors(io, target, {
     sources: (range) => rollups.sources(range),
@@ -394,7 +405,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
         const range = { siteId, from, to, startMs: dayStart(from, site.timezone), endMs: dayStart(shiftDay(to, 1), site.timezone) };
         const [goals, funnels] = await Promise.all([storage.listGoals!(siteId), storage.listFunnels!(siteId)]);
         await goalVisitors.countSettled(siteId, settled, goals);
-        await valueReads.countSettled(siteId, settled);
+        await valueReads.countSettled(siteId, settled, goals, funnels.map((f) => f.steps.map(stepGoal)));
         for (const funnel of funnels) await savedFunnels.countSettled(range, settled, funnel.steps.map(stepGoal));
       } catch {
         // Counting is only ahead of time: the first read of these days counts them.

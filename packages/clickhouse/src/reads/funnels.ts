@@ -29,6 +29,7 @@ import { tableName, type SchemaTarget } from '../schema/schema.js';
 import { meetsAnySql, meetsSql, NONE } from './conditions.js';
 import { matchingRowsWhere } from './matching.js';
 import type { createSelectionReads } from './selection.js';
+import { VALUE_PAIRS } from '../rollups/value-pages.js';
 
 /** Past every event's rank: "no event takes this step" (and so none of the later ones). */
 const NONE_TAKEN = 4294967295;
@@ -38,10 +39,12 @@ const NONE_TAKEN = 4294967295;
  * that reach it, summed over the days (per day and visitor, the signs of the rows of sessions
  * reaching k: a visitor counts when one of their current sessions does, as every visitor count
  * of selection.ts). `hi`: the bounds' last day when the selection has `prop:` conditions (they
- * look at events); otherwise the sessions' own `end_day`s are read in the query. `byDay`: a row
- * per start day (`day`) instead of their sum (the daily counts, rollups/funnel-visitors.ts).
+ * look at events); otherwise the sessions' own `end_day`s are read in the query. `by`: one row
+ * for the range, or a row per start day (`day`; the daily counts, rollups/funnel-visitors.ts),
+ * or per start day and session value (`day`, `dv`: the (dimension, value) pairs of
+ * rollups/value-pages.ts `VALUE_PAIRS`, a session's row carries its own; rollups/value-goals.ts).
  */
-export function funnelVisitorsSql(t: SchemaTarget, r: DayRange, steps: readonly GoalDefinition[], selection: Selection, hi?: string, byDay = false): string {
+export function funnelVisitorsSql(t: SchemaTarget, r: DayRange, steps: readonly GoalDefinition[], selection: Selection, hi?: string, by: 'range' | 'day' | 'value' = 'range'): string {
   const site = sqlString(r.siteId);
   const from = sqlDate(clampDay(r.from));
   const to = sqlDate(clampDay(r.to));
@@ -66,13 +69,14 @@ export function funnelVisitorsSql(t: SchemaTarget, r: DayRange, steps: readonly 
         WHERE site_id = ${site} AND day >= ${from} AND day <= ${last} AND ${meetsAnySql(steps)})${among}
       GROUP BY session_id
     ) WHERE lvl > 0`;
-  const perDay = byDay ? 'day, ' : '';
-  return `SELECT ${perDay}${steps.map((_, i) => `countIf(l${i + 1} > 0) AS v${i + 1}`).join(', ')} FROM (
-      SELECT ${perDay}${steps.map((_, i) => `sumIf(toInt64(sign), lvl >= ${i + 1}) AS l${i + 1}`).join(', ')}
-      FROM (SELECT day, visitor_id, session_id, sign FROM ${tableName(t, 'sessions')} WHERE ${matching}) AS s
+  const per = { range: '', day: 'day, ', value: 'day, dv, ' }[by];
+  const values = by === 'value' ? `, dv FROM ${tableName(t, 'sessions')} ARRAY JOIN ${VALUE_PAIRS} AS dv` : ` FROM ${tableName(t, 'sessions')}`;
+  return `SELECT ${per}${steps.map((_, i) => `countIf(l${i + 1} > 0) AS v${i + 1}`).join(', ')} FROM (
+      SELECT ${per}${steps.map((_, i) => `sumIf(toInt64(sign), lvl >= ${i + 1}) AS l${i + 1}`).join(', ')}
+      FROM (SELECT day, visitor_id, session_id, sign${values} WHERE ${matching}) AS s
       ALL INNER JOIN (${reached}) AS f USING session_id
-      GROUP BY day, visitor_id
-    )${byDay ? ' GROUP BY day' : ''}`;
+      GROUP BY day, ${by === 'value' ? 'dv, ' : ''}visitor_id
+    )${per ? ` GROUP BY ${per.slice(0, -2)}` : ''}`;
 }
 
 /** The first and last day of the site's sessions starting in the range (`n`: how many rows there are). */

@@ -17,6 +17,7 @@ import { tableName, type SchemaTarget } from '../schema/schema.js';
 import { meetsAnySql, meetsSql, NONE, pathMatchesSql, sessionMeetsSql } from './conditions.js';
 import { type Bounds, eventTable, matchingRowsWhere, selectedEventsWhere, sessionSetSql } from './matching.js';
 import type { createSelectionReads } from './selection.js';
+import { oneValue } from '../rollups/one-value.js';
 
 const inDays = (r: DayRange, from: string, to: string) =>
   `site_id = ${sqlString(r.siteId)} AND day >= ${sqlDate(clampDay(from))} AND day <= ${sqlDate(clampDay(to))}`;
@@ -110,16 +111,36 @@ const num = (value: unknown): number => Number(value);
 type GoalVisitors = ReturnType<typeof createGoalVisitors>;
 type PropertyCounts = ReturnType<typeof createPropertyCounts>;
 
+type Selected = Pick<ReturnType<typeof createSelectionReads>, 'bounds' | 'rows'>;
+
+const conversionsOf = async (rows: Selected['rows'], sqls: string[]) =>
+  Object.assign({}, ...(await Promise.all(sqls.map((sql) => rows<Record<string, string>>(sql)))).map(([row]) => row)) as Record<string, string>;
+
+/** `goalTotals` under a selection from the range's raw rows: its matching sessions and their events. */
+export async function selectedGoalTotals(target: SchemaTarget, selected: Selected, r: DayRange, goals: readonly GoalDefinition[], s: Selection): Promise<GoalTotals[]> {
+  if (goals.length === 0) return [];
+  if (outsideDateType(r)) return goals.map(() => ({ visitors: 0, conversions: 0 }));
+  // Conversions match whole sessions (any start from `lo`), so the range's bounds are read.
+  const b = await selected.bounds(r, s, true);
+  const [[visitors], conversions] = await Promise.all([
+    selected.rows<Record<string, string>>(goalVisitorsSql(target, r, b, goals, s)),
+    conversionsOf(selected.rows, conversionsSql(target, r, b, goals, s)),
+  ]);
+  return goals.map((_, i) => ({ visitors: num(visitors?.[`v${i + 1}`] ?? 0), conversions: num(conversions[`c${i + 1}`] ?? 0) }));
+}
+
 /**
  * The store's `properties` and `goalTotals` over the filtered reads' bounds and query function;
  * without a filter, properties come from their daily counts (property-counts.ts), goal
- * visitors from theirs (goal-visitors.ts) and conversions from the rollups.
+ * visitors from theirs (goal-visitors.ts) and conversions from the rollups; under one session
+ * value, goals from the value's daily counts (`oneValueGoals`, rollups/one-value.ts).
  */
 export function createPropertyReads(
   target: SchemaTarget,
-  selected: Pick<ReturnType<typeof createSelectionReads>, 'bounds' | 'rows'>,
+  selected: Selected,
   counted: Pick<GoalVisitors, 'visitors'>,
   propertyCounts: Pick<PropertyCounts, 'properties'>,
+  oneValueGoals: (r: DayRange, goals: readonly GoalDefinition[], selection: Selection) => Promise<GoalTotals[]>,
 ) {
   const { rows, bounds } = selected;
   const filtering = (selection: Selection | undefined) => (selection && hasConditions(selection) ? selection : undefined);
@@ -136,15 +157,11 @@ export function createPropertyReads(
       if (goals.length === 0) return [];
       if (outsideDateType(r)) return goals.map(() => ({ visitors: 0, conversions: 0 }));
       const s = filtering(selection);
-      const conversionsOf = async (sqls: string[]) => Object.assign({}, ...(await Promise.all(sqls.map((sql) => rows<Record<string, string>>(sql)))).map(([row]) => row)) as Record<string, string>;
       if (!s) {
-        const [visitors, conversions] = await Promise.all([counted.visitors(r, goals), conversionsOf(rolledConversionsSql(target, r, goals))]);
+        const [visitors, conversions] = await Promise.all([counted.visitors(r, goals), conversionsOf(rows, rolledConversionsSql(target, r, goals))]);
         return goals.map((_, i) => ({ visitors: visitors[i]!, conversions: num(conversions[`c${i + 1}`] ?? 0) }));
       }
-      // Under a selection, conversions match whole sessions (any start from `lo`), so the range's bounds are read.
-      const b = await bounds(r, s, true);
-      const [[visitors], conversions] = await Promise.all([rows<Record<string, string>>(goalVisitorsSql(target, r, b, goals, s)), conversionsOf(conversionsSql(target, r, b, goals, s))]);
-      return goals.map((_, i) => ({ visitors: num(visitors?.[`v${i + 1}`] ?? 0), conversions: num(conversions[`c${i + 1}`] ?? 0) }));
+      return oneValue(s) ? oneValueGoals(r, goals, s) : selectedGoalTotals(target, selected, r, goals, s);
     },
   };
 }

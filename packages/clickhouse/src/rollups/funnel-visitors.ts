@@ -56,7 +56,7 @@ export function funnelCountSql(t: SchemaTarget, part: DayRange, built: readonly 
   const into = `INSERT INTO ${tableName(t, 'visitor_rollups')} (site_id, dimension, day, ver, value, visitors)`;
   return [
     `${into} SELECT ${sqlString(part.siteId)}, 'funnel', day, ${verSql(built, 'day')}, tupleElement(sv, 1), tupleElement(sv, 2)
-    FROM (${funnelVisitorsSql(t, part, steps, NONE, undefined, true)}) ARRAY JOIN [${pairs}] AS sv
+    FROM (${funnelVisitorsSql(t, part, steps, NONE, undefined, 'day')}) ARRAY JOIN [${pairs}] AS sv
     WHERE day IN (${built.map((b) => sqlDate(b.day)).join(', ')})`,
     `${into} ${markersSql(part.siteId, 'funnel', built, steps.map((_, i) => stepValue(steps, i)))}`,
   ];

@@ -1,4 +1,4 @@
-import { type BreakdownTotals, dayStart, type DayRange, type DayTotals, type PageTotals, runsOf, type Selection, type SessionDimension, shiftDay, type SummaryTotals } from '@siteline/core';
+import { type BreakdownTotals, dayStart, type DayRange, type DayTotals, type GoalDefinition, type GoalTotals, type PageTotals, runsOf, type Selection, type SessionDimension, shiftDay, type SummaryTotals } from '@siteline/core';
 import { outsideDateType, readDay } from '../schema/days.js';
 import { valueDaySumsSql, type VisitorSources } from '../reads/queries.js';
 import type { SchemaTarget } from '../schema/schema.js';
@@ -8,6 +8,9 @@ import { chunks } from '../connection/parts.js';
 import { type BuiltDay, createBackgroundCounts } from './day-counts.js';
 import { BREAKDOWNS, countedDaysSql, type ValueBreakdown, valueBreakdownSql, valueBreakdownsCountSql } from './value-breakdowns.js';
 import { VALUE_DIMENSIONS, valuePagesSql } from './value-pages.js';
+import { countedKeysSql, valueFunnelCountSql, valueGoalsCountSql, valueKeysSql, type ValueKind } from './value-goals.js';
+import { goalKey } from './goal-visitors.js';
+import { stepValue } from './funnel-visitors.js';
 
 /**
  * The session attributes whose values the rollups keep per day: sessions, bounces and
@@ -42,6 +45,8 @@ export interface SelectedReads {
   pageviewDays(r: DayRange, selection: Selection): Promise<Map<string, number>>;
   pages(r: DayRange, selection: Selection): Promise<PageTotals[]>;
   sessionBreakdown(r: DayRange, dimension: SessionDimension, selection: Selection): Promise<BreakdownTotals[]>;
+  goalTotals(r: DayRange, goals: readonly GoalDefinition[], selection: Selection): Promise<GoalTotals[]>;
+  funnelVisitors(r: DayRange, steps: readonly GoalDefinition[], selection: Selection): Promise<number[]>;
 }
 
 /** Whether the session breakdown by `dimension` under one value is counted per day (value-breakdowns.ts). */
@@ -67,6 +72,10 @@ export const countedBreakdown = (dimension: SessionDimension): dimension is Valu
  * rows of `value_breakdowns` on the settled days counted so far, reads the other days raw in
  * the same runs, and has the settled ones among them counted in the background
  * (value-breakdowns.ts): sessions and daily visitors are sums over days too.
+ *
+ * `goalTotals` and `funnelVisitors` (of a saved funnel's steps) do the same with the rows of
+ * `value_goals` (value-goals.ts): conversions are sums over the events' days, visitors over the
+ * sessions' start days. Steps that are no saved funnel's are read raw, as unfiltered.
  */
 export function createOneValueReads(
   io: Pick<WriterIO, 'rows'>,
@@ -78,7 +87,9 @@ export function createOneValueReads(
     sources: (range: DayRange) => Promise<VisitorSources>;
     /** The site's time zone (the days' instants of a run read raw). */
     timezoneOf: (siteId: string) => Promise<string | undefined>;
-    /** Runs an `INSERT ... SELECT` (with the insert settings): the breakdown counts. */
+    /** The steps of the site's saved funnels. */
+    savedSteps: (siteId: string) => Promise<readonly (readonly GoalDefinition[])[]>;
+    /** Runs an `INSERT ... SELECT` (with the insert settings): the breakdown and goal counts per value. */
     command: (query: string) => Promise<void>;
   },
 ) {
@@ -86,6 +97,44 @@ export function createOneValueReads(
   /** Counts the breakdowns of `uncounted` in the background, a day a statement (a day's pairs are 42 rows a session). */
   const countLater = (siteId: string, uncounted: readonly BuiltDay[]) =>
     counts.later(`${siteId}\u0000breakdowns`, uncounted, (fresh) => chunks(fresh, 1), (part) => valueBreakdownsCountSql(target, siteId, part));
+  /** Counts `goals` on `uncounted` in the background, a day a statement, in the same queue as the breakdowns. */
+  const countGoalsLater = (siteId: string, uncounted: readonly BuiltDay[], goals: readonly GoalDefinition[]) =>
+    counts.later(`${siteId}\u0000goals`, uncounted, (fresh) => chunks(fresh, 1), (part) => valueGoalsCountSql(target, siteId, part, goals));
+  /** Counts the saved funnel `steps` on `uncounted` in the background, a day a statement. */
+  const countStepsLater = async (siteId: string, uncounted: readonly BuiltDay[], steps: readonly GoalDefinition[]) => {
+    const zone = (await options.timezoneOf(siteId)) ?? 'UTC';
+    counts.later(`${siteId}\u0000${stepValue(steps, 0)}`, uncounted, (fresh) => chunks(fresh, 1), (part) =>
+      valueFunnelCountSql(target, { siteId, from: part[0]!.day, to: part[0]!.day, startMs: dayStart(part[0]!.day, zone), endMs: dayStart(shiftDay(part[0]!.day, 1), zone) }, part, steps));
+  };
+  /** Which of the settled days `built` have every key of `keys` (of `kind`) counted. */
+  const keysCountedOf = async (siteId: string, kind: ValueKind, built: readonly BuiltDay[], keys: readonly string[]) => {
+    if (built.length === 0) return { counted: [], uncounted: [] };
+    const found = new Map<string, Set<string>>();
+    for (const row of await io.rows<{ d: string; k: string }>(countedKeysSql(target, siteId, kind, built, keys))) {
+      const day = readDay(row.d);
+      found.set(day, (found.get(day) ?? new Set()).add(row.k));
+    }
+    const done = (b: BuiltDay) => keys.every((k) => found.get(b.day)?.has(k));
+    return { counted: built.filter(done), uncounted: built.filter((b) => !done(b)) };
+  };
+  /**
+   * The counts of `keys` (of `kind`) under one value over the range's counted days, beside
+   * `rawRead` of the others (one run of consecutive days at a time); the uncounted settled days
+   * among them are handed to `later`.
+   */
+  const keyCounts = async <R>(r: DayRange, kind: ValueKind, { dimension, value }: OneValue, keys: readonly string[], rawRead: (part: DayRange) => Promise<R>, later: (uncounted: readonly BuiltDay[]) => unknown) => {
+    const sources = await options.sources(r);
+    const { counted, uncounted } = await keysCountedOf(r.siteId, kind, sources.built, keys);
+    const { built, raw } = await settledAndRaw(
+      r,
+      { built: counted, raw: [...sources.raw, ...uncounted.map((u) => u.day)] },
+      () => io.rows<{ k: string; c: string; v: string }>(valueKeysSql(target, r, kind, dimension, value, keys, counted)),
+      async (part) => [await rawRead(part)],
+    );
+    if (uncounted.length > 0) later(uncounted);
+    return { counted: new Map(built.map((b) => [b.k, { conversions: Number(b.c), visitors: Number(b.v) }])), raw };
+  };
+  const same = (a: readonly GoalDefinition[], b: readonly GoalDefinition[]) => a.length === b.length && a.every((s, i) => s.type === b[i]!.type && s.value === b[i]!.value);
   /** Which of the settled days `built` have their breakdowns counted. */
   const countedOf = async (siteId: string, built: readonly BuiltDay[]) => {
     if (built.length === 0) return { counted: [], uncounted: [] };
@@ -208,10 +257,42 @@ export function createOneValueReads(
       return [...sums.values()];
     },
 
-    /** Counts the breakdowns of the settled days among `built` not counted yet, in the background (after an import). */
-    async countSettled(siteId: string, built: readonly BuiltDay[]): Promise<void> {
+    async goalTotals(r: DayRange, goals: readonly GoalDefinition[], selection: Selection): Promise<GoalTotals[]> {
+      if (outsideDateType(r)) return goals.map(() => ({ visitors: 0, conversions: 0 }));
+      const keys = [...new Set(goals.map(goalKey))];
+      const { counted, raw } = await keyCounts(r, 'goal', condition(selection), keys, (part) => options.selected.goalTotals(part, goals, selection), (uncounted) =>
+        countGoalsLater(r.siteId, uncounted, goals));
+      return goals.map((goal, i) => {
+        const sum = (key: keyof GoalTotals) => (counted.get(goalKey(goal))?.[key] ?? 0) + raw.reduce((n, part) => n + part[i]![key], 0);
+        return { visitors: sum('visitors'), conversions: sum('conversions') };
+      });
+    },
+
+    async funnelVisitors(r: DayRange, steps: readonly GoalDefinition[], selection: Selection): Promise<number[]> {
+      if (outsideDateType(r)) return steps.map(() => 0);
+      const one = condition(selection);
+      if (!(await options.savedSteps(r.siteId)).some((saved) => same(saved, steps))) return options.selected.funnelVisitors(r, steps, selection);
+      const keys = steps.map((_, i) => stepValue(steps, i));
+      const { counted, raw } = await keyCounts(r, 'funnel', one, keys, (part) => options.selected.funnelVisitors(part, steps, selection), (uncounted) =>
+        countStepsLater(r.siteId, uncounted, steps));
+      return keys.map((key, i) => (counted.get(key)?.visitors ?? 0) + raw.reduce((n, part) => n + part[i]!, 0));
+    },
+
+    /**
+     * Counts the breakdowns, `goals` and the saved funnels' `funnels` (their steps) of the
+     * settled days among `built` not counted yet, in the background (after an import).
+     */
+    async countSettled(siteId: string, built: readonly BuiltDay[], goals: readonly GoalDefinition[], funnels: readonly (readonly GoalDefinition[])[]): Promise<void> {
       const { uncounted } = await countedOf(siteId, built);
       if (uncounted.length > 0) countLater(siteId, uncounted);
+      if (goals.length > 0) {
+        const goalsUncounted = (await keysCountedOf(siteId, 'goal', built, [...new Set(goals.map(goalKey))])).uncounted;
+        if (goalsUncounted.length > 0) countGoalsLater(siteId, goalsUncounted, goals);
+      }
+      for (const steps of funnels) {
+        const stepsUncounted = (await keysCountedOf(siteId, 'funnel', built, steps.map((_, i) => stepValue(steps, i)))).uncounted;
+        if (stepsUncounted.length > 0) await countStepsLater(siteId, stepsUncounted, steps);
+      }
     },
 
     /** Resolves when the counts started in the background so far are done. */

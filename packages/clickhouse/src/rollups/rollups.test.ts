@@ -177,4 +177,84 @@ describe.skipIf(!clickhouseAvailable)('visitor counts of settled days', () => {
       await db.close();
     }
   });
+  it('count the goals and saved funnels of each value in the background; reads take counted days from them, the others raw', async () => {
+    const db = createClickHouseStorage({ url: server.url, database: 'value_goals', now: () => Date.parse('2026-11-10T12:00:00Z') });
+    const signup = (e: StoredEvent): StoredEvent => ({ ...e, type: 'event', name: 'signup' });
+    const query = async <T>(sql: string) => (await db.client.query({ query: sql, format: 'JSONEachRow' })).json<T>();
+    const markers = async (kind: string) =>
+      (await query<{ d: string }>(`SELECT toString(day) AS d FROM value_goals.value_goals WHERE dimension = '' AND kind = '${kind}' ORDER BY d`)).map((r) => r.d);
+    const goals = [{ type: 'page', value: '/b' }, { type: 'event', value: 'signup' }] as const;
+    const steps = [{ type: 'page', value: '/a' }, { type: 'page', value: '/b' }] as const;
+    const country = (code: string) => compileSelection([['is', 'country', [code]]])!;
+    const both = range('ST-r', '2026-11-02', '2026-11-03');
+    const third = range('ST-r', '2026-11-03', '2026-11-03');
+    try {
+      await db.migrate();
+      await db.insertSite({ id: 'ST-r', name: 'R', timezone: 'UTC', domain: null, accountId: null, createdAt: '2026-01-01T00:00:00Z' });
+      // 11-02: g1 v1 GB /a /b signup; g2 v1 GB /a signup; g3 v2 GB /b /b; g4 v3 FR /b signup;
+      // g6 v4 GB starts 11-02 23:50 (/a) and signs up on 11-03. 11-03: g5 v1 GB /b. All Chrome.
+      const events = [
+        ev('g1', 'v1', '2026-11-02T10:00:00Z', '/a'), ev('g1', 'v1', '2026-11-02T10:05:00Z', '/b'), signup(ev('g1', 'v1', '2026-11-02T10:06:00Z', '/b')),
+        ev('g2', 'v1', '2026-11-02T14:00:00Z', '/a'), signup(ev('g2', 'v1', '2026-11-02T14:01:00Z', '/a')),
+        ev('g3', 'v2', '2026-11-02T11:00:00Z', '/b'), ev('g3', 'v2', '2026-11-02T11:02:00Z', '/b'),
+        ev('g4', 'v3', '2026-11-02T12:00:00Z', '/b', 'FR'), signup(ev('g4', 'v3', '2026-11-02T12:01:00Z', '/b', 'FR')),
+        ev('g6', 'v4', '2026-11-02T23:50:00Z', '/a'), signup(ev('g6', 'v4', '2026-11-03T00:05:00Z', '/a')),
+        ev('g5', 'v1', '2026-11-03T09:00:00Z', '/b'),
+      ];
+      await db.writeEvents(events, { hash: 'hg', events: events.length, importedAt: '2026-11-10T00:00:00Z' }); // no goals or funnels yet: none counted
+      await db.insertFunnel!({ siteId: 'ST-r', name: 'AB', steps: [{ page: '/a' }, { page: '/b' }], createdAt: '2026-11-10T00:00:00Z' });
+      // GB: /b 4 pageviews (g1, g3 twice, g5), visitors v1 and v2 on 11-02, v1 on 11-03; signup 3 events (g1, g2, g6),
+      // visitors of sessions starting 11-02: v1 and v4. On 11-03 alone: g5's /b, and g6's signup without its visitor (g6 starts 11-02).
+      const gb = [{ conversions: 4, visitors: 3 }, { conversions: 3, visitors: 2 }];
+      const fr = [{ conversions: 1, visitors: 1 }, { conversions: 1, visitors: 1 }];
+      const gbThird = [{ conversions: 1, visitors: 1 }, { conversions: 1, visitors: 0 }];
+      // The funnel /a then /b under GB: g1 (v1) reaches both, g2 (v1) and g6 (v4) the first; g3 and g5 have no /a.
+      expect(await db.goalTotals!(both, goals, country('GB'))).toEqual(gb); // raw, then counted in the background
+      expect(await db.funnelVisitors!(both, steps, country('GB'))).toEqual([2, 1]);
+      await expect.poll(() => markers('goal'), { timeout: 20_000 }).toEqual(['2026-11-02', '2026-11-02', '2026-11-03', '2026-11-03']);
+      await expect.poll(() => markers('funnel'), { timeout: 20_000 }).toEqual(['2026-11-02', '2026-11-02', '2026-11-03', '2026-11-03']);
+      const gbRows = await query<{ d: string; k: string; c: string; v: string }>(`SELECT toString(day) AS d, key AS k, toString(max(conversions)) AS c, toString(max(visitors)) AS v
+        FROM value_goals.value_goals WHERE dimension = 'countryCode' AND value = 'GB' GROUP BY day, kind, key ORDER BY d, k`);
+      expect(gbRows).toEqual([
+        { d: '2026-11-02', k: '1 [["page","/a"],["page","/b"]]', c: '0', v: '2' }, { d: '2026-11-02', k: '2 [["page","/a"],["page","/b"]]', c: '0', v: '1' },
+        { d: '2026-11-02', k: 'event:signup', c: '2', v: '2' }, { d: '2026-11-02', k: 'page:/b', c: '3', v: '2' },
+        { d: '2026-11-03', k: 'event:signup', c: '1', v: '0' }, { d: '2026-11-03', k: 'page:/b', c: '1', v: '1' },
+      ]);
+      expect(await db.goalTotals!(both, goals, country('GB'))).toEqual(gb);
+      expect(await db.goalTotals!(both, goals, country('FR'))).toEqual(fr);
+      expect(await db.goalTotals!(third, goals, country('GB'))).toEqual(gbThird);
+      expect(await db.goalTotals!(both, goals, compileSelection([['is', 'browser', ['Chrome']]])!)).toEqual([{ conversions: 5, visitors: 4 }, { conversions: 4, visitors: 3 }]);
+      expect(await db.funnelVisitors!(both, steps, country('GB'))).toEqual([2, 1]);
+      expect(await db.funnelVisitors!(both, steps, country('FR'))).toEqual([0, 0]);
+      // A day counted twice under its build reads the same; one more row under 11-02's build shows.
+      await db.client.command({ query: "INSERT INTO value_goals.value_goals SELECT * FROM value_goals.value_goals WHERE day = '2026-11-02'" });
+      expect(await db.goalTotals!(both, goals, country('GB'))).toEqual(gb);
+      expect(await db.funnelVisitors!(both, steps, country('GB'))).toEqual([2, 1]);
+      const more = (kind: string, key: string, conversions: number, visitors: number) =>
+        db.client.command({ query: `INSERT INTO value_goals.value_goals SELECT site_id, 'countryCode', 'GB', '${kind}', '${key}', day, ver, ${conversions}, ${visitors}
+          FROM value_goals.value_goals WHERE dimension = '' AND day = '2026-11-02' LIMIT 1` });
+      await more('goal', 'page:/b', 9, 0);
+      await more('funnel', '2 [["page","/a"],["page","/b"]]', 0, 7);
+      expect((await db.goalTotals!(both, goals, country('GB')))[0]).toEqual({ conversions: 10, visitors: 3 });
+      expect(await db.funnelVisitors!(both, steps, country('GB'))).toEqual([2, 7]);
+
+      // A late first event moves g3 to FR, now /a /b /b: 11-02 is built again at the next read, read raw, then counted again.
+      await db.writeEvents([ev('g3', 'v2', '2026-11-02T10:30:00Z', '/a', 'FR')]);
+      const gbAfter = [{ conversions: 2, visitors: 2 }, { conversions: 3, visitors: 2 }];
+      const frAfter = [{ conversions: 3, visitors: 2 }, { conversions: 1, visitors: 1 }];
+      expect(await db.goalTotals!(both, goals, country('GB'))).toEqual(gbAfter);
+      expect(await db.funnelVisitors!(both, steps, country('FR'))).toEqual([1, 1]);
+      const again = ['2026-11-02', '2026-11-02', '2026-11-02', '2026-11-02', '2026-11-02', '2026-11-02', '2026-11-03', '2026-11-03']; // two old builds' (one doubled), the new one's
+      await expect.poll(() => markers('goal'), { timeout: 20_000 }).toEqual(again);
+      await expect.poll(() => markers('funnel'), { timeout: 20_000 }).toEqual(again);
+      expect(await db.goalTotals!(both, goals, country('GB'))).toEqual(gbAfter);
+      expect(await db.goalTotals!(both, goals, country('FR'))).toEqual(frAfter);
+      expect(await db.funnelVisitors!(both, steps, country('GB'))).toEqual([2, 1]);
+      expect(await db.funnelVisitors!(both, steps, country('FR'))).toEqual([1, 1]);
+      // Steps that are no saved funnel's are read raw: /b then signup under FR (g4).
+      expect(await db.funnelVisitors!(both, [{ type: 'page', value: '/b' }, { type: 'event', value: 'signup' }], country('FR'))).toEqual([2, 1]);
+    } finally {
+      await db.close();
+    }
+  });
 });

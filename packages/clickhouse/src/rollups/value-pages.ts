@@ -25,26 +25,27 @@ import { clampDay } from '../schema/days.js';
 export const VALUE_DIMENSIONS = ['referrerSource', 'channel', 'countryCode', 'deviceType', 'browser', 'os'] as const;
 
 /** `ARRAY JOIN` list of (dimension, value) of a row carrying session attributes. */
-const PAIRS = `[${VALUE_DIMENSIONS.map((d) => `('${d}', ${DIMENSION_VALUE_SQL[d]})`).join(', ')}]`;
+export const VALUE_PAIRS = `[${VALUE_DIMENSIONS.map((d) => `('${d}', ${DIMENSION_VALUE_SQL[d]})`).join(', ')}]`;
 
 /**
- * The rows of `table` (`events` pageviews or `pageview_gaps`) on the listed days, each with
- * its session's value of every dimension (`dv`) and the `columns` asked: a non-stale
- * session's own columns, a stale one's current state (the `sessions` rows of its newest
- * version, which starts by the last day and ends on or after the first).
+ * The rows of `table` (`events` pageviews, `custom_events` or `pageview_gaps`) on the listed
+ * days that pass `terms` (SQL on the row, `1` for all), each with its session's value of every
+ * dimension (`dv`) and the `columns` asked: a non-stale session's own columns, a stale one's
+ * current state (the `sessions` rows of its newest version, which starts by the last day and
+ * ends on or after the first).
  */
-function withValuesSql(t: SchemaTarget, siteId: string, days: readonly string[], table: 'events' | 'pageview_gaps', columns: string): string {
+export function withValuesSql(t: SchemaTarget, siteId: string, days: readonly string[], table: 'events' | 'custom_events' | 'pageview_gaps', columns: string, terms = '1'): string {
   const s = sqlString(siteId);
   const list = days.map(sqlDate).join(', ');
   const sorted = [...days].sort();
   const from = tableName(t, table);
-  const where = `site_id = ${s} AND day IN (${list})${table === 'events' ? " AND type = 'pageview'" : ''}`;
+  const where = `site_id = ${s} AND day IN (${list})${table === 'events' ? " AND type = 'pageview'" : ''} AND ${terms}`;
   const stale = `SELECT session_id FROM ${tableName(t, 'stale_sessions')} WHERE site_id = ${s}`;
-  const current = `SELECT session_id, dv FROM ${tableName(t, 'sessions')} ARRAY JOIN ${PAIRS} AS dv
+  const current = `SELECT session_id, dv FROM ${tableName(t, 'sessions')} ARRAY JOIN ${VALUE_PAIRS} AS dv
     WHERE site_id = ${s} AND day <= ${sqlDate(clampDay(sorted[sorted.length - 1]!))} AND end_day >= ${sqlDate(clampDay(sorted[0]!))}
       AND session_id IN (${stale})
     GROUP BY session_id, version, dv HAVING sum(sign) > 0`;
-  return `SELECT ${columns}, dv FROM ${from} ARRAY JOIN ${PAIRS} AS dv WHERE ${where} AND session_id NOT IN (${stale})
+  return `SELECT ${columns}, dv FROM ${from} ARRAY JOIN ${VALUE_PAIRS} AS dv WHERE ${where} AND session_id NOT IN (${stale})
     UNION ALL
     SELECT ${columns}, dv FROM (SELECT ${columns}, session_id FROM ${from} WHERE ${where} AND session_id IN (${stale})) AS staled
       ALL INNER JOIN (${current}) AS current USING session_id`;
@@ -68,7 +69,7 @@ export function valuePagesBuildSql(t: SchemaTarget, siteId: string, days: readon
       HAVING sum(timed) != 0 OR sum(gap_ms) != 0
     UNION ALL
     ${row('entry_path, toUInt64(0), toUInt64(0), toInt64(0), toInt64(0), sum(toInt64(sign)), sum(toInt64(sign) * (pageview_count = 1 AND event_count = 0))')}
-      FROM ${tableName(t, 'sessions')} ARRAY JOIN ${PAIRS} AS dv
+      FROM ${tableName(t, 'sessions')} ARRAY JOIN ${VALUE_PAIRS} AS dv
       WHERE site_id = ${s} AND day IN (${days.map(sqlDate).join(', ')}) GROUP BY day, dv, entry_path HAVING sum(toInt64(sign)) != 0`;
 }
 
