@@ -7,7 +7,7 @@ import type { VisitorReads } from './visitors.js';
 import { chunks } from '../connection/parts.js';
 import { type BuiltDay, createBackgroundCounts } from './day-counts.js';
 import { BREAKDOWNS, countedDaysSql, type ValueBreakdown, valueBreakdownSql, valueBreakdownsCountSql } from './value-breakdowns.js';
-import { VALUE_DIMENSIONS, valuePagesSql } from './value-pages.js';
+import { VALUE_DIMENSIONS, valuePageviewDaysSql, valuePagesSql } from './value-pages.js';
 import { countedKeysSql, valueFunnelCountSql, valueGoalsCountSql, valueKeysSql, type ValueKind } from './value-goals.js';
 import { goalKey } from './goal-visitors.js';
 import { stepValue } from './funnel-visitors.js';
@@ -58,9 +58,10 @@ export const countedBreakdown = (dimension: SessionDimension): dimension is Valu
  * sessions, bounces and duration are the value's per-day sums in `dim_totals`, visitors its
  * daily counts in `visitor_rollups` on settled days (the raw rows of that value on the
  * others), through `visitorsBy` (visitors.ts). A session has one value, so these are exactly the sums
- * of the matching sessions. Pageviews are the matching sessions' own: by session for the
- * summary (their `pageview_count`, and the range's pageviews of those crossing its ends),
- * per day from the pageview rows for the timeseries.
+ * of the matching sessions. Pageviews are the range's pageviews of the matching sessions: on
+ * settled days the value's `value_pages` rows summed per day, on the others read raw (by
+ * session for the summary: their `pageview_count`, and the pageviews of those crossing the
+ * run's ends; per day from the pageview rows for the timeseries), a sum over days either way.
  *
  * `pages` sums the value's rows of `value_pages` on settled days (value-pages.ts) and reads
  * the other days (today, a day written since its build) with the filtered read, one run of
@@ -164,12 +165,22 @@ export function createOneValueReads(
     return { built: built as B[], raw: (raw as R[][]).flat() };
   };
 
+  /** The value's pageviews of the range: per settled day from `value_pages` (`built`), `rawRead` of the other days' runs. */
+  const pageviewsOf = async <R>(r: DayRange, { dimension, value }: OneValue, rawRead: (part: DayRange) => Promise<R>) =>
+    settledAndRaw(
+      r,
+      await options.sources(r),
+      (sources) => io.rows<{ d: string; pv: string }>(valuePageviewDaysSql(target, r, dimension, value, sources)),
+      async (part) => [await rawRead(part)],
+    );
+
   return {
     async summary(r: DayRange, selection: Selection): Promise<SummaryTotals> {
       const totals = { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
       if (outsideDateType(r)) return totals;
       const one = condition(selection);
-      const [days, byDay, pageviews] = await Promise.all([sums(r, one), visitors(r, one), options.selected.pageviewsBySession(r, selection)]);
+      const [days, byDay, views] = await Promise.all([sums(r, one), visitors(r, one), pageviewsOf(r, one, (part) => options.selected.pageviewsBySession(part, selection))]);
+      const pageviews = total(views.built.map((v) => Number(v.pv))) + total(views.raw);
       for (const d of days) {
         totals.sessions += Number(d.n);
         totals.bounces += Number(d.b);
@@ -186,13 +197,14 @@ export function createOneValueReads(
     async timeseries(r: DayRange, selection: Selection): Promise<DayTotals[]> {
       if (outsideDateType(r)) return [];
       const one = condition(selection);
-      const [days, byDay, views] = await Promise.all([sums(r, one), visitors(r, one), options.selected.pageviewDays(r, selection)]);
+      const [days, byDay, views] = await Promise.all([sums(r, one), visitors(r, one), pageviewsOf(r, one, (part) => options.selected.pageviewDays(part, selection))]);
       const out = new Map<string, DayTotals>();
       for (const d of days) {
         const day = readDay(d.d);
         out.set(day, { day, visitors: byDay.get(day) ?? 0, sessions: Number(d.n), pageviews: 0 });
       }
-      for (const [day, pageviews] of views) out.set(day, { day, visitors: 0, sessions: 0, ...out.get(day), pageviews });
+      const perDay = [...views.built.map((v): [string, number] => [readDay(v.d), Number(v.pv)]), ...views.raw.flatMap((part) => [...part])];
+      for (const [day, pageviews] of perDay) if (pageviews > 0) out.set(day, { day, visitors: 0, sessions: 0, ...out.get(day), pageviews });
       return [...out.values()];
     },
 

@@ -94,6 +94,10 @@ describe.skipIf(!clickhouseAvailable)('visitor counts of settled days', () => {
       { path: '/a', pageviews: 1, visitors: 1, entrySessions: 1, entryBounces: 0, timedViews: 1, timeOnPageMs: 600_000 },
       { path: '/b', pageviews: 1, visitors: 1, entrySessions: 0, entryBounces: 0, timedViews: 0, timeOnPageMs: 0 },
     ]);
+    // The summary and timeseries count the value's pageviews of each built day from the same rows: 11-05 has s7's /b, no session start.
+    const perDay = async (code: string) => (await storage.timeseries(days, country(code))).map((d) => [d.day, d.sessions, d.pageviews]);
+    expect((await storage.summary(range('ST-r', '2026-11-05', '2026-11-05'), country('GB'))).pageviews).toBe(1);
+    expect(await perDay('GB')).toEqual([['2026-11-04', 1, 1], ['2026-11-05', 0, 1]]);
     // A first event arrives late, from FR, at 11-04 23:50 /x: s7 is FR now, its 11-05 pageview too, though the write has no event there.
     await storage.writeEvents([ev('s7', 'v7', '2026-11-04T23:50:00Z', '/x', 'FR')]);
     expect(byPath(await storage.pages(days, country('FR')))).toEqual([
@@ -106,6 +110,16 @@ describe.skipIf(!clickhouseAvailable)('visitor counts of settled days', () => {
     expect((await valueRows()).map((r) => [r.d, r.value, r.path])).toEqual([
       ['2026-11-04', 'FR', '/a'], ['2026-11-04', 'FR', '/x'], ['2026-11-05', 'FR', '/b'], // GB has none left
     ]);
+    expect((await storage.summary(days, country('FR'))).pageviews).toBe(3);
+    expect(await perDay('FR')).toEqual([['2026-11-04', 1, 2], ['2026-11-05', 0, 1]]);
+    expect(await perDay('GB')).toEqual([]);
+    // They are read from those rows: one more under 11-05's build shows.
+    await storage.client.command({
+      query: `INSERT INTO builds.value_pages SELECT site_id, dimension, value, day, ver, '/z', 5, 0, 0, 0, 0, 0 FROM builds.value_pages
+        WHERE dimension = 'countryCode' AND value = 'FR' AND day = '2026-11-05' AND (day, ver) IN (SELECT day, max(ver) FROM builds.day_marks WHERE builds > 0 GROUP BY day) LIMIT 1`,
+    });
+    expect((await storage.summary(days, country('FR'))).pageviews).toBe(8);
+    expect(await perDay('FR')).toEqual([['2026-11-04', 1, 2], ['2026-11-05', 0, 6]]);
   });
 
   it('are never built for a hot day, which is read raw', async () => {

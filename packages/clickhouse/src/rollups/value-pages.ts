@@ -86,3 +86,14 @@ export function valuePagesSql(t: SchemaTarget, r: DayRange, dimension: string, v
       AND day >= ${sqlDate(clampDay(r.from))} AND day <= ${sqlDate(clampDay(r.to))} AND ${builtPairsSql(sources)}
     GROUP BY path`;
 }
+
+/**
+ * The pageviews of one value per built day of `sources` (`d`, `pv`): the value's `value_pages`
+ * rows summed over paths (a pageview counted on its own day, under its session's value).
+ */
+export function valuePageviewDaysSql(t: SchemaTarget, r: DayRange, dimension: string, value: string, sources: VisitorSources): string {
+  return `SELECT toString(day) AS d, sum(pageviews) AS pv FROM ${tableName(t, 'value_pages')}
+    WHERE site_id = ${sqlString(r.siteId)} AND dimension = ${sqlString(dimension)} AND value = ${sqlString(value)}
+      AND day >= ${sqlDate(clampDay(r.from))} AND day <= ${sqlDate(clampDay(r.to))} AND ${builtPairsSql(sources)}
+    GROUP BY day`;
+}
