@@ -27,6 +27,10 @@ import { type BuiltDay, builtCountsSql, createBackgroundCounts, markersSql, sumC
  */
 export const stepValue = (steps: readonly GoalDefinition[], i: number): string => `${i + 1} ${JSON.stringify(steps.map((s) => [s.type, s.value]))}`;
 
+/** Whether two funnels have the same steps, in the same order. */
+export const sameSteps = (a: readonly GoalDefinition[], b: readonly GoalDefinition[]): boolean =>
+  a.length === b.length && a.every((s, i) => s.type === b[i]!.type && s.value === b[i]!.value);
+
 /**
  * The runs of `days` (ascending, the days with data) whose days are all in `need`: a run
  * ends at a day not needed, not at a day without data (it has no sessions to read).
@@ -76,7 +80,6 @@ export interface FunnelVisitorOptions {
 /** The unfiltered step visitors of a range: saved funnels from the daily counts where they are, the rest raw. */
 export function createFunnelVisitors(io: Pick<WriterIO, 'rows'>, target: SchemaTarget, options: FunnelVisitorOptions) {
   const counts = createBackgroundCounts(options.command);
-  const same = (a: readonly GoalDefinition[], b: readonly GoalDefinition[]) => a.length === b.length && a.every((s, i) => s.type === b[i]!.type && s.value === b[i]!.value);
 
   /**
    * Counts `uncounted` (settled days of `r`) in the background, in parts of consecutive days
@@ -97,7 +100,7 @@ export function createFunnelVisitors(io: Pick<WriterIO, 'rows'>, target: SchemaT
     async visitors(r: DayRange, steps: readonly GoalDefinition[]): Promise<number[]> {
       if (outsideDateType(r)) return steps.map(() => 0);
       const [saved, { built, raw }] = await Promise.all([options.savedSteps(r.siteId), options.sources(r)]);
-      if (!saved.some((s) => same(s, steps))) return options.raw(r, steps);
+      if (!saved.some((s) => sameSteps(s, steps))) return options.raw(r, steps);
       const values = steps.map((_, i) => stepValue(steps, i));
       const counted = built.length === 0 ? [] : await io.rows<{ g: string; d: string; v: string }>(builtCountsSql(target, r.siteId, 'funnel', built, values));
       const { totals, uncounted } = sumCounted(built, counted, values);

@@ -1,6 +1,7 @@
-import { compileSelection, type FilterCondition } from '@siteline/core';
+import { compileSelection, type FilterCondition, type GoalDefinition } from '@siteline/core';
 import { describe, expect, it } from 'vitest';
-import { oneValue } from './one-value.js';
+import { range } from '../testing/adapter-cases.js';
+import { createOneValueReads, oneValue, type SelectedReads } from './one-value.js';
 
 const of = (...filters: FilterCondition[]) => oneValue(compileSelection(filters)!);
 
@@ -27,5 +28,36 @@ describe('oneValue: the selections the rollups answer per value', () => {
     expect(of(['is', 'country', ['DE']], ['is', 'prop:plan', ['pro']])).toBeUndefined();
     expect(of(['is', 'country', ['DE']], ['is', 'goal', ['signup']])).toBeUndefined();
     expect(of(['is', 'page', ['/']])).toBeUndefined();
+  });
+});
+
+describe('one-value reads', () => {
+  it("answer a saved funnel's read when its uncounted days cannot be counted because the site cannot be read then, and reject nothing in the background", async () => {
+    const steps: GoalDefinition[] = [{ type: 'page', value: '/a' }, { type: 'page', value: '/b' }];
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    const commands: string[] = [];
+    let zoneReads = 0;
+    try {
+      const reads = createOneValueReads({ rows: async () => [] as never[] }, { database: 'db' }, {
+        visitorsBy: async () => new Map(),
+        selected: { funnelVisitors: async () => [3, 1] } as unknown as SelectedReads,
+        sources: async () => ({ built: [{ day: '2026-11-02', ver: 7 }], raw: [] }), // settled, with no counts: read raw, then counted
+        timezoneOf: async () => {
+          if (++zoneReads > 1) throw new Error('the sites table cannot be read'); // the read's own, then the count's
+          return 'UTC';
+        },
+        savedSteps: async () => [steps],
+        command: async (sql) => { commands.push(sql); },
+      });
+      expect(await reads.funnelVisitors(range('ST-x', '2026-11-02', '2026-11-02'), steps, compileSelection([['is', 'country', ['DE']]])!)).toEqual([3, 1]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await reads.idle();
+      expect(unhandled).toEqual([]);
+      expect(commands).toEqual([]); // nothing counted: the next read tries again
+    } finally {
+      process.off('unhandledRejection', record);
+    }
   });
 });

@@ -10,7 +10,7 @@ import { BREAKDOWNS, countedDaysSql, type ValueBreakdown, valueBreakdownSql, val
 import { VALUE_DIMENSIONS, valuePageviewDaysSql, valuePagesSql } from './value-pages.js';
 import { countedKeysSql, valueFunnelCountSql, valueGoalsCountSql, valueKeysSql, type ValueKind } from './value-goals.js';
 import { goalKey } from './goal-visitors.js';
-import { stepValue } from './funnel-visitors.js';
+import { sameSteps, stepValue } from './funnel-visitors.js';
 
 /**
  * The session attributes whose values the rollups keep per day: sessions, bounces and
@@ -101,12 +101,16 @@ export function createOneValueReads(
   /** Counts `goals` on `uncounted` in the background, a day a statement, in the same queue as the breakdowns. */
   const countGoalsLater = (siteId: string, uncounted: readonly BuiltDay[], goals: readonly GoalDefinition[]) =>
     counts.later(`${siteId}\u0000goals`, uncounted, (fresh) => chunks(fresh, 1), (part) => valueGoalsCountSql(target, siteId, part, goals));
-  /** Counts the saved funnel `steps` on `uncounted` in the background, a day a statement. */
-  const countStepsLater = async (siteId: string, uncounted: readonly BuiltDay[], steps: readonly GoalDefinition[]) => {
-    const zone = (await options.timezoneOf(siteId)) ?? 'UTC';
-    counts.later(`${siteId}\u0000${stepValue(steps, 0)}`, uncounted, (fresh) => chunks(fresh, 1), (part) =>
-      valueFunnelCountSql(target, { siteId, from: part[0]!.day, to: part[0]!.day, startMs: dayStart(part[0]!.day, zone), endMs: dayStart(shiftDay(part[0]!.day, 1), zone) }, part, steps));
-  };
+  /**
+   * Counts the saved funnel `steps` on `uncounted` in the background, a day a statement. Never
+   * rejects: a site that cannot be read leaves the days raw, as a failed count does.
+   */
+  const countStepsLater = (siteId: string, uncounted: readonly BuiltDay[], steps: readonly GoalDefinition[]) =>
+    options.timezoneOf(siteId).then((found) => {
+      const zone = found ?? 'UTC';
+      counts.later(`${siteId}\u0000${stepValue(steps, 0)}`, uncounted, (fresh) => chunks(fresh, 1), (part) =>
+        valueFunnelCountSql(target, { siteId, from: part[0]!.day, to: part[0]!.day, startMs: dayStart(part[0]!.day, zone), endMs: dayStart(shiftDay(part[0]!.day, 1), zone) }, part, steps));
+    }).catch(() => {});
   /** Which of the settled days `built` have every key of `keys` (of `kind`) counted. */
   const keysCountedOf = async (siteId: string, kind: ValueKind, built: readonly BuiltDay[], keys: readonly string[]) => {
     if (built.length === 0) return { counted: [], uncounted: [] };
@@ -135,7 +139,6 @@ export function createOneValueReads(
     if (uncounted.length > 0) later(uncounted);
     return { counted: new Map(built.map((b) => [b.k, { conversions: Number(b.c), visitors: Number(b.v) }])), raw };
   };
-  const same = (a: readonly GoalDefinition[], b: readonly GoalDefinition[]) => a.length === b.length && a.every((s, i) => s.type === b[i]!.type && s.value === b[i]!.value);
   /** Which of the settled days `built` have their breakdowns counted. */
   const countedOf = async (siteId: string, built: readonly BuiltDay[]) => {
     if (built.length === 0) return { counted: [], uncounted: [] };
@@ -283,7 +286,7 @@ export function createOneValueReads(
     async funnelVisitors(r: DayRange, steps: readonly GoalDefinition[], selection: Selection): Promise<number[]> {
       if (outsideDateType(r)) return steps.map(() => 0);
       const one = condition(selection);
-      if (!(await options.savedSteps(r.siteId)).some((saved) => same(saved, steps))) return options.selected.funnelVisitors(r, steps, selection);
+      if (!(await options.savedSteps(r.siteId)).some((saved) => sameSteps(saved, steps))) return options.selected.funnelVisitors(r, steps, selection);
       const keys = steps.map((_, i) => stepValue(steps, i));
       const { counted, raw } = await keyCounts(r, 'funnel', one, keys, (part) => options.selected.funnelVisitors(part, steps, selection), (uncounted) =>
         countStepsLater(r.siteId, uncounted, steps));
