@@ -14,7 +14,10 @@ import { insertSettings } from './write/settings.js';
 export interface ClickHouseBackendOptions extends Pick<ClickHouseStorageOptions, 'username' | 'password' | 'database' | 'cluster' | 'nodes' | 'requestTimeoutMs' | 'onBackgroundFailure'> {
   /** HTTP(S) address of a server, e.g. `http://127.0.0.1:8123`. */
   url: string;
-  /** Which connection this is; ClickHouse treats every role alike. */
+  /**
+   * Which connection this is. A server's (`serve`) leaves the background counts not started
+   * when it closes (`leaveCountsOnClose`), so a shutdown is not held by an import's queue.
+   */
   role?: BackendRole;
   /** Clock of the daily salts; default `Date.now`. For tests. */
   now?: () => number;
@@ -35,7 +38,7 @@ export interface ClickHouseBackendOptions extends Pick<ClickHouseStorageOptions,
 export async function openClickHouseBackend(options: ClickHouseBackendOptions): Promise<Backend> {
   const target = { database: options.database ?? 'siteline', cluster: options.cluster };
   const where = `ClickHouse at ${options.url}`;
-  const storage = createClickHouseStorage(options);
+  const storage = createClickHouseStorage({ ...options, leaveCountsOnClose: options.role === 'serve' });
   try {
     await check(storage.client, where, options);
     try {

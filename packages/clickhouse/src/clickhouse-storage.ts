@@ -77,6 +77,12 @@ export interface ClickHouseStorageOptions {
   /** Extra settings sent with every request. */
   clickhouseSettings?: ClickHouseSettings;
   /**
+   * `close` leaves the goal, funnel, property and per-value counts not started yet to a later
+   * read (a running server's shutdown: `openClickHouseBackend` with role `serve`), instead of
+   * finishing them first (an import tool, whose counts are then ready for the first reads).
+   */
+  leaveCountsOnClose?: boolean;
+  /**
    * Told of each build or count statement that failed (daily visitor rollups, goal, funnel and
    * property counts, run before a read or in the background). Its days are read raw, so answers
    * stay the same but slower, and it is tried again later. The same failure is told at most once
@@ -331,6 +337,9 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
 
     async close() {
+      // Counts are only ahead of time: a server leaves those not started to a later read, so its
+      // shutdown waits for one statement at most, not for an import's queue of days.
+      if (options.leaveCountsOnClose) for (const counts of [goalVisitors, savedFunnels, propertyCounts, valueReads]) counts.stop();
       await backgroundIdle();
       await client.close();
     },

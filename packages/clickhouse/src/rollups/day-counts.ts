@@ -93,14 +93,18 @@ export function sumCounted(built: readonly BuiltDay[], rows: readonly { g: strin
  * Counts run in the background, one statement after another per process (statements side
  * by side would hold their rows at once), each day of a `what` (a site and what is counted)
  * at most once at a time. A failed count leaves its days raw until a later read counts them.
- * A part's statements (the counts, then the markers) run in order.
+ * A part's statements (the counts, then the markers) run in order. `stop` (the store is
+ * closing) drops what has not started: a part stopped before its markers stays uncounted,
+ * and a later read counts it again.
  */
 export function createBackgroundCounts(command: (query: string) => Promise<void>) {
   const counting = new Set<string>();
   let background: Promise<void> = Promise.resolve();
+  let stopped = false;
   return {
     /** Counts `days` not being counted already for `what`: `split` cuts them into parts, `sqlOf` writes a part's statements. */
     later(what: string, days: readonly BuiltDay[], split: (fresh: BuiltDay[]) => BuiltDay[][], sqlOf: (part: BuiltDay[]) => readonly string[]): void {
+      if (stopped) return;
       const key = (d: BuiltDay) => `${what}\u0000${d.day}\u0000${d.ver}`;
       const fresh = days.filter((d) => !counting.has(key(d)));
       if (fresh.length === 0) return;
@@ -108,7 +112,10 @@ export function createBackgroundCounts(command: (query: string) => Promise<void>
       for (const part of split(fresh)) {
         background = background
           .then(async () => {
-            for (const statement of sqlOf(part)) await command(statement);
+            for (const statement of sqlOf(part)) {
+              if (stopped) return;
+              await command(statement);
+            }
           })
           .catch(() => {})
           .finally(() => {
@@ -118,5 +125,9 @@ export function createBackgroundCounts(command: (query: string) => Promise<void>
     },
     /** Resolves when the counts started so far are done. */
     idle: (): Promise<void> => background,
+    /** Runs no statement from now on: `idle` then resolves when the one running ends. */
+    stop: (): void => {
+      stopped = true;
+    },
   };
 }

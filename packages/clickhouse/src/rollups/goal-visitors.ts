@@ -110,5 +110,8 @@ export function createGoalVisitors(io: Pick<WriterIO, 'rows'>, target: SchemaTar
 
     /** Resolves when the counts started in the background so far are done. */
     idle: counts.idle,
+
+    /** Starts no more counts (the store is closing). */
+    stop: counts.stop,
   };
 }

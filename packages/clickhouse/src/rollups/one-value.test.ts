@@ -2,6 +2,7 @@ import { compileSelection, type FilterCondition, type GoalDefinition } from '@si
 import { describe, expect, it } from 'vitest';
 import { range } from '../testing/adapter-cases.js';
 import { createOneValueReads, oneValue, type SelectedReads } from './one-value.js';
+import { createBackgroundCounts } from './day-counts.js';
 
 const of = (...filters: FilterCondition[]) => oneValue(compileSelection(filters)!);
 
@@ -59,5 +60,26 @@ describe('one-value reads', () => {
     } finally {
       process.off('unhandledRejection', record);
     }
+  });
+});
+
+describe('background counts', () => {
+  it('once stopped, run no statement that has not started: the one running ends, the rest of the queue is dropped', async () => {
+    const ran: string[] = [];
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const counts = createBackgroundCounts(async (sql) => {
+      ran.push(sql);
+      if (sql === 'count 2026-11-01') await gate;
+    });
+    const days = ['2026-11-01', '2026-11-02', '2026-11-03'].map((day) => ({ day, ver: 1 }));
+    counts.later('ST-x', days, (fresh) => fresh.map((d) => [d]), ([d]) => [`count ${d!.day}`, `markers ${d!.day}`]);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(ran).toEqual(['count 2026-11-01']); // running, held by the gate
+    counts.stop();
+    counts.later('ST-y', days, (fresh) => [fresh], () => ['count after stop']);
+    release();
+    await counts.idle();
+    expect(ran).toEqual(['count 2026-11-01']); // its markers, the other days and the later call: none ran
   });
 });

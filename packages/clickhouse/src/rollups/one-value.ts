@@ -312,5 +312,8 @@ export function createOneValueReads(
 
     /** Resolves when the counts started in the background so far are done. */
     idle: counts.idle,
+
+    /** Starts no more counts (the store is closing). */
+    stop: counts.stop,
   };
 }

@@ -118,5 +118,8 @@ export function createPropertyCounts(io: Pick<WriterIO, 'rows'>, target: SchemaT
 
     /** Resolves when the counts started in the background so far are done. */
     idle: counts.idle,
+
+    /** Starts no more counts (the store is closing). */
+    stop: counts.stop,
   };
 }
