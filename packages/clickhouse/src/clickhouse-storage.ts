@@ -16,7 +16,7 @@ import { createFunnelVisitors } from './rollups/funnel-visitors.js';
 import { createPropertyCounts } from './rollups/property-counts.js';
 import { type BackgroundFailure, reportingCommand } from './rollups/failures.js';
 import { createRollups } from './rollups/rollups.js';
-import { countedBreakdown, createOneValueReads, oneValue } from './rollups/one-value.js';
+import { countedBreakdown, createOneValueReads, oneKey } from './rollups/one-value.js';
 import { createPropertyReads, selectedGoalTotals } from './reads/properties.js';
 import { createSelectionReads } from './reads/selection.js';
 import type { SchemaTarget } from './schema/schema.js';
@@ -210,7 +210,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
 
     async summary(range, selection) {
-      if (selection) return (oneValue(selection) ? valueReads : selected).summary(range, selection);
+      if (selection) return (oneKey(selection) ? valueReads : selected).summary(range, selection);
       const totals = { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
       if (outsideDateType(range)) return totals;
       const [sums, visitors] = await Promise.all([rows<DaySums>(q.daySumsSql(target, range)), visitorsBy(range, '')]);
@@ -225,7 +225,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
 
     async summaryVisitors(range, selection) {
-      if (selection) return (oneValue(selection) ? valueReads : selected).visitors(range, selection);
+      if (selection) return (oneKey(selection) ? valueReads : selected).visitors(range, selection);
       if (outsideDateType(range)) return 0;
       let total = 0;
       for (const v of (await visitorsBy(range, '')).values()) total += v;
@@ -233,7 +233,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
 
     async timeseries(range, selection) {
-      if (selection) return (oneValue(selection) ? valueReads : selected).timeseries(range, selection);
+      if (selection) return (oneKey(selection) ? valueReads : selected).timeseries(range, selection);
       if (outsideDateType(range)) return [];
       const [sums, visitors] = await Promise.all([rows<DaySums>(q.daySumsSql(target, range)), visitorsBy(range, '')]);
       const out: DayTotals[] = [];
@@ -246,7 +246,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
 
     async sessionBreakdown(range, dimension, selection): Promise<BreakdownTotals[]> {
-      if (selection) return (oneValue(selection) && countedBreakdown(dimension) ? valueReads : selected).sessionBreakdown(range, dimension, selection);
+      if (selection) return (oneKey(selection) && countedBreakdown(dimension) ? valueReads : selected).sessionBreakdown(range, dimension, selection);
       if (outsideDateType(range)) return [];
       const [sums, visitors] = await Promise.all([
         rows<{ val: string; n: string }>(q.dimensionSumsSql(target, range, dimension)),
@@ -260,7 +260,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
     },
 
     async pages(range, selection) {
-      if (selection) return (oneValue(selection) ? valueReads : selected).pages(range, selection);
+      if (selection) return (oneKey(selection) ? valueReads : selected).pages(range, selection);
       if (outsideDateType(range)) return [];
       const [views, entries, visitors] = await Promise.all([
         rows<{ p: string; pv: string; tv: string; tm: string }>(q.pageSumsSql(target, range)),
@@ -319,7 +319,7 @@ export function createClickHouseStorage(options: ClickHouseStorageOptions): Clic
 
     funnelVisitors(range, steps, selection) {
       if (!selection || !hasConditions(selection)) return savedFunnels.visitors(range, steps);
-      return (oneValue(selection) ? valueReads : funnelReads).funnelVisitors(range, steps, selection);
+      return (oneKey(selection) ? valueReads : funnelReads).funnelVisitors(range, steps, selection);
     },
     // No transactions: the core's checks just before are all there is (two owners adding at once may both pass them).
     async insertFunnel(funnel) {

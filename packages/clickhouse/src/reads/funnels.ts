@@ -29,7 +29,7 @@ import { tableName, type SchemaTarget } from '../schema/schema.js';
 import { meetsAnySql, meetsSql, NONE } from './conditions.js';
 import { matchingRowsWhere } from './matching.js';
 import type { createSelectionReads } from './selection.js';
-import { VALUE_PAIRS } from '../rollups/value-pages.js';
+import { SESSION_KEYS } from '../rollups/value-pages.js';
 
 /** Past every event's rank: "no event takes this step" (and so none of the later ones). */
 const NONE_TAKEN = 4294967295;
@@ -41,8 +41,9 @@ const NONE_TAKEN = 4294967295;
  * of selection.ts). `hi`: the bounds' last day when the selection has `prop:` conditions (they
  * look at events); otherwise the sessions' own `end_day`s are read in the query. `by`: one row
  * for the range, or a row per start day (`day`; the daily counts, rollups/funnel-visitors.ts),
- * or per start day and session value (`day`, `dv`: the (dimension, value) pairs of
- * rollups/value-pages.ts `VALUE_PAIRS`, a session's row carries its own; rollups/value-goals.ts).
+ * or per start day and session key (`day`, `dv`: the (dimension, value) pairs of
+ * rollups/value-pages.ts `SESSION_KEYS`, its attributes' and its paths', which a session's row
+ * carries; rollups/value-goals.ts).
  */
 export function funnelVisitorsSql(t: SchemaTarget, r: DayRange, steps: readonly GoalDefinition[], selection: Selection, hi?: string, by: 'range' | 'day' | 'value' = 'range'): string {
   const site = sqlString(r.siteId);
@@ -70,7 +71,7 @@ export function funnelVisitorsSql(t: SchemaTarget, r: DayRange, steps: readonly 
       GROUP BY session_id
     ) WHERE lvl > 0`;
   const per = { range: '', day: 'day, ', value: 'day, dv, ' }[by];
-  const values = by === 'value' ? `, dv FROM ${tableName(t, 'sessions')} ARRAY JOIN ${VALUE_PAIRS} AS dv` : ` FROM ${tableName(t, 'sessions')}`;
+  const values = by === 'value' ? `, dv FROM ${tableName(t, 'sessions')} ARRAY JOIN ${SESSION_KEYS} AS dv` : ` FROM ${tableName(t, 'sessions')}`;
   return `SELECT ${per}${steps.map((_, i) => `countIf(l${i + 1} > 0) AS v${i + 1}`).join(', ')} FROM (
       SELECT ${per}${steps.map((_, i) => `sumIf(toInt64(sign), lvl >= ${i + 1}) AS l${i + 1}`).join(', ')}
       FROM (SELECT day, visitor_id, session_id, sign${values} WHERE ${matching}) AS s

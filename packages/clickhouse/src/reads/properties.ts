@@ -17,7 +17,7 @@ import { tableName, type SchemaTarget } from '../schema/schema.js';
 import { meetsAnySql, meetsSql, NONE, pathMatchesSql, sessionMeetsSql } from './conditions.js';
 import { type Bounds, eventTable, matchingRowsWhere, selectedEventsWhere, sessionSetSql } from './matching.js';
 import type { createSelectionReads } from './selection.js';
-import { oneValue } from '../rollups/one-value.js';
+import { oneKey } from '../rollups/one-value.js';
 
 const inDays = (r: DayRange, from: string, to: string) =>
   `site_id = ${sqlString(r.siteId)} AND day >= ${sqlDate(clampDay(from))} AND day <= ${sqlDate(clampDay(to))}`;
@@ -133,7 +133,7 @@ export async function selectedGoalTotals(target: SchemaTarget, selected: Selecte
  * The store's `properties` and `goalTotals` over the filtered reads' bounds and query function;
  * without a filter, properties come from their daily counts (property-counts.ts), goal
  * visitors from theirs (goal-visitors.ts) and conversions from the rollups; under one session
- * value, goals from the value's daily counts (`oneValueGoals`, rollups/one-value.ts).
+ * value or page, goals from its daily counts (`oneValueGoals`, rollups/one-value.ts `oneKey`).
  */
 export function createPropertyReads(
   target: SchemaTarget,
@@ -161,7 +161,7 @@ export function createPropertyReads(
         const [visitors, conversions] = await Promise.all([counted.visitors(r, goals), conversionsOf(rows, rolledConversionsSql(target, r, goals))]);
         return goals.map((_, i) => ({ visitors: visitors[i]!, conversions: num(conversions[`c${i + 1}`] ?? 0) }));
       }
-      return oneValue(s) ? oneValueGoals(r, goals, s) : selectedGoalTotals(target, selected, r, goals, s);
+      return oneKey(s) ? oneValueGoals(r, goals, s) : selectedGoalTotals(target, selected, r, goals, s);
     },
   };
 }

@@ -13,9 +13,9 @@ import { tableName, type SchemaTarget } from '../schema/schema.js';
  */
 
 /** Signed sums of a `sessions` row: session, bounce, duration. */
-const LIVE = 'toInt64(sign)';
-const BOUNCE = `${LIVE} * (pageview_count = 1 AND event_count = 0)`;
-const DURATION = `${LIVE} * toInt64(end_ts - start_ts)`;
+export const LIVE = 'toInt64(sign)';
+export const BOUNCE = `${LIVE} * (pageview_count = 1 AND event_count = 0)`;
+export const DURATION = `${LIVE} * toInt64(end_ts - start_ts)`;
 
 /**
  * Per `key` (SQL over a `sessions` row, output as `k`): the matching

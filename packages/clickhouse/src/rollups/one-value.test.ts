@@ -1,12 +1,12 @@
 import { compileSelection, type FilterCondition, type GoalDefinition } from '@siteline/core';
 import { describe, expect, it } from 'vitest';
 import { range } from '../testing/adapter-cases.js';
-import { createOneValueReads, oneValue, type SelectedReads } from './one-value.js';
+import { createOneValueReads, oneKey, type SelectedReads } from './one-value.js';
 import { createBackgroundCounts } from './day-counts.js';
 
-const of = (...filters: FilterCondition[]) => oneValue(compileSelection(filters)!);
+const of = (...filters: FilterCondition[]) => oneKey(compileSelection(filters)!);
 
-describe('oneValue: the selections the rollups answer per value', () => {
+describe('oneKey: the selections the rollups answer per value or page', () => {
   it('takes one `is` condition with one value on country, device, browser, OS, channel or source', () => {
     expect(of(['is', 'country', ['DE']])).toEqual({ dimension: 'countryCode', value: 'DE' });
     expect(of(['is', 'device_type', ['Mobile']])).toEqual({ dimension: 'deviceType', value: 'Mobile' });
@@ -15,6 +15,11 @@ describe('oneValue: the selections the rollups answer per value', () => {
     expect(of(['is', 'channel', ['Direct']])).toEqual({ dimension: 'channel', value: 'Direct' });
     expect(of(['is', 'source', ['Google']])).toEqual({ dimension: 'referrerSource', value: 'Google' });
     expect(of(['is', 'country', ['']])).toEqual({ dimension: 'countryCode', value: '' });
+  });
+
+  it('takes one `is` condition with one path on the page', () => {
+    expect(of(['is', 'page', ['/pricing']])).toEqual({ dimension: 'page', value: '/pricing' });
+    expect(of(['is', 'page', ['/']])).toEqual({ dimension: 'page', value: '/' });
   });
 
   it('leaves every other selection to the filtered reads', () => {
@@ -28,7 +33,11 @@ describe('oneValue: the selections the rollups answer per value', () => {
     expect(of(['is', 'country', ['DE']], ['is', 'event', ['signup']])).toBeUndefined();
     expect(of(['is', 'country', ['DE']], ['is', 'prop:plan', ['pro']])).toBeUndefined();
     expect(of(['is', 'country', ['DE']], ['is', 'goal', ['signup']])).toBeUndefined();
-    expect(of(['is', 'page', ['/']])).toBeUndefined();
+    expect(of(['is', 'page', ['/a', '/b']])).toBeUndefined();
+    expect(of(['contains', 'page', ['/blog']])).toBeUndefined();
+    expect(of(['is_not', 'page', ['/']])).toBeUndefined();
+    expect(of(['is', 'page', ['/a']], ['is', 'page', ['/b']])).toBeUndefined();
+    expect(of(['is', 'page', ['/']], ['is', 'event', ['signup']])).toBeUndefined();
   });
 });
 

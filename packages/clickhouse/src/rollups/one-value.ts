@@ -7,7 +7,7 @@ import type { VisitorReads } from './visitors.js';
 import { chunks } from '../connection/parts.js';
 import { type BuiltDay, createBackgroundCounts } from './day-counts.js';
 import { BREAKDOWNS, countedDaysSql, type ValueBreakdown, valueBreakdownSql, valueBreakdownsCountSql } from './value-breakdowns.js';
-import { VALUE_DIMENSIONS, valuePageviewDaysSql, valuePagesSql } from './value-pages.js';
+import { pageSessionDaysSql, VALUE_DIMENSIONS, valuePageviewDaysSql, valuePagesSql } from './value-pages.js';
 import { countedKeysSql, valueFunnelCountSql, valueGoalsCountSql, valueKeysSql, type ValueKind } from './value-goals.js';
 import { goalKey } from './goal-visitors.js';
 import { sameSteps, stepValue } from './funnel-visitors.js';
@@ -26,21 +26,38 @@ export interface OneValue {
   value: string;
 }
 
+/** A condition the goal and funnel counts answer per key (value-goals.ts): one value, or `page is path` (`SESSION_KEYS`). */
+export interface OneKey {
+  dimension: PerValue | 'page';
+  value: string;
+}
+
 /**
  * The one condition of `selection` when it is `attribute is value`, one value, on an
- * attribute of `PER_VALUE`, and nothing else: the dashboard's usual filter (a click on a
- * country, a channel, a browser). `undefined` for any other selection.
+ * attribute of `PER_VALUE`, or `page is path`, one path, and nothing else: the dashboard's
+ * usual filter (a click on a country, a channel, a browser, a page). `undefined` for any
+ * other selection.
  */
-export function oneValue(selection: Selection): OneValue | undefined {
-  const [only] = selection.session;
-  const others = selection.page.length + selection.event.length + (selection.prop?.length ?? 0) + (selection.goal?.length ?? 0);
-  if (selection.session.length !== 1 || others > 0 || only!.operator !== 'is' || only!.values.length !== 1) return undefined;
-  const dimension = PER_VALUE.find((d) => d === only!.attribute);
+export function oneKey(selection: Selection): OneKey | undefined {
+  const conditions = [...selection.session, ...selection.page];
+  const others = selection.event.length + (selection.prop?.length ?? 0) + (selection.goal?.length ?? 0);
+  const [only] = conditions;
+  if (conditions.length !== 1 || others > 0 || only!.operator !== 'is' || only!.values.length !== 1) return undefined;
+  if (selection.page.length === 1) return { dimension: 'page', value: only!.values[0]! };
+  const dimension = PER_VALUE.find((d) => d === selection.session[0]!.attribute);
   return dimension === undefined ? undefined : { dimension, value: only!.values[0]! };
+}
+
+/** `oneKey` when it is an attribute's value (`dim_totals` and `visitor_rollups` hold the value's sessions and visitors per day). */
+function oneValue(selection: Selection): OneValue | undefined {
+  const one = oneKey(selection);
+  return one === undefined || one.dimension === 'page' ? undefined : { dimension: one.dimension, value: one.value };
 }
 
 /** What the one-value reads take from the filtered reads (reads/selection.ts). */
 export interface SelectedReads {
+  summary(r: DayRange, selection: Selection): Promise<SummaryTotals>;
+  timeseries(r: DayRange, selection: Selection): Promise<DayTotals[]>;
   pageviewsBySession(r: DayRange, selection: Selection): Promise<number>;
   pageviewDays(r: DayRange, selection: Selection): Promise<Map<string, number>>;
   pages(r: DayRange, selection: Selection): Promise<PageTotals[]>;
@@ -76,7 +93,9 @@ export const countedBreakdown = (dimension: SessionDimension): dimension is Valu
  *
  * `goalTotals` and `funnelVisitors` (of a saved funnel's steps) do the same with the rows of
  * `value_goals` (value-goals.ts): conversions are sums over the events' days, visitors over the
- * sessions' start days. Steps that are no saved funnel's are read raw, as unfiltered.
+ * sessions' start days. Steps that are no saved funnel's are read raw, as unfiltered. These two
+ * also answer `page is path` (`oneKey`): its sessions are those with the path among their
+ * `paths`, and their rows are counted by that key as by an attribute's value.
  */
 export function createOneValueReads(
   io: Pick<WriterIO, 'rows'>,
@@ -127,7 +146,7 @@ export function createOneValueReads(
    * `rawRead` of the others (one run of consecutive days at a time); the uncounted settled days
    * among them are handed to `later`.
    */
-  const keyCounts = async <R>(r: DayRange, kind: ValueKind, { dimension, value }: OneValue, keys: readonly string[], rawRead: (part: DayRange) => Promise<R>, later: (uncounted: readonly BuiltDay[]) => unknown) => {
+  const keyCounts = async <R>(r: DayRange, kind: ValueKind, { dimension, value }: OneKey, keys: readonly string[], rawRead: (part: DayRange) => Promise<R>, later: (uncounted: readonly BuiltDay[]) => unknown) => {
     const sources = await options.sources(r);
     const { counted, uncounted } = await keysCountedOf(r.siteId, kind, sources.built, keys);
     const { built, raw } = await settledAndRaw(
@@ -150,6 +169,11 @@ export function createOneValueReads(
     if (!one) throw new Error('one-value reads take one condition `is` with one value on a per-value attribute');
     return one;
   };
+  const keyCondition = (selection: Selection) => {
+    const one = oneKey(selection);
+    if (!one) throw new Error('goal and funnel reads per key take one condition `is` with one value on a per-value attribute or a page');
+    return one;
+  };
   const sums = (r: DayRange, { dimension, value }: OneValue) =>
     io.rows<{ d: string; n: string; b: string; dur: string }>(valueDaySumsSql(target, r, dimension, value));
   const visitors = (r: DayRange, { dimension, value }: OneValue) => options.visitorsBy(r, dimension, value);
@@ -168,6 +192,41 @@ export function createOneValueReads(
     return { built: built as B[], raw: (raw as R[][]).flat() };
   };
 
+  /**
+   * Under `page is path`, per day of the range: on settled days the sessions, bounces,
+   * duration and visitors of its sessions (`page_sessions`) and the pageviews of the path
+   * (`value_pages`), summed per day; `rawRead` of the other days' runs.
+   */
+  const pageDays = async <R>(r: DayRange, path: string, rawRead: (part: DayRange) => Promise<R>) =>
+    settledAndRaw(
+      r,
+      await options.sources(r),
+      async (sources) => {
+        const [sessions, views] = await Promise.all([
+          io.rows<{ d: string; n: string; b: string; dur: string; v: string }>(pageSessionDaysSql(target, r, path, sources)),
+          io.rows<{ d: string; pv: string }>(valuePageviewDaysSql(target, r, 'page', path, sources)),
+        ]);
+        const days = new Map<string, DayTotals & Pick<SummaryTotals, 'bounces' | 'durationMs'>>();
+        const at = (d: string) => {
+          const day = readDay(d);
+          if (!days.has(day)) days.set(day, { day, visitors: 0, sessions: 0, pageviews: 0, bounces: 0, durationMs: 0 });
+          return days.get(day)!;
+        };
+        for (const x of sessions) Object.assign(at(x.d), { sessions: Number(x.n), bounces: Number(x.b), durationMs: Number(x.dur), visitors: Number(x.v) });
+        for (const x of views) at(x.d).pageviews = Number(x.pv);
+        return [...days.values()];
+      },
+      async (part) => [await rawRead(part)],
+    );
+
+  /** `summary` under `page is path`: the sums of `pageDays` and of the raw runs' summaries. */
+  const pageSummary = async (r: DayRange, path: string, selection: Selection): Promise<SummaryTotals> => {
+    const totals = { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
+    const { built, raw } = await pageDays(r, path, (part) => options.selected.summary(part, selection));
+    for (const part of [...built, ...raw]) for (const k of Object.keys(totals) as (keyof SummaryTotals)[]) totals[k] += part[k];
+    return totals;
+  };
+
   /** The value's pageviews of the range: per settled day from `value_pages` (`built`), `rawRead` of the other days' runs. */
   const pageviewsOf = async <R>(r: DayRange, { dimension, value }: OneValue, rawRead: (part: DayRange) => Promise<R>) =>
     settledAndRaw(
@@ -181,6 +240,8 @@ export function createOneValueReads(
     async summary(r: DayRange, selection: Selection): Promise<SummaryTotals> {
       const totals = { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
       if (outsideDateType(r)) return totals;
+      const key = keyCondition(selection);
+      if (key.dimension === 'page') return pageSummary(r, key.value, selection);
       const one = condition(selection);
       const [days, byDay, views] = await Promise.all([sums(r, one), visitors(r, one), pageviewsOf(r, one, (part) => options.selected.pageviewsBySession(part, selection))]);
       const pageviews = total(views.built.map((v) => Number(v.pv))) + total(views.raw);
@@ -194,11 +255,19 @@ export function createOneValueReads(
 
     async visitors(r: DayRange, selection: Selection): Promise<number> {
       if (outsideDateType(r)) return 0;
+      const key = keyCondition(selection);
+      if (key.dimension === 'page') return (await pageSummary(r, key.value, selection)).visitors;
       return total((await visitors(r, condition(selection))).values());
     },
 
     async timeseries(r: DayRange, selection: Selection): Promise<DayTotals[]> {
       if (outsideDateType(r)) return [];
+      const key = keyCondition(selection);
+      if (key.dimension === 'page') {
+        // Each raw run's days are its own, so the days of the parts never meet.
+        const { built, raw } = await pageDays(r, key.value, (part) => options.selected.timeseries(part, selection));
+        return [...built.map(({ day, visitors, sessions, pageviews }) => ({ day, visitors, sessions, pageviews })), ...raw.flat()];
+      }
       const one = condition(selection);
       const [days, byDay, views] = await Promise.all([sums(r, one), visitors(r, one), pageviewsOf(r, one, (part) => options.selected.pageviewDays(part, selection))]);
       const out = new Map<string, DayTotals>();
@@ -213,7 +282,7 @@ export function createOneValueReads(
 
     async pages(r: DayRange, selection: Selection): Promise<PageTotals[]> {
       if (outsideDateType(r)) return [];
-      const { dimension, value } = condition(selection);
+      const { dimension, value } = keyCondition(selection);
       const { built, raw } = await settledAndRaw(
         r,
         await options.sources(r),
@@ -247,7 +316,7 @@ export function createOneValueReads(
 
     async sessionBreakdown(r: DayRange, dimension: ValueBreakdown, selection: Selection): Promise<BreakdownTotals[]> {
       if (outsideDateType(r)) return [];
-      const one = condition(selection);
+      const one = keyCondition(selection);
       const sources = await options.sources(r);
       const { counted, uncounted } = await countedOf(r.siteId, sources.built);
       const { built, raw } = await settledAndRaw(
@@ -275,7 +344,7 @@ export function createOneValueReads(
     async goalTotals(r: DayRange, goals: readonly GoalDefinition[], selection: Selection): Promise<GoalTotals[]> {
       if (outsideDateType(r)) return goals.map(() => ({ visitors: 0, conversions: 0 }));
       const keys = [...new Set(goals.map(goalKey))];
-      const { counted, raw } = await keyCounts(r, 'goal', condition(selection), keys, (part) => options.selected.goalTotals(part, goals, selection), (uncounted) =>
+      const { counted, raw } = await keyCounts(r, 'goal', keyCondition(selection), keys, (part) => options.selected.goalTotals(part, goals, selection), (uncounted) =>
         countGoalsLater(r.siteId, uncounted, goals));
       return goals.map((goal, i) => {
         const sum = (key: keyof GoalTotals) => (counted.get(goalKey(goal))?.[key] ?? 0) + raw.reduce((n, part) => n + part[i]![key], 0);
@@ -285,7 +354,7 @@ export function createOneValueReads(
 
     async funnelVisitors(r: DayRange, steps: readonly GoalDefinition[], selection: Selection): Promise<number[]> {
       if (outsideDateType(r)) return steps.map(() => 0);
-      const one = condition(selection);
+      const one = keyCondition(selection);
       if (!(await options.savedSteps(r.siteId)).some((saved) => sameSteps(saved, steps))) return options.selected.funnelVisitors(r, steps, selection);
       const keys = steps.map((_, i) => stepValue(steps, i));
       const { counted, raw } = await keyCounts(r, 'funnel', one, keys, (part) => options.selected.funnelVisitors(part, steps, selection), (uncounted) =>

@@ -122,6 +122,50 @@ describe.skipIf(!clickhouseAvailable)('visitor counts of settled days', () => {
     expect(await perDay('FR')).toEqual([['2026-11-04', 1, 2], ['2026-11-05', 0, 6]]);
   });
 
+  it('keep the sessions and pages of each page per day: the summary, timeseries and pages under `page is path` sum them', async () => {
+    const page = (path: string) => compileSelection([['is', 'page', [path]]])!;
+    const days = range('ST-r', '2026-11-06', '2026-11-07');
+    // p1 v1 11-06 10:00 /a, 10:05 /b; p2 v2 11-06 11:00 /b (bounce); p3 v1 11-06 23:55 /c, 11-07 00:05 /a; p4 v3 11-07 09:00 /a, 09:01 /a.
+    const events = [
+      ev('p1', 'v1', '2026-11-06T10:00:00Z', '/a'), ev('p1', 'v1', '2026-11-06T10:05:00Z', '/b'), ev('p2', 'v2', '2026-11-06T11:00:00Z', '/b'),
+      ev('p3', 'v1', '2026-11-06T23:55:00Z', '/c'), ev('p3', 'v1', '2026-11-07T00:05:00Z', '/a'),
+      ev('p4', 'v3', '2026-11-07T09:00:00Z', '/a'), ev('p4', 'v3', '2026-11-07T09:01:00Z', '/a'),
+    ];
+    await storage.writeEvents(events, { hash: 'hp', events: events.length, importedAt: '2026-11-10T00:00:00Z' }); // the import builds both days
+    const rows = await storage.client.query({
+      query: `SELECT toString(day) AS d, path, toString(sessions) AS n, toString(bounces) AS b, toString(duration_ms) AS dur, toString(visitors) AS v FROM builds.page_sessions
+        WHERE day >= '2026-11-06' AND day <= '2026-11-07' AND (day, ver) IN (SELECT day, max(ver) FROM builds.day_marks WHERE builds > 0 GROUP BY day) ORDER BY d, path`,
+      format: 'JSONEachRow',
+    });
+    // /a's sessions on 11-06 are p1 and p3 (whose /a is on 11-07), both v1's; on 11-07 p4.
+    expect(await rows.json()).toEqual([
+      { d: '2026-11-06', path: '/a', n: '2', b: '0', dur: '900000', v: '1' }, { d: '2026-11-06', path: '/b', n: '2', b: '1', dur: '300000', v: '2' },
+      { d: '2026-11-06', path: '/c', n: '1', b: '0', dur: '600000', v: '1' }, { d: '2026-11-07', path: '/a', n: '1', b: '0', dur: '60000', v: '1' },
+    ]);
+    // Pageviews are those of the path itself, by their own day: /a once on 11-06, three times on 11-07.
+    expect(await storage.summary(days, page('/a'))).toEqual({ visitors: 2, sessions: 3, bounces: 0, durationMs: 960_000, pageviews: 4 });
+    expect(await storage.summaryVisitors!(days, page('/a'))).toBe(2);
+    expect(await storage.summary(days, page('/b'))).toEqual({ visitors: 2, sessions: 2, bounces: 1, durationMs: 300_000, pageviews: 2 });
+    const perDay = async (path: string) => (await storage.timeseries(days, page(path))).map((d) => [d.day, d.visitors, d.sessions, d.pageviews]).sort();
+    expect(await perDay('/a')).toEqual([['2026-11-06', 1, 2, 1], ['2026-11-07', 1, 1, 3]]);
+    expect(await perDay('/c')).toEqual([['2026-11-06', 1, 1, 1]]);
+    // /pages: the path's own row (visitors distinct per day: v1 on 11-06, v1 and v3 on 11-07), and the entries of its sessions.
+    const byPath = (pages: { path: string }[]) => pages.sort((a, b) => (a.path < b.path ? -1 : 1));
+    expect(byPath(await storage.pages(days, page('/a')))).toEqual([
+      { path: '/a', pageviews: 4, visitors: 3, entrySessions: 2, entryBounces: 0, timedViews: 2, timeOnPageMs: 360_000 },
+      { path: '/c', pageviews: 0, visitors: 0, entrySessions: 1, entryBounces: 0, timedViews: 0, timeOnPageMs: 0 },
+    ]);
+    expect(await storage.summary(days, page('/none'))).toEqual({ visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 });
+    expect(await storage.pages(days, page('/none'))).toEqual([]);
+    // They are read from those rows: one more under 11-07's build shows.
+    await storage.client.command({
+      query: `INSERT INTO builds.page_sessions SELECT site_id, path, day, ver, 4, 1, 1000, 3 FROM builds.page_sessions
+        WHERE path = '/a' AND day = '2026-11-07' AND (day, ver) IN (SELECT day, max(ver) FROM builds.day_marks WHERE builds > 0 GROUP BY day) LIMIT 1`,
+    });
+    expect(await storage.summary(days, page('/a'))).toEqual({ visitors: 5, sessions: 7, bounces: 1, durationMs: 961_000, pageviews: 4 });
+    expect(await perDay('/a')).toEqual([['2026-11-06', 1, 2, 1], ['2026-11-07', 4, 5, 3]]);
+  });
+
   it('are never built for a hot day, which is read raw', async () => {
     await storage.writeEvents([ev('s5', 'v5', '2026-11-10T09:00:00Z', '/a'), ev('s6', 'v5', '2026-11-10T11:00:00Z', '/b')]);
     expect(await storage.summary(range('ST-r', '2026-11-10', '2026-11-10'))).toEqual({ visitors: 1, sessions: 2, bounces: 2, durationMs: 0, pageviews: 2 });
@@ -173,6 +217,19 @@ describe.skipIf(!clickhouseAvailable)('visitor counts of settled days', () => {
       expect(byKey(await db.sessionBreakdown(days, 'browser', under('country', 'GB')))).toEqual([{ key: ['Chrome'], sessions: 3, visitors: 3 }, { key: ['Firefox'], sessions: 1, visitors: 1 }]);
       expect(byKey(await db.sessionBreakdown(days, 'countryCode', under('browser', 'Chrome')))).toEqual([{ key: ['FR'], sessions: 1, visitors: 1 }, { key: ['GB'], sessions: 3, visitors: 3 }]);
       expect(await db.sessionBreakdown(days, 'utm', under('country', 'GB'))).toEqual([{ key: ['', '', ''], sessions: 4, visitors: 3 }]);
+      // Under a page, counted by the same statement: /a's sessions are b1, b2, b3 and b5; /b's b1; /c's b4.
+      const page = (path: string) => compileSelection([['is', 'page', [path]]])!;
+      const aBrowsers = await query<{ d: string; k: string; n: string; v: string }>(`SELECT toString(day) AS d, key AS k, toString(sessions) AS n, toString(visitors) AS v FROM breakdowns.value_breakdowns
+        WHERE dimension = 'page' AND value = '/a' AND breakdown = 'browser' ORDER BY d, k`);
+      expect(aBrowsers).toEqual([{ d: '2026-11-02', k: 'Chrome', n: '2', v: '2' }, { d: '2026-11-02', k: 'Firefox', n: '1', v: '1' }, { d: '2026-11-03', k: 'Chrome', n: '1', v: '1' }]);
+      expect(byKey(await db.sessionBreakdown(days, 'browser', page('/a')))).toEqual([{ key: ['Chrome'], sessions: 3, visitors: 3 }, { key: ['Firefox'], sessions: 1, visitors: 1 }]);
+      expect(await db.sessionBreakdown(days, 'countryCode', page('/a'))).toEqual([{ key: ['GB'], sessions: 4, visitors: 3 }]);
+      expect(await db.sessionBreakdown(days, 'countryCode', page('/b'))).toEqual([{ key: ['GB'], sessions: 1, visitors: 1 }]);
+      expect(await db.sessionBreakdown(days, 'countryCode', page('/c'))).toEqual([{ key: ['FR'], sessions: 1, visitors: 1 }]);
+      expect(await db.sessionBreakdown(days, 'utm', page('/c'))).toEqual([{ key: ['', '', ''], sessions: 1, visitors: 1 }]);
+      expect(await db.sessionBreakdown(days, 'countryCode', page('/none'))).toEqual([]);
+      await db.client.command({ query: `INSERT INTO breakdowns.value_breakdowns SELECT site_id, 'page', '/c', 'countryCode', day, ver, 'DE', 2, 2 FROM breakdowns.value_breakdowns WHERE dimension = '' AND day = '2026-11-02'` });
+      expect(byKey(await db.sessionBreakdown(days, 'countryCode', page('/c')))).toEqual([{ key: ['DE'], sessions: 2, visitors: 2 }, { key: ['FR'], sessions: 1, visitors: 1 }]);
       // A day counted twice under its build (two reads that found it uncounted at once) reads the same.
       await db.client.command({ query: "INSERT INTO breakdowns.value_breakdowns SELECT * FROM breakdowns.value_breakdowns WHERE day = '2026-11-02'" });
       expect(byKey(await db.sessionBreakdown(days, 'browser', under('country', 'GB')))).toEqual([{ key: ['Chrome'], sessions: 3, visitors: 3 }, { key: ['Firefox'], sessions: 1, visitors: 1 }]);
@@ -240,6 +297,27 @@ describe.skipIf(!clickhouseAvailable)('visitor counts of settled days', () => {
       expect(await db.goalTotals!(both, goals, compileSelection([['is', 'browser', ['Chrome']]])!)).toEqual([{ conversions: 5, visitors: 4 }, { conversions: 4, visitors: 3 }]);
       expect(await db.funnelVisitors!(both, steps, country('GB'))).toEqual([2, 1]);
       expect(await db.funnelVisitors!(both, steps, country('FR'))).toEqual([0, 0]);
+      // Under a page, counted by the same statements: /a's sessions are g1, g2 (v1) and g6 (v4); /b's g1, g3 (v2), g4 (v3, FR), g5 (v1, 11-03).
+      const page = (path: string) => compileSelection([['is', 'page', [path]]])!;
+      const pageRows = await query<{ d: string; k: string; c: string; v: string }>(`SELECT toString(day) AS d, key AS k, toString(max(conversions)) AS c, toString(max(visitors)) AS v
+        FROM value_goals.value_goals WHERE dimension = 'page' AND value = '/a' GROUP BY day, kind, key ORDER BY d, k`);
+      expect(pageRows).toEqual([
+        { d: '2026-11-02', k: '1 [["page","/a"],["page","/b"]]', c: '0', v: '2' }, { d: '2026-11-02', k: '2 [["page","/a"],["page","/b"]]', c: '0', v: '1' },
+        { d: '2026-11-02', k: 'event:signup', c: '2', v: '2' }, { d: '2026-11-02', k: 'page:/b', c: '1', v: '1' },
+        { d: '2026-11-03', k: 'event:signup', c: '1', v: '0' },
+      ]);
+      expect(await db.goalTotals!(both, goals, page('/a'))).toEqual([{ conversions: 1, visitors: 1 }, { conversions: 3, visitors: 2 }]);
+      expect(await db.goalTotals!(both, goals, page('/b'))).toEqual([{ conversions: 5, visitors: 4 }, { conversions: 2, visitors: 2 }]);
+      expect(await db.goalTotals!(third, goals, page('/a'))).toEqual([{ conversions: 0, visitors: 0 }, { conversions: 1, visitors: 0 }]);
+      expect(await db.goalTotals!(third, goals, page('/b'))).toEqual([{ conversions: 1, visitors: 1 }, { conversions: 0, visitors: 0 }]);
+      expect(await db.goalTotals!(both, goals, page('/none'))).toEqual([{ conversions: 0, visitors: 0 }, { conversions: 0, visitors: 0 }]);
+      expect(await db.funnelVisitors!(both, steps, page('/a'))).toEqual([2, 1]);
+      expect(await db.funnelVisitors!(both, steps, page('/b'))).toEqual([1, 1]);
+      // The page reads take the counted rows: one more under /a on 11-02 shows.
+      await db.client.command({ query: `INSERT INTO value_goals.value_goals SELECT site_id, 'page', '/a', 'goal', 'event:signup', day, ver, 5, 1
+        FROM value_goals.value_goals WHERE dimension = '' AND day = '2026-11-02' LIMIT 1` });
+      // Each column of a key's day is its largest row: conversions 5 on 11-02 and 1 on 11-03; visitors stay 2 (2 > 1).
+      expect((await db.goalTotals!(both, goals, page('/a')))[1]).toEqual({ conversions: 6, visitors: 2 });
       // A day counted twice under its build reads the same; one more row under 11-02's build shows.
       await db.client.command({ query: "INSERT INTO value_goals.value_goals SELECT * FROM value_goals.value_goals WHERE day = '2026-11-02'" });
       expect(await db.goalTotals!(both, goals, country('GB'))).toEqual(gb);

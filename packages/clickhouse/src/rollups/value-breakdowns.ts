@@ -2,12 +2,13 @@
  * The session breakdowns (`/referrers`, `/channels`, `/locations`, `/devices`, `/campaigns`)
  * under one session value (`country is DE`, one-value.ts), per settled day, in
  * `value_breakdowns` (schema version 16): for every value of a per-value attribute
- * (`VALUE_DIMENSIONS`) and every value of a breakdown dimension, the sessions starting that day
+ * (`VALUE_DIMENSIONS`), and every path a session has a pageview of (`page is path`,
+ * value-pages.ts `SESSION_KEYS`), and every value of a breakdown dimension, the sessions starting that day
  * with both and their distinct visitors, as the filtered read (reads/selection-sql.ts
  * `breakdownSql`) counts them: from the `sessions` rows, whose signs sum to the current
  * states, which carry the session's own attributes.
  *
- * Counting makes 42 pairs of every session (six values by seven breakdowns): 0.28 s a day
+ * Counting makes 42 pairs of every session (six values by seven breakdowns), and seven per path: 0.28 s a day
  * for a site of 10M pageviews a year on two cores, too slow for the builds a read waits for
  * (up to three days). So, as goal counts (day-counts.ts), a day is counted in the background once it is
  * settled, one day a statement, and marked counted by a second statement; a read takes the
@@ -21,7 +22,7 @@ import { tableName, type SchemaTarget } from '../schema/schema.js';
 import type { DayRange } from '@siteline/core';
 import { builtPairsSql } from '../reads/queries.js';
 import { type BuiltDay, builtDaysSql, markerRowsSql, verSql } from './day-counts.js';
-import { VALUE_DIMENSIONS } from './value-pages.js';
+import { COUNTED_BY_KEYS, VALUE_DIMENSIONS } from './value-pages.js';
 
 /** The dimensions a session breakdown reads (every session dimension but the entry page). */
 export const BREAKDOWNS = ['referrerSource', 'channel', 'countryCode', 'deviceType', 'browser', 'os', 'utm'] as const satisfies readonly SessionDimension[];
@@ -45,23 +46,30 @@ const list = (items: readonly string[]) => `[${items.join(', ')}]`;
 export function valueBreakdownsCountSql(t: SchemaTarget, siteId: string, part: readonly BuiltDay[]): [string, string] {
   const s = sqlString(siteId);
   const into = `INSERT INTO ${tableName(t, 'value_breakdowns')} (site_id, dimension, value, breakdown, day, ver, key, sessions, visitors)`;
-  const values = list(PAIRS.map((p) => DIMENSION_VALUE_SQL[p.d]));
+  // The pairs of a page (`SESSION_KEYS`): each path of the session with each breakdown's value. `replicate`: no lambda over
+  // outer columns on 18.16; `materialize`: 18.16's `arrayConcat` of a `replicate` of a constant crashes the server.
+  const perPath = (sql: (b: ValueBreakdown) => string) => `arrayConcat(${BREAKDOWNS.map((b) => `replicate(${sql(b)}, paths)`).join(', ')})`;
+  const pagePaths = `arrayConcat(${BREAKDOWNS.map(() => 'paths').join(', ')})`;
+  const dimensions = `arrayConcat(${list(PAIRS.map((p) => `'${p.d}'`))}, replicate(materialize('page'), ${pagePaths}))`;
+  const values = `arrayConcat(${list(PAIRS.map((p) => DIMENSION_VALUE_SQL[p.d]))}, ${pagePaths})`;
+  const breakdowns = `arrayConcat(${list(PAIRS.map((p) => `'${p.b}'`))}, ${perPath((b) => `materialize('${b}')`)})`;
+  const keys = `arrayConcat(${list(PAIRS.map((p) => DIMENSION_VALUE_SQL[p.b]))}, ${perPath((b) => DIMENSION_VALUE_SQL[b])})`;
   return [
     `${into}
-    SELECT ${s}, ${list(PAIRS.map((p) => `'${p.d}'`))}[i], v, ${list(PAIRS.map((p) => `'${p.b}'`))}[i], day, ${verSql(part, 'day')}, k, sum(live), uniqExactIf(visitor_id, live > 0)
+    SELECT ${s}, dm, v, bd, day, ${verSql(part, 'day')}, k, sum(live), uniqExactIf(visitor_id, live > 0)
     FROM (
-      SELECT day, visitor_id, ${ATTRIBUTES.join(', ')}, sum(toInt64(sign)) AS live FROM ${tableName(t, 'sessions')}
-      WHERE site_id = ${s} AND day IN (${part.map((b) => sqlDate(b.day)).join(', ')}) GROUP BY day, visitor_id, ${ATTRIBUTES.join(', ')} HAVING live != 0
-    ) ARRAY JOIN arrayEnumerate(${values}) AS i, ${values} AS v, ${list(PAIRS.map((p) => DIMENSION_VALUE_SQL[p.b]))} AS k
-    GROUP BY i, v, k, day HAVING sum(live) > 0`,
-    `${into} ${markerRowsSql(part, [''], (day, ver) => `${s}, '', '', '', ${day}, ${ver}, '', toInt64(0), toUInt64(0)`)}`,
+      SELECT day, visitor_id, ${ATTRIBUTES.join(', ')}, paths, sum(toInt64(sign)) AS live FROM ${tableName(t, 'sessions')}
+      WHERE site_id = ${s} AND day IN (${part.map((b) => sqlDate(b.day)).join(', ')}) GROUP BY day, visitor_id, ${ATTRIBUTES.join(', ')}, paths HAVING live != 0
+    ) ARRAY JOIN ${dimensions} AS dm, ${values} AS v, ${breakdowns} AS bd, ${keys} AS k
+    GROUP BY dm, v, bd, k, day HAVING sum(live) > 0`,
+    `${into} ${markerRowsSql(part, [''], (day, ver) => `${s}, '', '${COUNTED_BY_KEYS}', '', ${day}, ${ver}, '', toInt64(0), toUInt64(0)`)}`,
   ];
 }
 
 /** The days among `built` (`d`) that have been counted: their marker rows. */
 export function countedDaysSql(t: SchemaTarget, siteId: string, built: readonly BuiltDay[]): string {
   return `SELECT DISTINCT toString(day) AS d FROM ${tableName(t, 'value_breakdowns')}
-    WHERE site_id = ${sqlString(siteId)} AND dimension = '' AND ${builtDaysSql(built)}`;
+    WHERE site_id = ${sqlString(siteId)} AND dimension = '' AND value = '${COUNTED_BY_KEYS}' AND ${builtDaysSql(built)}`;
 }
 
 /**

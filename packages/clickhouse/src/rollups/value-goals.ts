@@ -1,7 +1,8 @@
 /**
  * `/goals` and `/funnels` under one session value (`country is DE`, one-value.ts), per settled
  * day, in `value_goals` (schema version 17): for every value of a per-value attribute
- * (`VALUE_DIMENSIONS`), what the filtered reads count that day.
+ * (`VALUE_DIMENSIONS`) and every path a session has a pageview of (`page is path`: the keys of
+ * value-pages.ts `SESSION_KEYS`), what the filtered reads count that day.
  *
  * - A goal (`kind` 'goal', `key` as `goalKey`; reads/properties.ts `goalVisitorsSql`,
  *   `conversionsSql`): its conversions, the day's events meeting it whose session has the
@@ -28,12 +29,12 @@ import { builtPairsSql } from '../reads/queries.js';
 import { type BuiltDay, builtDaysSql, markerRowsSql, verSql } from './day-counts.js';
 import { stepValue } from './funnel-visitors.js';
 import { goalKey } from './goal-visitors.js';
-import { VALUE_PAIRS, withValuesSql } from './value-pages.js';
+import { COUNTED_BY_KEYS, SESSION_KEYS, withValuesSql } from './value-pages.js';
 
 /** What a row of `value_goals` counts. */
 export type ValueKind = 'goal' | 'funnel';
 
-/** The `sessions` columns `VALUE_PAIRS` reads. */
+/** The `sessions` columns `VALUE_PAIRS` reads (`SESSION_KEYS` reads `paths` too). */
 const ATTRIBUTES = 'referrer_source, channel, country_code, device_type, browser, os';
 
 /** `ARRAY JOIN` list of the keys of the goals a row meets (`meets`: SQL of each goal on the row). */
@@ -48,7 +49,7 @@ const into = (t: SchemaTarget) =>
 
 /** The statement writing the marker of every key of `kind` on every day of `part`. */
 const markersSql = (t: SchemaTarget, siteId: string, kind: ValueKind, part: readonly BuiltDay[], keys: readonly string[]) =>
-  `${into(t)} ${markerRowsSql(part, keys, (day, ver, key) => `${sqlString(siteId)}, '', '', '${kind}', ${key}, ${day}, ${ver}, toUInt64(0), toUInt64(0)`)}`;
+  `${into(t)} ${markerRowsSql(part, keys, (day, ver, key) => `${sqlString(siteId)}, '', '${COUNTED_BY_KEYS}', '${kind}', ${key}, ${day}, ${ver}, toUInt64(0), toUInt64(0)`)}`;
 
 /**
  * The statements that count `goals` on the settled days `part` (each under its build id):
@@ -63,16 +64,16 @@ export function valueGoalsCountSql(t: SchemaTarget, siteId: string, part: readon
     `SELECT ${s}, tupleElement(dv, 1), tupleElement(dv, 2), 'goal', k, day, ${verSql(part, 'day')}, ${conversions}, ${visitors}`;
   const visitors = `${into(t)} ${row('toUInt64(0)', 'countIf(lv > 0)')} FROM (
       SELECT day, visitor_id, k, dv, sum(l) AS lv FROM (
-        SELECT day, visitor_id, k, ${ATTRIBUTES}, sum(toInt64(sign)) AS l FROM ${tableName(t, 'sessions')}
+        SELECT day, visitor_id, k, ${ATTRIBUTES}, paths, sum(toInt64(sign)) AS l FROM ${tableName(t, 'sessions')}
         ARRAY JOIN ${metKeys(goals, sessionMeetsSql)} AS k
         WHERE site_id = ${s} AND day IN (${days.map(sqlDate).join(', ')}) AND (${goals.map(sessionMeetsSql).join(' OR ')})
-        GROUP BY day, visitor_id, k, ${ATTRIBUTES} HAVING l != 0
-      ) ARRAY JOIN ${VALUE_PAIRS} AS dv GROUP BY day, visitor_id, k, dv
+        GROUP BY day, visitor_id, k, ${ATTRIBUTES}, paths HAVING l != 0
+      ) ARRAY JOIN ${SESSION_KEYS} AS dv GROUP BY day, visitor_id, k, dv
     ) GROUP BY day, dv, k HAVING countIf(lv > 0) > 0`;
   const conversions = (['page', 'event'] as const).flatMap((type) => {
     const mine = goals.filter((g) => g.type === type);
     if (mine.length === 0) return [];
-    const rows = withValuesSql(t, siteId, days, type === 'event' ? 'custom_events' : 'events', 'day, type, name, path', meetsAnySql(mine));
+    const rows = withValuesSql(t, siteId, days, type === 'event' ? 'custom_events' : 'events', 'day, type, name, path', meetsAnySql(mine), 'sessions');
     return [`${into(t)} ${row('count()', 'toUInt64(0)')} FROM (${rows}) ARRAY JOIN ${metKeys(mine, meetsSql)} AS k GROUP BY day, dv, k`];
   });
   return [visitors, ...conversions, markersSql(t, siteId, 'goal', part, goals.map(goalKey))];
@@ -97,7 +98,8 @@ export function valueFunnelCountSql(t: SchemaTarget, r: DayRange, part: readonly
 /** The (day `d`, key `k`) pairs of `kind` among `built` and `keys` that have been counted: their markers. */
 export function countedKeysSql(t: SchemaTarget, siteId: string, kind: ValueKind, built: readonly BuiltDay[], keys: readonly string[]): string {
   return `SELECT DISTINCT toString(day) AS d, key AS k FROM ${tableName(t, 'value_goals')}
-    WHERE site_id = ${sqlString(siteId)} AND dimension = '' AND kind = '${kind}' AND ${builtDaysSql(built)} AND key IN (${keys.map(sqlString).join(', ')})`;
+    WHERE site_id = ${sqlString(siteId)} AND dimension = '' AND value = '${COUNTED_BY_KEYS}' AND kind = '${kind}' AND ${builtDaysSql(built)}
+      AND key IN (${keys.map(sqlString).join(', ')})`;
 }
 
 /**

@@ -3,6 +3,7 @@ import { sqlDate, sqlString } from '../connection/escape.js';
 import { DIMENSION_VALUE_SQL } from '../schema/migrations/002-rollups.js';
 import { tableName, type SchemaTarget } from '../schema/schema.js';
 import { builtPairsSql, type VisitorSources } from '../reads/queries.js';
+import { BOUNCE, DURATION, LIVE } from '../reads/selection-sql.js';
 import { clampDay } from '../schema/days.js';
 
 /**
@@ -28,27 +29,59 @@ export const VALUE_DIMENSIONS = ['referrerSource', 'channel', 'countryCode', 'de
 export const VALUE_PAIRS = `[${VALUE_DIMENSIONS.map((d) => `('${d}', ${DIMENSION_VALUE_SQL[d]})`).join(', ')}]`;
 
 /**
+ * `ARRAY JOIN` list of the keys of a `sessions` row: its (dimension, value) pairs
+ * (`VALUE_PAIRS`) and a ('page', path) pair per path it has a pageview of (`paths`, whatever
+ * the pageview's day), the sessions a `page is path` condition selects.
+ */
+export const SESSION_KEYS = `arrayConcat(${VALUE_PAIRS}, arrayMap(p -> ('page', p), paths))`;
+
+/**
+ * The `value` of the marker rows of the counts by session key (value-breakdowns.ts,
+ * value-goals.ts): the day was counted by every key of `SESSION_KEYS`. (Markers of schema
+ * versions 16 and 17 have '': counted by the attributes alone, so the day is counted again.)
+ */
+export const COUNTED_BY_KEYS = 'pages';
+
+/**
  * The rows of `table` (`events` pageviews, `custom_events` or `pageview_gaps`) on the listed
  * days that pass `terms` (SQL on the row, `1` for all), each with its session's value of every
  * dimension (`dv`) and the `columns` asked: a non-stale session's own columns, a stale one's
  * current state (the `sessions` rows of its newest version, which starts by the last day and
- * ends on or after the first).
+ * ends on or after the first). With `pages`, also under a page (`dv` ('page', path)): a
+ * `sessions` page for every path of its session's current state (as `SESSION_KEYS`: the
+ * events of the sessions `page is path` selects), `own` the row's own path (the pageviews
+ * that condition selects among those sessions').
  */
-export function withValuesSql(t: SchemaTarget, siteId: string, days: readonly string[], table: 'events' | 'custom_events' | 'pageview_gaps', columns: string, terms = '1'): string {
+export function withValuesSql(
+  t: SchemaTarget, siteId: string, days: readonly string[], table: 'events' | 'custom_events' | 'pageview_gaps', columns: string, terms = '1',
+  pages?: 'sessions' | 'own',
+): string {
   const s = sqlString(siteId);
   const list = days.map(sqlDate).join(', ');
   const sorted = [...days].sort();
   const from = tableName(t, table);
   const where = `site_id = ${s} AND day IN (${list})${table === 'events' ? " AND type = 'pageview'" : ''} AND ${terms}`;
   const stale = `SELECT session_id FROM ${tableName(t, 'stale_sessions')} WHERE site_id = ${s}`;
+  const touching = `site_id = ${s} AND day <= ${sqlDate(clampDay(sorted[sorted.length - 1]!))} AND end_day >= ${sqlDate(clampDay(sorted[0]!))}`;
   const current = `SELECT session_id, dv FROM ${tableName(t, 'sessions')} ARRAY JOIN ${VALUE_PAIRS} AS dv
-    WHERE site_id = ${s} AND day <= ${sqlDate(clampDay(sorted[sorted.length - 1]!))} AND end_day >= ${sqlDate(clampDay(sorted[0]!))}
-      AND session_id IN (${stale})
+    WHERE ${touching} AND session_id IN (${stale})
     GROUP BY session_id, version, dv HAVING sum(sign) > 0`;
-  return `SELECT ${columns}, dv FROM ${from} ARRAY JOIN ${VALUE_PAIRS} AS dv WHERE ${where} AND session_id NOT IN (${stale})
+  const values = `SELECT ${columns}, dv FROM ${from} ARRAY JOIN ${VALUE_PAIRS} AS dv WHERE ${where} AND session_id NOT IN (${stale})
     UNION ALL
     SELECT ${columns}, dv FROM (SELECT ${columns}, session_id FROM ${from} WHERE ${where} AND session_id IN (${stale})) AS staled
       ALL INNER JOIN (${current}) AS current USING session_id`;
+  if (!pages) return values;
+  if (pages === 'own') return `${values}
+    UNION ALL
+    SELECT ${columns}, ('page', path) AS dv FROM ${from} WHERE ${where}`;
+  // A state's rows carry the same paths; the current state's are the session's (stale or not).
+  const paths = `SELECT session_id, ('page', p) AS dv FROM (
+      SELECT session_id, any(paths) AS ps FROM ${tableName(t, 'sessions')} WHERE ${touching} GROUP BY session_id, version HAVING sum(sign) > 0
+    ) ARRAY JOIN ps AS p`;
+  return `${values}
+    UNION ALL
+    SELECT ${columns}, dv FROM (SELECT ${columns}, session_id FROM ${from} WHERE ${where}) AS own
+      ALL INNER JOIN (${paths}) AS keyed USING session_id`;
 }
 
 /**
@@ -62,15 +95,42 @@ export function valuePagesBuildSql(t: SchemaTarget, siteId: string, days: readon
   return `INSERT INTO ${tableName(t, 'value_pages')}
       (site_id, dimension, value, day, ver, path, pageviews, visitors, timed_views, time_on_page_ms, entries, bounces)
     ${row('path, count(), uniqExact(visitor_id), toInt64(0), toInt64(0), toInt64(0), toInt64(0)')}
-      FROM (${withValuesSql(t, siteId, days, 'events', 'day, path, visitor_id')}) GROUP BY day, dv, path
+      FROM (${withValuesSql(t, siteId, days, 'events', 'day, path, visitor_id', '1', 'own')}) GROUP BY day, dv, path
     UNION ALL
     ${row('path, toUInt64(0), toUInt64(0), sum(timed), sum(gap_ms), toInt64(0), toInt64(0)')}
-      FROM (${withValuesSql(t, siteId, days, 'pageview_gaps', 'day, path, timed, gap_ms')}) GROUP BY day, dv, path
+      FROM (${withValuesSql(t, siteId, days, 'pageview_gaps', 'day, path, timed, gap_ms', '1', 'own')}) GROUP BY day, dv, path
       HAVING sum(timed) != 0 OR sum(gap_ms) != 0
     UNION ALL
-    ${row('entry_path, toUInt64(0), toUInt64(0), toInt64(0), toInt64(0), sum(toInt64(sign)), sum(toInt64(sign) * (pageview_count = 1 AND event_count = 0))')}
-      FROM ${tableName(t, 'sessions')} ARRAY JOIN ${VALUE_PAIRS} AS dv
-      WHERE site_id = ${s} AND day IN (${days.map(sqlDate).join(', ')}) GROUP BY day, dv, entry_path HAVING sum(toInt64(sign)) != 0`;
+    ${row(`entry_path, toUInt64(0), toUInt64(0), toInt64(0), toInt64(0), sum(${LIVE}), sum(${BOUNCE})`)}
+      FROM ${tableName(t, 'sessions')} ARRAY JOIN ${SESSION_KEYS} AS dv
+      WHERE site_id = ${s} AND day IN (${days.map(sqlDate).join(', ')}) GROUP BY day, dv, entry_path HAVING sum(${LIVE}) != 0`;
+}
+
+/**
+ * The `INSERT ... SELECT` of the listed days' `page_sessions` rows, each under its build id
+ * (`ver`, an SQL expression of `day`): per path, the sessions starting that day with a pageview
+ * of it (`paths`), their bounces and duration, and their daily distinct visitors (a visitor
+ * counts when the signs of their rows there sum above zero), as the filtered read
+ * (reads/selection-sql.ts `sessionDaysSql`) counts them under `page is path`.
+ */
+export function pageSessionsBuildSql(t: SchemaTarget, siteId: string, days: readonly string[], ver: string): string {
+  return `INSERT INTO ${tableName(t, 'page_sessions')} (site_id, path, day, ver, sessions, bounces, duration_ms, visitors)
+    SELECT ${sqlString(siteId)}, p, day, ${ver}, sum(live), sum(bounced), sum(dur), countIf(live > 0) FROM (
+      SELECT p, day, visitor_id, sum(${LIVE}) AS live, sum(${BOUNCE}) AS bounced, sum(${DURATION}) AS dur
+      FROM ${tableName(t, 'sessions')} ARRAY JOIN paths AS p
+      WHERE site_id = ${sqlString(siteId)} AND day IN (${days.map(sqlDate).join(', ')}) GROUP BY p, day, visitor_id
+    ) GROUP BY p, day HAVING sum(live) > 0`;
+}
+
+/**
+ * Per built day of `sources` (`d`), the sessions (`n`), bounces (`b`), duration (`dur`) and
+ * daily visitors (`v`) of the sessions with a pageview of `path` (`page_sessions`).
+ */
+export function pageSessionDaysSql(t: SchemaTarget, r: DayRange, path: string, sources: VisitorSources): string {
+  return `SELECT toString(day) AS d, sum(sessions) AS n, sum(bounces) AS b, sum(duration_ms) AS dur, sum(visitors) AS v FROM ${tableName(t, 'page_sessions')}
+    WHERE site_id = ${sqlString(r.siteId)} AND path = ${sqlString(path)}
+      AND day >= ${sqlDate(clampDay(r.from))} AND day <= ${sqlDate(clampDay(r.to))} AND ${builtPairsSql(sources)}
+    GROUP BY day`;
 }
 
 /**

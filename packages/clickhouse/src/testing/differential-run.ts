@@ -30,6 +30,9 @@ const FILTERS = [
   [['is', 'country', ['DE']]],
   [['is', 'source', ['Google']]],
   [['is', 'channel', ['Direct']]],
+  // One page: its sessions, pages, breakdowns, goals and funnels per day too.
+  [['is', 'page', ['/pricing']]],
+  [['is', 'page', ['/']]],
 ];
 
 /** Adds the differential goals and funnels to every site of every store. */
