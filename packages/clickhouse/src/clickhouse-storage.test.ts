@@ -90,7 +90,7 @@ describe.skipIf(!clickhouseAvailable)('ClickHouse adapter, one server', () => {
       { name: 'imported_datasets', engine: 'ReplacingMergeTree' },
       { name: 'imported_rows', engine: 'MergeTree' },
       { name: 'imports', engine: 'MergeTree' },
-      { name: 'page_sessions', engine: 'MergeTree' },
+      { name: 'key_sessions', engine: 'MergeTree' },
       { name: 'page_totals', engine: 'SummingMergeTree' },
       { name: 'pageview_gaps', engine: 'SummingMergeTree' },
       { name: 'pageview_gaps_mv', engine: 'MaterializedView' },

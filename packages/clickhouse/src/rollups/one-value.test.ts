@@ -17,9 +17,22 @@ describe('oneKey: the selections the rollups answer per value or page', () => {
     expect(of(['is', 'country', ['']])).toEqual({ dimension: 'countryCode', value: '' });
   });
 
-  it('takes one `is` condition with one path on the page', () => {
+  it('takes one `is` condition with one path on the page, or one name on the event', () => {
     expect(of(['is', 'page', ['/pricing']])).toEqual({ dimension: 'page', value: '/pricing' });
     expect(of(['is', 'page', ['/']])).toEqual({ dimension: 'page', value: '/' });
+    expect(of(['is', 'event', ['signup']])).toEqual({ dimension: 'event', value: 'signup' });
+  });
+
+  it('takes a goal condition converting on one event goal as its event name', () => {
+    const goal = (name: string, type: 'event' | 'page', value: string) => ({ siteId: 'S', name, type, value, createdAt: '2026-01-01T00:00:00Z' });
+    const goals = [goal('Sign up', 'event', 'signup'), goal('Visit /pricing', 'page', '/pricing'), goal('Visit /blog/*', 'page', '/blog/*')];
+    const on = (filter: FilterCondition) => oneKey(compileSelection([filter], goals)!);
+    expect(on(['is', 'goal', ['Sign up']])).toEqual({ dimension: 'event', value: 'signup' });
+    expect(on(['is_not', 'goal', ['Sign up']])).toBeUndefined(); // sessions without the event: no key holds them
+    expect(on(['is', 'goal', ['Sign up', 'Visit /pricing']])).toBeUndefined();
+    // A page goal's sessions are the page's, but it selects all their pageviews, not the path's alone.
+    expect(on(['is', 'goal', ['Visit /pricing']])).toBeUndefined();
+    expect(on(['is', 'goal', ['Visit /blog/*']])).toBeUndefined();
   });
 
   it('leaves every other selection to the filtered reads', () => {
@@ -38,6 +51,9 @@ describe('oneKey: the selections the rollups answer per value or page', () => {
     expect(of(['is_not', 'page', ['/']])).toBeUndefined();
     expect(of(['is', 'page', ['/a']], ['is', 'page', ['/b']])).toBeUndefined();
     expect(of(['is', 'page', ['/']], ['is', 'event', ['signup']])).toBeUndefined();
+    expect(of(['is', 'event', ['signup', 'download']])).toBeUndefined();
+    expect(of(['contains', 'event', ['sign']])).toBeUndefined();
+    expect(of(['is', 'prop:plan', ['pro']])).toBeUndefined();
   });
 });
 

@@ -7,7 +7,7 @@ import type { VisitorReads } from './visitors.js';
 import { chunks } from '../connection/parts.js';
 import { type BuiltDay, createBackgroundCounts } from './day-counts.js';
 import { BREAKDOWNS, countedDaysSql, type ValueBreakdown, valueBreakdownSql, valueBreakdownsCountSql } from './value-breakdowns.js';
-import { pageSessionDaysSql, VALUE_DIMENSIONS, valuePageviewDaysSql, valuePagesSql } from './value-pages.js';
+import { keySessionDaysSql, VALUE_DIMENSIONS, valuePageviewDaysSql, valuePagesSql } from './value-pages.js';
 import { countedKeysSql, valueFunnelCountSql, valueGoalsCountSql, valueKeysSql, type ValueKind } from './value-goals.js';
 import { goalKey } from './goal-visitors.js';
 import { sameSteps, stepValue } from './funnel-visitors.js';
@@ -26,32 +26,53 @@ export interface OneValue {
   value: string;
 }
 
-/** A condition the goal and funnel counts answer per key (value-goals.ts): one value, or `page is path` (`SESSION_KEYS`). */
+/**
+ * A key of a session the rollups answer a condition by (value-pages.ts `SESSION_KEYS`): a
+ * value of a per-value attribute, a path it has a pageview of (`page`), or a name of its
+ * custom events (`event`).
+ */
 export interface OneKey {
-  dimension: PerValue | 'page';
+  dimension: PerValue | 'page' | 'event';
   value: string;
 }
 
 /**
- * The one condition of `selection` when it is `attribute is value`, one value, on an
- * attribute of `PER_VALUE`, or `page is path`, one path, and nothing else: the dashboard's
- * usual filter (a click on a country, a channel, a browser, a page). `undefined` for any
- * other selection.
+ * The key whose sessions `selection` selects, when it is one condition and nothing else: the
+ * dashboard's usual filter (a click on a country, a channel, a browser, a page, a goal).
+ * - `attribute is value`, one value, on an attribute of `PER_VALUE`;
+ * - `page is path`, one path: its sessions, and of their pageviews those of the path;
+ * - `event is name`, one name, or a goal condition converting on one event goal: the sessions
+ *   with a custom event of the name, all their pageviews (the custom events they select differ,
+ *   but `/events` and `/properties` are read raw).
+ *
+ * `undefined` for any other selection.
+ * @example oneKey(compileSelection([['is', 'page', ['/pricing']]])!) // { dimension: 'page', value: '/pricing' }
  */
 export function oneKey(selection: Selection): OneKey | undefined {
-  const conditions = [...selection.session, ...selection.page];
-  const others = selection.event.length + (selection.prop?.length ?? 0) + (selection.goal?.length ?? 0);
-  const [only] = conditions;
-  if (conditions.length !== 1 || others > 0 || only!.operator !== 'is' || only!.values.length !== 1) return undefined;
-  if (selection.page.length === 1) return { dimension: 'page', value: only!.values[0]! };
-  const dimension = PER_VALUE.find((d) => d === selection.session[0]!.attribute);
-  return dimension === undefined ? undefined : { dimension, value: only!.values[0]! };
+  const { session, page, event, prop = [], goal = [] } = selection;
+  if (session.length + page.length + event.length + prop.length + goal.length !== 1) return undefined;
+  const single = (c: { operator: string; values: readonly string[] }) => c.operator === 'is' && c.values.length === 1;
+  const [s] = session;
+  if (s) {
+    const dimension = PER_VALUE.find((d) => d === s.attribute);
+    return dimension !== undefined && single(s) ? { dimension, value: s.values[0]! } : undefined;
+  }
+  if (page[0]) return single(page[0]) ? { dimension: 'page', value: page[0].values[0]! } : undefined;
+  if (event[0]) return single(event[0]) ? { dimension: 'event', value: event[0].values[0]! } : undefined;
+  const [g] = goal;
+  if (!g || !g.converts || g.goals.length !== 1 || g.goals[0]!.type !== 'event') return undefined;
+  return { dimension: 'event', value: g.goals[0]!.value };
 }
+
+/** A key of a session's pages or events (`key_sessions`), not of its attributes (`dim_totals`, `visitor_rollups`). */
+const contentKey = (key: OneKey): key is OneKey & { dimension: 'page' | 'event' } => key.dimension === 'page' || key.dimension === 'event';
 
 /** `oneKey` when it is an attribute's value (`dim_totals` and `visitor_rollups` hold the value's sessions and visitors per day). */
 function oneValue(selection: Selection): OneValue | undefined {
   const one = oneKey(selection);
-  return one === undefined || one.dimension === 'page' ? undefined : { dimension: one.dimension, value: one.value };
+  if (one === undefined) return undefined;
+  const dimension = PER_VALUE.find((d) => d === one.dimension);
+  return dimension === undefined ? undefined : { dimension, value: one.value };
 }
 
 /** What the one-value reads take from the filtered reads (reads/selection.ts). */
@@ -93,9 +114,13 @@ export const countedBreakdown = (dimension: SessionDimension): dimension is Valu
  *
  * `goalTotals` and `funnelVisitors` (of a saved funnel's steps) do the same with the rows of
  * `value_goals` (value-goals.ts): conversions are sums over the events' days, visitors over the
- * sessions' start days. Steps that are no saved funnel's are read raw, as unfiltered. These two
- * also answer `page is path` (`oneKey`): its sessions are those with the path among their
- * `paths`, and their rows are counted by that key as by an attribute's value.
+ * sessions' start days. Steps that are no saved funnel's are read raw, as unfiltered.
+ *
+ * Every read here also answers a page or an event name (`oneKey`: `page is path`, `event is
+ * name`, a goal condition on an event goal): its sessions are those with the path among their
+ * `paths` or the name among their `names`, counted by that key as by an attribute's value;
+ * `summary`, `summaryVisitors` and `timeseries` take their sessions from `key_sessions`, and
+ * pageviews from `value_pages` (under a page, the path's own: those the condition selects).
  */
 export function createOneValueReads(
   io: Pick<WriterIO, 'rows'>,
@@ -171,7 +196,7 @@ export function createOneValueReads(
   };
   const keyCondition = (selection: Selection) => {
     const one = oneKey(selection);
-    if (!one) throw new Error('goal and funnel reads per key take one condition `is` with one value on a per-value attribute or a page');
+    if (!one) throw new Error('reads per key take one condition `is` with one value on a per-value attribute, a page or an event, or one event goal');
     return one;
   };
   const sums = (r: DayRange, { dimension, value }: OneValue) =>
@@ -193,18 +218,18 @@ export function createOneValueReads(
   };
 
   /**
-   * Under `page is path`, per day of the range: on settled days the sessions, bounces,
-   * duration and visitors of its sessions (`page_sessions`) and the pageviews of the path
-   * (`value_pages`), summed per day; `rawRead` of the other days' runs.
+   * Under a page or event name key, per day of the range: on settled days the sessions,
+   * bounces, duration and visitors of its sessions (`key_sessions`) and the pageviews it
+   * selects (`value_pages`), summed per day; `rawRead` of the other days' runs.
    */
-  const pageDays = async <R>(r: DayRange, path: string, rawRead: (part: DayRange) => Promise<R>) =>
+  const keyDays = async <R>(r: DayRange, key: OneKey & { dimension: 'page' | 'event' }, rawRead: (part: DayRange) => Promise<R>) =>
     settledAndRaw(
       r,
       await options.sources(r),
       async (sources) => {
         const [sessions, views] = await Promise.all([
-          io.rows<{ d: string; n: string; b: string; dur: string; v: string }>(pageSessionDaysSql(target, r, path, sources)),
-          io.rows<{ d: string; pv: string }>(valuePageviewDaysSql(target, r, 'page', path, sources)),
+          io.rows<{ d: string; n: string; b: string; dur: string; v: string }>(keySessionDaysSql(target, r, key.dimension, key.value, sources)),
+          io.rows<{ d: string; pv: string }>(valuePageviewDaysSql(target, r, key.dimension, key.value, sources)),
         ]);
         const days = new Map<string, DayTotals & Pick<SummaryTotals, 'bounces' | 'durationMs'>>();
         const at = (d: string) => {
@@ -219,10 +244,10 @@ export function createOneValueReads(
       async (part) => [await rawRead(part)],
     );
 
-  /** `summary` under `page is path`: the sums of `pageDays` and of the raw runs' summaries. */
-  const pageSummary = async (r: DayRange, path: string, selection: Selection): Promise<SummaryTotals> => {
+  /** `summary` under a page or event name key: the sums of `keyDays` and of the raw runs' summaries. */
+  const keySummary = async (r: DayRange, key: OneKey & { dimension: 'page' | 'event' }, selection: Selection): Promise<SummaryTotals> => {
     const totals = { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
-    const { built, raw } = await pageDays(r, path, (part) => options.selected.summary(part, selection));
+    const { built, raw } = await keyDays(r, key, (part) => options.selected.summary(part, selection));
     for (const part of [...built, ...raw]) for (const k of Object.keys(totals) as (keyof SummaryTotals)[]) totals[k] += part[k];
     return totals;
   };
@@ -241,7 +266,7 @@ export function createOneValueReads(
       const totals = { visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 };
       if (outsideDateType(r)) return totals;
       const key = keyCondition(selection);
-      if (key.dimension === 'page') return pageSummary(r, key.value, selection);
+      if (contentKey(key)) return keySummary(r, key, selection);
       const one = condition(selection);
       const [days, byDay, views] = await Promise.all([sums(r, one), visitors(r, one), pageviewsOf(r, one, (part) => options.selected.pageviewsBySession(part, selection))]);
       const pageviews = total(views.built.map((v) => Number(v.pv))) + total(views.raw);
@@ -256,16 +281,16 @@ export function createOneValueReads(
     async visitors(r: DayRange, selection: Selection): Promise<number> {
       if (outsideDateType(r)) return 0;
       const key = keyCondition(selection);
-      if (key.dimension === 'page') return (await pageSummary(r, key.value, selection)).visitors;
+      if (contentKey(key)) return (await keySummary(r, key, selection)).visitors;
       return total((await visitors(r, condition(selection))).values());
     },
 
     async timeseries(r: DayRange, selection: Selection): Promise<DayTotals[]> {
       if (outsideDateType(r)) return [];
       const key = keyCondition(selection);
-      if (key.dimension === 'page') {
+      if (contentKey(key)) {
         // Each raw run's days are its own, so the days of the parts never meet.
-        const { built, raw } = await pageDays(r, key.value, (part) => options.selected.timeseries(part, selection));
+        const { built, raw } = await keyDays(r, key, (part) => options.selected.timeseries(part, selection));
         return [...built.map(({ day, visitors, sessions, pageviews }) => ({ day, visitors, sessions, pageviews })), ...raw.flat()];
       }
       const one = condition(selection);

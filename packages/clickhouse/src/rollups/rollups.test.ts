@@ -122,25 +122,29 @@ describe.skipIf(!clickhouseAvailable)('visitor counts of settled days', () => {
     expect(await perDay('FR')).toEqual([['2026-11-04', 1, 2], ['2026-11-05', 0, 6]]);
   });
 
-  it('keep the sessions and pages of each page per day: the summary, timeseries and pages under `page is path` sum them', async () => {
+  it('keep the sessions and pages of each page and event name per day: the reads under `page is path` and `event is name` sum them', async () => {
     const page = (path: string) => compileSelection([['is', 'page', [path]]])!;
     const days = range('ST-r', '2026-11-06', '2026-11-07');
-    // p1 v1 11-06 10:00 /a, 10:05 /b; p2 v2 11-06 11:00 /b (bounce); p3 v1 11-06 23:55 /c, 11-07 00:05 /a; p4 v3 11-07 09:00 /a, 09:01 /a.
+    // p1 v1 11-06 10:00 /a, 10:05 /b; p2 v2 11-06 11:00 /b (bounce); p3 v1 11-06 23:55 /c, 11-07 00:05 /a; p4 v3 11-07 09:00 /a, 09:01 /a;
+    // p5 v4 11-07 10:00 /d, 10:02 the custom event cta.
     const events = [
       ev('p1', 'v1', '2026-11-06T10:00:00Z', '/a'), ev('p1', 'v1', '2026-11-06T10:05:00Z', '/b'), ev('p2', 'v2', '2026-11-06T11:00:00Z', '/b'),
       ev('p3', 'v1', '2026-11-06T23:55:00Z', '/c'), ev('p3', 'v1', '2026-11-07T00:05:00Z', '/a'),
       ev('p4', 'v3', '2026-11-07T09:00:00Z', '/a'), ev('p4', 'v3', '2026-11-07T09:01:00Z', '/a'),
+      ev('p5', 'v4', '2026-11-07T10:00:00Z', '/d'), { ...ev('p5', 'v4', '2026-11-07T10:02:00Z', '/d'), type: 'event' as const, name: 'cta' },
     ];
     await storage.writeEvents(events, { hash: 'hp', events: events.length, importedAt: '2026-11-10T00:00:00Z' }); // the import builds both days
     const rows = await storage.client.query({
-      query: `SELECT toString(day) AS d, path, toString(sessions) AS n, toString(bounces) AS b, toString(duration_ms) AS dur, toString(visitors) AS v FROM builds.page_sessions
-        WHERE day >= '2026-11-06' AND day <= '2026-11-07' AND (day, ver) IN (SELECT day, max(ver) FROM builds.day_marks WHERE builds > 0 GROUP BY day) ORDER BY d, path`,
+      query: `SELECT toString(day) AS d, dimension AS k, value, toString(sessions) AS n, toString(bounces) AS b, toString(duration_ms) AS dur, toString(visitors) AS v
+        FROM builds.key_sessions WHERE day >= '2026-11-06' AND day <= '2026-11-07' AND (day, ver) IN (SELECT day, max(ver) FROM builds.day_marks WHERE builds > 0 GROUP BY day)
+        ORDER BY d, k, value`,
       format: 'JSONEachRow',
     });
     // /a's sessions on 11-06 are p1 and p3 (whose /a is on 11-07), both v1's; on 11-07 p4.
     expect(await rows.json()).toEqual([
-      { d: '2026-11-06', path: '/a', n: '2', b: '0', dur: '900000', v: '1' }, { d: '2026-11-06', path: '/b', n: '2', b: '1', dur: '300000', v: '2' },
-      { d: '2026-11-06', path: '/c', n: '1', b: '0', dur: '600000', v: '1' }, { d: '2026-11-07', path: '/a', n: '1', b: '0', dur: '60000', v: '1' },
+      { d: '2026-11-06', k: 'page', value: '/a', n: '2', b: '0', dur: '900000', v: '1' }, { d: '2026-11-06', k: 'page', value: '/b', n: '2', b: '1', dur: '300000', v: '2' },
+      { d: '2026-11-06', k: 'page', value: '/c', n: '1', b: '0', dur: '600000', v: '1' }, { d: '2026-11-07', k: 'event', value: 'cta', n: '1', b: '0', dur: '120000', v: '1' },
+      { d: '2026-11-07', k: 'page', value: '/a', n: '1', b: '0', dur: '60000', v: '1' }, { d: '2026-11-07', k: 'page', value: '/d', n: '1', b: '0', dur: '120000', v: '1' },
     ]);
     // Pageviews are those of the path itself, by their own day: /a once on 11-06, three times on 11-07.
     expect(await storage.summary(days, page('/a'))).toEqual({ visitors: 2, sessions: 3, bounces: 0, durationMs: 960_000, pageviews: 4 });
@@ -157,10 +161,22 @@ describe.skipIf(!clickhouseAvailable)('visitor counts of settled days', () => {
     ]);
     expect(await storage.summary(days, page('/none'))).toEqual({ visitors: 0, sessions: 0, bounces: 0, durationMs: 0, pageviews: 0 });
     expect(await storage.pages(days, page('/none'))).toEqual([]);
+    // Under the event cta (or a goal on it): p5, all its pageviews, its breakdowns once counted in the background.
+    const cta = [compileSelection([['is', 'event', ['cta']]])!, compileSelection([['is', 'goal', ['CTA']]], [{ siteId: 'ST-r', name: 'CTA', type: 'event', value: 'cta', createdAt: '2026-01-01T00:00:00Z' }])!];
+    for (const selection of cta) {
+      expect(await storage.summary(days, selection)).toEqual({ visitors: 1, sessions: 1, bounces: 0, durationMs: 120_000, pageviews: 1 });
+      expect((await storage.timeseries(days, selection)).map((d) => [d.day, d.visitors, d.sessions, d.pageviews])).toEqual([['2026-11-07', 1, 1, 1]]);
+      expect(await storage.pages(days, selection)).toEqual([{ path: '/d', pageviews: 1, visitors: 1, entrySessions: 1, entryBounces: 0, timedViews: 1, timeOnPageMs: 120_000 }]);
+    }
+    await expect.poll(async () => (await storage.client.query({
+      query: "SELECT breakdown AS b, key AS k, toString(sessions) AS n FROM builds.value_breakdowns WHERE dimension = 'event' AND value = 'cta' AND breakdown IN ('countryCode', 'browser') ORDER BY b",
+      format: 'JSONEachRow',
+    })).json(), { timeout: 20_000 }).toEqual([{ b: 'browser', k: 'Chrome', n: '1' }, { b: 'countryCode', k: 'GB', n: '1' }]);
+    expect(await storage.sessionBreakdown(days, 'countryCode', cta[1]!)).toEqual([{ key: ['GB'], sessions: 1, visitors: 1 }]);
     // They are read from those rows: one more under 11-07's build shows.
     await storage.client.command({
-      query: `INSERT INTO builds.page_sessions SELECT site_id, path, day, ver, 4, 1, 1000, 3 FROM builds.page_sessions
-        WHERE path = '/a' AND day = '2026-11-07' AND (day, ver) IN (SELECT day, max(ver) FROM builds.day_marks WHERE builds > 0 GROUP BY day) LIMIT 1`,
+      query: `INSERT INTO builds.key_sessions SELECT site_id, dimension, value, day, ver, 4, 1, 1000, 3 FROM builds.key_sessions
+        WHERE dimension = 'page' AND value = '/a' AND day = '2026-11-07' AND (day, ver) IN (SELECT day, max(ver) FROM builds.day_marks WHERE builds > 0 GROUP BY day) LIMIT 1`,
     });
     expect(await storage.summary(days, page('/a'))).toEqual({ visitors: 5, sessions: 7, bounces: 1, durationMs: 961_000, pageviews: 4 });
     expect(await perDay('/a')).toEqual([['2026-11-06', 1, 2, 1], ['2026-11-07', 4, 5, 3]]);
@@ -313,6 +329,15 @@ describe.skipIf(!clickhouseAvailable)('visitor counts of settled days', () => {
       expect(await db.goalTotals!(both, goals, page('/none'))).toEqual([{ conversions: 0, visitors: 0 }, { conversions: 0, visitors: 0 }]);
       expect(await db.funnelVisitors!(both, steps, page('/a'))).toEqual([2, 1]);
       expect(await db.funnelVisitors!(both, steps, page('/b'))).toEqual([1, 1]);
+      // Under the event signup: g1, g2 (v1), g4 (v3, FR) and g6 (v4); /b's pageviews among them are g1's and g4's.
+      const signedUp = compileSelection([['is', 'event', ['signup']]])!;
+      expect(await db.goalTotals!(both, goals, signedUp)).toEqual([{ conversions: 2, visitors: 2 }, { conversions: 4, visitors: 3 }]);
+      expect(await db.funnelVisitors!(both, steps, signedUp)).toEqual([2, 1]);
+      const eventRows = await query<{ d: string; k: string; c: string; v: string }>(`SELECT toString(day) AS d, key AS k, toString(max(conversions)) AS c, toString(max(visitors)) AS v
+        FROM value_goals.value_goals WHERE dimension = 'event' AND value = 'signup' AND kind = 'goal' GROUP BY day, key ORDER BY d, k`);
+      expect(eventRows).toEqual([
+        { d: '2026-11-02', k: 'event:signup', c: '3', v: '3' }, { d: '2026-11-02', k: 'page:/b', c: '2', v: '2' }, { d: '2026-11-03', k: 'event:signup', c: '1', v: '0' },
+      ]);
       // The page reads take the counted rows: one more under /a on 11-02 shows.
       await db.client.command({ query: `INSERT INTO value_goals.value_goals SELECT site_id, 'page', '/a', 'goal', 'event:signup', day, ver, 5, 1
         FROM value_goals.value_goals WHERE dimension = '' AND day = '2026-11-02' LIMIT 1` });

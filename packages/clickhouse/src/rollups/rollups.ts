@@ -6,7 +6,7 @@ import { DIMENSION_VALUE_SQL } from '../schema/migrations/002-rollups.js';
 import { daySessionsSql, dayStatesSql, isSettled, VER_STEP, type VisitorSources } from '../reads/queries.js';
 import { tableName, type SchemaTarget } from '../schema/schema.js';
 import type { TouchedDays, WriterIO } from '../write/writer.js';
-import { pageSessionsBuildSql, valuePagesBuildSql } from './value-pages.js';
+import { keySessionsBuildSql, valuePagesBuildSql } from './value-pages.js';
 
 /**
  * Daily distinct visitors of settled days, computed once, and the pages of each session
@@ -15,8 +15,8 @@ import { pageSessionsBuildSql, valuePagesBuildSql } from './value-pages.js';
  * Every write adds one to `day_marks` (`writes`) for each day whose visitor counts it
  * may change, after its rows are in. A build of a day reads that count `w`
  * first, then counts the visitors from the raw rows into `visitor_rollups` (and the pages
- * per session value and per page into `value_pages`, the sessions per page into
- * `page_sessions`) under a build id `ver` (= w x 10^6 + a random 0..999,999), and last
+ * per session value, page and event name into `value_pages`, the sessions per page and
+ * event name into `key_sessions`) under a build id `ver` (= w x 10^6 + a random 0..999,999), and last
  * records `ver` in `day_marks` (`builds`). A day is settled while its newest build
  * says `floor(ver / 10^6) = w`: no write has touched it since (a write that
  * raced the build at most made the build count more than `w` says, and its
@@ -75,9 +75,9 @@ export function createRollups(io: WriterIO, target: SchemaTarget, options: Rollu
 
   /**
    * Counts the visitors of `days` (each with the writes count read before)
-   * into `visitor_rollups` in one statement, their pages per session value and page into
-   * `value_pages` in a second, the sessions per page into `page_sessions` in a third, then
-   * records the builds.
+   * into `visitor_rollups` in one statement, their pages per session value, page and event
+   * name into `value_pages` in a second, the sessions per page and event name into
+   * `key_sessions` in a third, then records the builds.
    */
   const build = async (siteId: string, days: { day: string; writes: number }[]): Promise<Map<string, number>> => {
     const vers = new Map(days.map(({ day, writes }) => [day, writes * VER_STEP + randomInt(VER_STEP)]));
@@ -101,7 +101,7 @@ export function createRollups(io: WriterIO, target: SchemaTarget, options: Rollu
        WHERE ${where} AND type = 'pageview' GROUP BY day, path`,
     );
     await options.command(valuePagesBuildSql(target, siteId, days.map((d) => d.day), v));
-    await options.command(pageSessionsBuildSql(target, siteId, days.map((d) => d.day), v));
+    await options.command(keySessionsBuildSql(target, siteId, days.map((d) => d.day), v));
     await io.insert('day_marks', [...vers].map(([day, ver]) => ({ site_id: siteId, day, ver, writes: 0, builds: 1 })));
     return vers;
   };

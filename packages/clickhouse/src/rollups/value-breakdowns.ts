@@ -2,13 +2,13 @@
  * The session breakdowns (`/referrers`, `/channels`, `/locations`, `/devices`, `/campaigns`)
  * under one session value (`country is DE`, one-value.ts), per settled day, in
  * `value_breakdowns` (schema version 16): for every value of a per-value attribute
- * (`VALUE_DIMENSIONS`), and every path a session has a pageview of (`page is path`,
- * value-pages.ts `SESSION_KEYS`), and every value of a breakdown dimension, the sessions starting that day
+ * (`VALUE_DIMENSIONS`), every path a session has a pageview of and every name of its custom
+ * events (value-pages.ts `SESSION_KEYS`), and every value of a breakdown dimension, the sessions starting that day
  * with both and their distinct visitors, as the filtered read (reads/selection-sql.ts
  * `breakdownSql`) counts them: from the `sessions` rows, whose signs sum to the current
  * states, which carry the session's own attributes.
  *
- * Counting makes 42 pairs of every session (six values by seven breakdowns), and seven per path: 0.28 s a day
+ * Counting makes 42 pairs of every session (six values by seven breakdowns), and seven per path and event name: 0.28 s a day
  * for a site of 10M pageviews a year on two cores, too slow for the builds a read waits for
  * (up to three days). So, as goal counts (day-counts.ts), a day is counted in the background once it is
  * settled, one day a statement, and marked counted by a second statement; a read takes the
@@ -46,20 +46,21 @@ const list = (items: readonly string[]) => `[${items.join(', ')}]`;
 export function valueBreakdownsCountSql(t: SchemaTarget, siteId: string, part: readonly BuiltDay[]): [string, string] {
   const s = sqlString(siteId);
   const into = `INSERT INTO ${tableName(t, 'value_breakdowns')} (site_id, dimension, value, breakdown, day, ver, key, sessions, visitors)`;
-  // The pairs of a page (`SESSION_KEYS`): each path of the session with each breakdown's value. `replicate`: no lambda over
-  // outer columns on 18.16; `materialize`: 18.16's `arrayConcat` of a `replicate` of a constant crashes the server.
-  const perPath = (sql: (b: ValueBreakdown) => string) => `arrayConcat(${BREAKDOWNS.map((b) => `replicate(${sql(b)}, paths)`).join(', ')})`;
-  const pagePaths = `arrayConcat(${BREAKDOWNS.map(() => 'paths').join(', ')})`;
-  const dimensions = `arrayConcat(${list(PAIRS.map((p) => `'${p.d}'`))}, replicate(materialize('page'), ${pagePaths}))`;
-  const values = `arrayConcat(${list(PAIRS.map((p) => DIMENSION_VALUE_SQL[p.d]))}, ${pagePaths})`;
-  const breakdowns = `arrayConcat(${list(PAIRS.map((p) => `'${p.b}'`))}, ${perPath((b) => `materialize('${b}')`)})`;
-  const keys = `arrayConcat(${list(PAIRS.map((p) => DIMENSION_VALUE_SQL[p.b]))}, ${perPath((b) => DIMENSION_VALUE_SQL[b])})`;
+  // The pairs of pages and event names (`SESSION_KEYS`): each element of the session's `paths` and `names` with each
+  // breakdown's value. `replicate`: no lambda over outer columns on 18.16; `materialize`: 18.16's `arrayConcat` of a
+  // `replicate` of a constant crashes the server.
+  const each = (array: 'paths' | 'names', sql: (b: ValueBreakdown) => string) => BREAKDOWNS.map((b) => `replicate(${sql(b)}, ${array})`).join(', ');
+  const elements = (array: 'paths' | 'names') => BREAKDOWNS.map(() => array).join(', ');
+  const dimensions = `arrayConcat(${list(PAIRS.map((p) => `'${p.d}'`))}, ${each('paths', () => "materialize('page')")}, ${each('names', () => "materialize('event')")})`;
+  const values = `arrayConcat(${list(PAIRS.map((p) => DIMENSION_VALUE_SQL[p.d]))}, ${elements('paths')}, ${elements('names')})`;
+  const breakdowns = `arrayConcat(${list(PAIRS.map((p) => `'${p.b}'`))}, ${each('paths', (b) => `materialize('${b}')`)}, ${each('names', (b) => `materialize('${b}')`)})`;
+  const keys = `arrayConcat(${list(PAIRS.map((p) => DIMENSION_VALUE_SQL[p.b]))}, ${each('paths', (b) => DIMENSION_VALUE_SQL[b])}, ${each('names', (b) => DIMENSION_VALUE_SQL[b])})`;
   return [
     `${into}
     SELECT ${s}, dm, v, bd, day, ${verSql(part, 'day')}, k, sum(live), uniqExactIf(visitor_id, live > 0)
     FROM (
-      SELECT day, visitor_id, ${ATTRIBUTES.join(', ')}, paths, sum(toInt64(sign)) AS live FROM ${tableName(t, 'sessions')}
-      WHERE site_id = ${s} AND day IN (${part.map((b) => sqlDate(b.day)).join(', ')}) GROUP BY day, visitor_id, ${ATTRIBUTES.join(', ')}, paths HAVING live != 0
+      SELECT day, visitor_id, ${ATTRIBUTES.join(', ')}, paths, names, sum(toInt64(sign)) AS live FROM ${tableName(t, 'sessions')}
+      WHERE site_id = ${s} AND day IN (${part.map((b) => sqlDate(b.day)).join(', ')}) GROUP BY day, visitor_id, ${ATTRIBUTES.join(', ')}, paths, names HAVING live != 0
     ) ARRAY JOIN ${dimensions} AS dm, ${values} AS v, ${breakdowns} AS bd, ${keys} AS k
     GROUP BY dm, v, bd, k, day HAVING sum(live) > 0`,
     `${into} ${markerRowsSql(part, [''], (day, ver) => `${s}, '', '${COUNTED_BY_KEYS}', '', ${day}, ${ver}, '', toInt64(0), toUInt64(0)`)}`,

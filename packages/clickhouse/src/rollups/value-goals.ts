@@ -1,8 +1,8 @@
 /**
  * `/goals` and `/funnels` under one session value (`country is DE`, one-value.ts), per settled
  * day, in `value_goals` (schema version 17): for every value of a per-value attribute
- * (`VALUE_DIMENSIONS`) and every path a session has a pageview of (`page is path`: the keys of
- * value-pages.ts `SESSION_KEYS`), what the filtered reads count that day.
+ * (`VALUE_DIMENSIONS`), every path a session has a pageview of and every name of its custom
+ * events (the keys of value-pages.ts `SESSION_KEYS`), what the filtered reads count that day.
  *
  * - A goal (`kind` 'goal', `key` as `goalKey`; reads/properties.ts `goalVisitorsSql`,
  *   `conversionsSql`): its conversions, the day's events meeting it whose session has the
@@ -34,7 +34,7 @@ import { COUNTED_BY_KEYS, SESSION_KEYS, withValuesSql } from './value-pages.js';
 /** What a row of `value_goals` counts. */
 export type ValueKind = 'goal' | 'funnel';
 
-/** The `sessions` columns `VALUE_PAIRS` reads (`SESSION_KEYS` reads `paths` too). */
+/** The `sessions` columns `VALUE_PAIRS` reads (`SESSION_KEYS` reads `paths` and `names` too). */
 const ATTRIBUTES = 'referrer_source, channel, country_code, device_type, browser, os';
 
 /** `ARRAY JOIN` list of the keys of the goals a row meets (`meets`: SQL of each goal on the row). */
@@ -64,10 +64,10 @@ export function valueGoalsCountSql(t: SchemaTarget, siteId: string, part: readon
     `SELECT ${s}, tupleElement(dv, 1), tupleElement(dv, 2), 'goal', k, day, ${verSql(part, 'day')}, ${conversions}, ${visitors}`;
   const visitors = `${into(t)} ${row('toUInt64(0)', 'countIf(lv > 0)')} FROM (
       SELECT day, visitor_id, k, dv, sum(l) AS lv FROM (
-        SELECT day, visitor_id, k, ${ATTRIBUTES}, paths, sum(toInt64(sign)) AS l FROM ${tableName(t, 'sessions')}
+        SELECT day, visitor_id, k, ${ATTRIBUTES}, paths, names, sum(toInt64(sign)) AS l FROM ${tableName(t, 'sessions')}
         ARRAY JOIN ${metKeys(goals, sessionMeetsSql)} AS k
         WHERE site_id = ${s} AND day IN (${days.map(sqlDate).join(', ')}) AND (${goals.map(sessionMeetsSql).join(' OR ')})
-        GROUP BY day, visitor_id, k, ${ATTRIBUTES}, paths HAVING l != 0
+        GROUP BY day, visitor_id, k, ${ATTRIBUTES}, paths, names HAVING l != 0
       ) ARRAY JOIN ${SESSION_KEYS} AS dv GROUP BY day, visitor_id, k, dv
     ) GROUP BY day, dv, k HAVING countIf(lv > 0) > 0`;
   const conversions = (['page', 'event'] as const).flatMap((type) => {

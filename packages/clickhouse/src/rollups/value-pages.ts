@@ -29,28 +29,34 @@ export const VALUE_DIMENSIONS = ['referrerSource', 'channel', 'countryCode', 'de
 export const VALUE_PAIRS = `[${VALUE_DIMENSIONS.map((d) => `('${d}', ${DIMENSION_VALUE_SQL[d]})`).join(', ')}]`;
 
 /**
- * `ARRAY JOIN` list of the keys of a `sessions` row: its (dimension, value) pairs
- * (`VALUE_PAIRS`) and a ('page', path) pair per path it has a pageview of (`paths`, whatever
- * the pageview's day), the sessions a `page is path` condition selects.
+ * The (dimension, value) pairs of a session's `paths` and `names` (SQL arrays): a ('page',
+ * path) pair per path it has a pageview of and an ('event', name) pair per name of its custom
+ * events, whatever their day: the sessions `page is path`, `event is name` and a goal condition
+ * on an event goal select.
  */
-export const SESSION_KEYS = `arrayConcat(${VALUE_PAIRS}, arrayMap(p -> ('page', p), paths))`;
+const eventKeys = (names: string) => `arrayMap(n -> ('event', n), ${names})`;
+const contentKeys = (paths: string, names: string) => `arrayConcat(arrayMap(p -> ('page', p), ${paths}), ${eventKeys(names)})`;
+
+/** `ARRAY JOIN` list of the keys of a `sessions` row: its attributes' (`VALUE_PAIRS`), its paths' and its event names'. */
+export const SESSION_KEYS = `arrayConcat(${VALUE_PAIRS}, ${contentKeys('paths', 'names')})`;
 
 /**
  * The `value` of the marker rows of the counts by session key (value-breakdowns.ts,
  * value-goals.ts): the day was counted by every key of `SESSION_KEYS`. (Markers of schema
  * versions 16 and 17 have '': counted by the attributes alone, so the day is counted again.)
  */
-export const COUNTED_BY_KEYS = 'pages';
+export const COUNTED_BY_KEYS = 'pages events';
 
 /**
  * The rows of `table` (`events` pageviews, `custom_events` or `pageview_gaps`) on the listed
  * days that pass `terms` (SQL on the row, `1` for all), each with its session's value of every
  * dimension (`dv`) and the `columns` asked: a non-stale session's own columns, a stale one's
  * current state (the `sessions` rows of its newest version, which starts by the last day and
- * ends on or after the first). With `pages`, also under a page (`dv` ('page', path)): a
- * `sessions` page for every path of its session's current state (as `SESSION_KEYS`: the
- * events of the sessions `page is path` selects), `own` the row's own path (the pageviews
- * that condition selects among those sessions').
+ * ends on or after the first). With `pages`, also under each event name of its session's
+ * current state (`dv` ('event', name), as `SESSION_KEYS`) and under a page (`dv` ('page',
+ * path)): `sessions`, every path of its session's current state (the events of the sessions
+ * `page is path` selects); `own`, the row's own path (the pageviews that condition selects
+ * among those sessions').
  */
 export function withValuesSql(
   t: SchemaTarget, siteId: string, days: readonly string[], table: 'events' | 'custom_events' | 'pageview_gaps', columns: string, terms = '1',
@@ -71,17 +77,17 @@ export function withValuesSql(
     SELECT ${columns}, dv FROM (SELECT ${columns}, session_id FROM ${from} WHERE ${where} AND session_id IN (${stale})) AS staled
       ALL INNER JOIN (${current}) AS current USING session_id`;
   if (!pages) return values;
-  if (pages === 'own') return `${values}
+  // A state's rows carry the same paths and names; the current state's are the session's (stale or not).
+  const keys = `SELECT session_id, dv FROM (
+      SELECT session_id, any(paths) AS ps, any(names) AS ns FROM ${tableName(t, 'sessions')} WHERE ${touching} GROUP BY session_id, version HAVING sum(sign) > 0
+    ) ARRAY JOIN ${pages === 'own' ? eventKeys('ns') : contentKeys('ps', 'ns')} AS dv`;
+  const own = pages === 'own' ? `
     UNION ALL
-    SELECT ${columns}, ('page', path) AS dv FROM ${from} WHERE ${where}`;
-  // A state's rows carry the same paths; the current state's are the session's (stale or not).
-  const paths = `SELECT session_id, ('page', p) AS dv FROM (
-      SELECT session_id, any(paths) AS ps FROM ${tableName(t, 'sessions')} WHERE ${touching} GROUP BY session_id, version HAVING sum(sign) > 0
-    ) ARRAY JOIN ps AS p`;
-  return `${values}
+    SELECT ${columns}, ('page', path) AS dv FROM ${from} WHERE ${where}` : '';
+  return `${values}${own}
     UNION ALL
     SELECT ${columns}, dv FROM (SELECT ${columns}, session_id FROM ${from} WHERE ${where}) AS own
-      ALL INNER JOIN (${paths}) AS keyed USING session_id`;
+      ALL INNER JOIN (${keys}) AS keyed USING session_id`;
 }
 
 /**
@@ -107,28 +113,29 @@ export function valuePagesBuildSql(t: SchemaTarget, siteId: string, days: readon
 }
 
 /**
- * The `INSERT ... SELECT` of the listed days' `page_sessions` rows, each under its build id
- * (`ver`, an SQL expression of `day`): per path, the sessions starting that day with a pageview
- * of it (`paths`), their bounces and duration, and their daily distinct visitors (a visitor
- * counts when the signs of their rows there sum above zero), as the filtered read
- * (reads/selection-sql.ts `sessionDaysSql`) counts them under `page is path`.
+ * The `INSERT ... SELECT` of the listed days' `key_sessions` rows, each under its build id
+ * (`ver`, an SQL expression of `day`): per page and per event name (the keys of a session's
+ * `paths` and `names`), the sessions starting that day with a pageview of it or a custom event
+ * of that name, their bounces and duration, and their daily distinct visitors (a visitor counts
+ * when the signs of their rows there sum above zero), as the filtered read
+ * (reads/selection-sql.ts `sessionDaysSql`) counts them under `page is path` or `event is name`.
  */
-export function pageSessionsBuildSql(t: SchemaTarget, siteId: string, days: readonly string[], ver: string): string {
-  return `INSERT INTO ${tableName(t, 'page_sessions')} (site_id, path, day, ver, sessions, bounces, duration_ms, visitors)
-    SELECT ${sqlString(siteId)}, p, day, ${ver}, sum(live), sum(bounced), sum(dur), countIf(live > 0) FROM (
-      SELECT p, day, visitor_id, sum(${LIVE}) AS live, sum(${BOUNCE}) AS bounced, sum(${DURATION}) AS dur
-      FROM ${tableName(t, 'sessions')} ARRAY JOIN paths AS p
-      WHERE site_id = ${sqlString(siteId)} AND day IN (${days.map(sqlDate).join(', ')}) GROUP BY p, day, visitor_id
-    ) GROUP BY p, day HAVING sum(live) > 0`;
+export function keySessionsBuildSql(t: SchemaTarget, siteId: string, days: readonly string[], ver: string): string {
+  return `INSERT INTO ${tableName(t, 'key_sessions')} (site_id, dimension, value, day, ver, sessions, bounces, duration_ms, visitors)
+    SELECT ${sqlString(siteId)}, tupleElement(kv, 1), tupleElement(kv, 2), day, ${ver}, sum(live), sum(bounced), sum(dur), countIf(live > 0) FROM (
+      SELECT kv, day, visitor_id, sum(${LIVE}) AS live, sum(${BOUNCE}) AS bounced, sum(${DURATION}) AS dur
+      FROM ${tableName(t, 'sessions')} ARRAY JOIN ${contentKeys('paths', 'names')} AS kv
+      WHERE site_id = ${sqlString(siteId)} AND day IN (${days.map(sqlDate).join(', ')}) GROUP BY kv, day, visitor_id
+    ) GROUP BY kv, day HAVING sum(live) > 0`;
 }
 
 /**
  * Per built day of `sources` (`d`), the sessions (`n`), bounces (`b`), duration (`dur`) and
- * daily visitors (`v`) of the sessions with a pageview of `path` (`page_sessions`).
+ * daily visitors (`v`) of the sessions with the key `dimension` ('page' or 'event') `value` (`key_sessions`).
  */
-export function pageSessionDaysSql(t: SchemaTarget, r: DayRange, path: string, sources: VisitorSources): string {
-  return `SELECT toString(day) AS d, sum(sessions) AS n, sum(bounces) AS b, sum(duration_ms) AS dur, sum(visitors) AS v FROM ${tableName(t, 'page_sessions')}
-    WHERE site_id = ${sqlString(r.siteId)} AND path = ${sqlString(path)}
+export function keySessionDaysSql(t: SchemaTarget, r: DayRange, dimension: 'page' | 'event', value: string, sources: VisitorSources): string {
+  return `SELECT toString(day) AS d, sum(sessions) AS n, sum(bounces) AS b, sum(duration_ms) AS dur, sum(visitors) AS v FROM ${tableName(t, 'key_sessions')}
+    WHERE site_id = ${sqlString(r.siteId)} AND dimension = ${sqlString(dimension)} AND value = ${sqlString(value)}
       AND day >= ${sqlDate(clampDay(r.from))} AND day <= ${sqlDate(clampDay(r.to))} AND ${builtPairsSql(sources)}
     GROUP BY day`;
 }

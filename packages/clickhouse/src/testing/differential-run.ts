@@ -30,9 +30,11 @@ const FILTERS = [
   [['is', 'country', ['DE']]],
   [['is', 'source', ['Google']]],
   [['is', 'channel', ['Direct']]],
-  // One page: its sessions, pages, breakdowns, goals and funnels per day too.
+  // One page, event name or event goal: its sessions, pages, breakdowns, goals and funnels per day too.
   [['is', 'page', ['/pricing']]],
   [['is', 'page', ['/']]],
+  [['is', 'event', ['play']]],
+  [['is', 'goal', ['signup']]],
 ];
 
 /** Adds the differential goals and funnels to every site of every store. */

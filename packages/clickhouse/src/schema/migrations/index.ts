@@ -15,7 +15,7 @@ import { propertyCountsSchema } from './014-property-counts.js';
 import { valuePagesSchema } from './015-value-pages.js';
 import { valueBreakdownsSchema } from './016-value-breakdowns.js';
 import { valueGoalsSchema } from './017-value-goals.js';
-import { pageSessionsSchema } from './018-page-sessions.js';
+import { keySessionsSchema } from './018-key-sessions.js';
 import type { MigrationStep } from './step.js';
 
 /**
@@ -28,7 +28,7 @@ import type { MigrationStep } from './step.js';
  * @example
  * for (const step of MIGRATIONS) console.log(step.version, step.description);
  */
-export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema, propertiesSchema, peopleSchema, filterLayoutSchema, attemptsSchema, nameCountsSchema, customEventsSchema, peopleChangesSchema, importedSchema, sharingSchema, funnelsSchema, propertyCountsSchema, valuePagesSchema, valueBreakdownsSchema, valueGoalsSchema, pageSessionsSchema];
+export const MIGRATIONS: readonly MigrationStep[] = [initialSchema, rollupSchema, backendSchema, propertiesSchema, peopleSchema, filterLayoutSchema, attemptsSchema, nameCountsSchema, customEventsSchema, peopleChangesSchema, importedSchema, sharingSchema, funnelsSchema, propertyCountsSchema, valuePagesSchema, valueBreakdownsSchema, valueGoalsSchema, keySessionsSchema];
 
 /**
  * The schema version this package reads and writes (`migrate()` brings a
