@@ -52,15 +52,15 @@ export const COUNTED_BY_KEYS = 'pages events';
  * days that pass `terms` (SQL on the row, `1` for all), each with its session's value of every
  * dimension (`dv`) and the `columns` asked: a non-stale session's own columns, a stale one's
  * current state (the `sessions` rows of its newest version, which starts by the last day and
- * ends on or after the first). With `pages`, also under each event name of its session's
- * current state (`dv` ('event', name), as `SESSION_KEYS`) and under a page (`dv` ('page',
+ * ends on or after the first). With `pageKeys`, also under each event name of its session's
+ * current state (`dv` ('event', name), as `SESSION_KEYS`) and under pages (`dv` ('page',
  * path)): `sessions`, every path of its session's current state (the events of the sessions
  * `page is path` selects); `own`, the row's own path (the pageviews that condition selects
  * among those sessions').
  */
 export function withValuesSql(
   t: SchemaTarget, siteId: string, days: readonly string[], table: 'events' | 'custom_events' | 'pageview_gaps', columns: string, terms = '1',
-  pages?: 'sessions' | 'own',
+  pageKeys?: 'sessions' | 'own',
 ): string {
   const s = sqlString(siteId);
   const list = days.map(sqlDate).join(', ');
@@ -76,17 +76,17 @@ export function withValuesSql(
     UNION ALL
     SELECT ${columns}, dv FROM (SELECT ${columns}, session_id FROM ${from} WHERE ${where} AND session_id IN (${stale})) AS staled
       ALL INNER JOIN (${current}) AS current USING session_id`;
-  if (!pages) return values;
+  if (!pageKeys) return values;
   // A state's rows carry the same paths and names; the current state's are the session's (stale or not).
   const keys = `SELECT session_id, dv FROM (
       SELECT session_id, any(paths) AS ps, any(names) AS ns FROM ${tableName(t, 'sessions')} WHERE ${touching} GROUP BY session_id, version HAVING sum(sign) > 0
-    ) ARRAY JOIN ${pages === 'own' ? eventKeys('ns') : contentKeys('ps', 'ns')} AS dv`;
-  const own = pages === 'own' ? `
+    ) ARRAY JOIN ${pageKeys === 'own' ? eventKeys('ns') : contentKeys('ps', 'ns')} AS dv`;
+  const ownPaths = pageKeys === 'own' ? `
     UNION ALL
     SELECT ${columns}, ('page', path) AS dv FROM ${from} WHERE ${where}` : '';
-  return `${values}${own}
+  return `${values}${ownPaths}
     UNION ALL
-    SELECT ${columns}, dv FROM (SELECT ${columns}, session_id FROM ${from} WHERE ${where}) AS own
+    SELECT ${columns}, dv FROM (SELECT ${columns}, session_id FROM ${from} WHERE ${where}) AS picked
       ALL INNER JOIN (${keys}) AS keyed USING session_id`;
 }
 
