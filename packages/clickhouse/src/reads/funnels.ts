@@ -42,8 +42,8 @@ const NONE_TAKEN = 4294967295;
  * look at events); otherwise the sessions' own `end_day`s are read in the query. `by`: one row
  * for the range, or a row per start day (`day`; the daily counts, rollups/funnel-visitors.ts),
  * or per start day and session key (`day`, `dv`: the (dimension, value) pairs of
- * rollups/value-pages.ts `SESSION_KEYS`, its attributes' and its paths', which a session's row
- * carries; rollups/value-goals.ts).
+ * rollups/value-pages.ts `SESSION_KEYS`, its attributes', its paths' and its event names', which
+ * a session's row carries; rollups/value-goals.ts).
  */
 export function funnelVisitorsSql(t: SchemaTarget, r: DayRange, steps: readonly GoalDefinition[], selection: Selection, hi?: string, by: 'range' | 'day' | 'value' = 'range'): string {
   const site = sqlString(r.siteId);

@@ -133,7 +133,7 @@ export async function selectedGoalTotals(target: SchemaTarget, selected: Selecte
  * The store's `properties` and `goalTotals` over the filtered reads' bounds and query function;
  * without a filter, properties come from their daily counts (property-counts.ts), goal
  * visitors from theirs (goal-visitors.ts) and conversions from the rollups; under one session
- * value or page, goals from its daily counts (`oneValueGoals`, rollups/one-value.ts `oneKey`).
+ * value, page or event name, goals from its daily counts (`oneValueGoals`, rollups/one-value.ts `oneKey`).
  */
 export function createPropertyReads(
   target: SchemaTarget,

@@ -209,6 +209,36 @@ describe.skipIf(!clickhouseAvailable)('visitor counts of settled days', () => {
     }
   });
 
+  it('count again, at their first read under a page, the days whose breakdowns were counted by the attributes alone (before schema version 18)', async () => {
+    const db = createClickHouseStorage({ url: server.url, database: 'old_markers', now: () => Date.parse('2026-11-10T12:00:00Z') });
+    const query = async <T>(sql: string) => (await db.client.query({ query: sql, format: 'JSONEachRow' })).json<T>();
+    const markers = () => query<{ d: string; value: string }>("SELECT toString(day) AS d, value FROM old_markers.value_breakdowns WHERE dimension = '' ORDER BY d, value");
+    const pageRows = async () => (await query<{ n: string }>("SELECT toString(count()) AS n FROM old_markers.value_breakdowns WHERE dimension = 'page'"))[0]!.n;
+    const page = compileSelection([['is', 'page', ['/a']]])!;
+    const day = range('ST-r', '2026-11-02', '2026-11-02');
+    try {
+      await db.migrate();
+      await db.insertSite({ id: 'ST-r', name: 'R', timezone: 'UTC', domain: null, accountId: null, createdAt: '2026-01-01T00:00:00Z' });
+      const events = [ev('o1', 'v1', '2026-11-02T10:00:00Z', '/a'), ev('o1', 'v1', '2026-11-02T10:05:00Z', '/b'), ev('o2', 'v2', '2026-11-02T11:00:00Z', '/b', 'FR')];
+      await db.writeEvents(events, { hash: 'ho', events: events.length, importedAt: '2026-11-10T00:00:00Z' });
+      await expect.poll(markers, { timeout: 20_000 }).toEqual([{ d: '2026-11-02', value: 'pages events' }]);
+      // As version 17 left the day: its rows by attribute values only, and a marker of value ''.
+      const [{ ver }] = await query<{ ver: string }>("SELECT toString(ver) AS ver FROM old_markers.value_breakdowns WHERE dimension = '' LIMIT 1") as [{ ver: string }];
+      await db.client.command({ query: "ALTER TABLE old_markers.value_breakdowns DELETE WHERE dimension IN ('', 'page', 'event')" });
+      await expect.poll(async () => (await query<{ n: string }>("SELECT toString(count()) AS n FROM system.mutations WHERE database = 'old_markers' AND is_done = 0"))[0]!.n, { timeout: 20_000 }).toBe('0');
+      await db.client.command({ query: `INSERT INTO old_markers.value_breakdowns SELECT 'ST-r', '', '', '', toDate('2026-11-02'), toUInt64(${ver}), '', 0, 0` });
+      expect(await pageRows()).toBe('0');
+      // The read under /a finds the day uncounted by pages: it reads it raw (o1 alone), and has it counted again.
+      expect(await db.sessionBreakdown(day, 'countryCode', page)).toEqual([{ key: ['GB'], sessions: 1, visitors: 1 }]);
+      await expect.poll(markers, { timeout: 20_000 }).toEqual([{ d: '2026-11-02', value: '' }, { d: '2026-11-02', value: 'pages events' }]);
+      expect(Number(await pageRows())).toBeGreaterThan(0);
+      expect(await db.sessionBreakdown(day, 'countryCode', page)).toEqual([{ key: ['GB'], sessions: 1, visitors: 1 }]);
+      expect(await db.sessionBreakdown(day, 'countryCode', compileSelection([['is', 'page', ['/b']]])!)).toHaveLength(2);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('count the session breakdowns of each value in the background; reads take counted days from them, the others raw', async () => {
     const db = createClickHouseStorage({ url: server.url, database: 'breakdowns', now: () => Date.parse('2026-11-10T12:00:00Z') });
     const firefox = (e: StoredEvent): StoredEvent => ({ ...e, browser: 'Firefox' });

@@ -9,7 +9,8 @@
  * states, which carry the session's own attributes.
  *
  * Counting makes 42 pairs of every session (six values by seven breakdowns), and seven per path and event name: 0.28 s a day
- * for a site of 10M pageviews a year on two cores, too slow for the builds a read waits for
+ * for a site of 10M pageviews a year on two cores by the attributes alone (0.59 s with the paths and names, the goals and a
+ * funnel counted beside them: docs/performance.md), too slow for the builds a read waits for
  * (up to three days). So, as goal counts (day-counts.ts), a day is counted in the background once it is
  * settled, one day a statement, and marked counted by a second statement; a read takes the
  * counted days from their rows and the rest raw, and has those counted.
