@@ -5,6 +5,7 @@
  * exported from the package.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type http from 'node:http';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,21 @@ import { jsonLogger } from './log.js';
 import { type RunningServer, startServer } from './server.js';
 
 export const TEST_KEY = 'test-key-/with+special=chars&and#more-0123456789';
+
+/**
+ * Stops a test's server at once: no new connection, and every open one closed, again every
+ * 25 ms until the server has closed. A page still open in a browser may be starting a
+ * connection at that moment (a TLS handshake is no HTTP connection yet, so one
+ * `closeAllConnections` misses it), and a page that polls keeps such a connection busy past
+ * any keep-alive timeout: `server.close` alone would wait for it.
+ */
+export async function closeNow(server: http.Server | https.Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const sweep = setInterval(() => server.closeAllConnections(), 25);
+  server.closeAllConnections();
+  await closed;
+  clearInterval(sweep);
+}
 
 export interface TestServer {
   running: RunningServer;

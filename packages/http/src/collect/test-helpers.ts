@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openSqliteBackend, type SaltStore, type Storage } from '@siteline/core';
 import type { LogEntry } from '../log.js';
+import { closeNow } from '../test-tls.js';
 import { type CollectHandler, type CollectHandlerOptions, createCollectHandler } from './handler.js';
 
 export interface Reply {
@@ -83,8 +84,7 @@ export async function startCollector(
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
     async close() {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
+      await closeNow(server);
       await handler.close();
       db.close();
       await backend.close();

@@ -16,6 +16,7 @@ import { ensureDevCertificate } from '../dev-cert.js';
 import { type ApiHandler, createApiHandler } from '../handler.js';
 import type { LogEntry } from '../log.js';
 import type { RateLimitOptions } from '../rate-limit.js';
+import { closeNow } from '../test-tls.js';
 import { createDashboardHandler, type DashboardHandler, type DashboardHandlerOptions } from './handler.js';
 
 /** The SQLite store's connection, as much of it as a count needs. */
@@ -132,8 +133,7 @@ export async function startDashboard(options: StartOptions = {}): Promise<TestDa
     liveSessions: () => (backend.storage as unknown as SqliteDb).db.prepare('SELECT COUNT(*) FROM web_sessions WHERE ended = 0').pluck().get() as number,
     key: cloud ? cloud.keyA : COMMUNITY_KEY,
     async close() {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
+      await closeNow(server);
       agent.destroy();
       await collect?.close();
       await backend.close();
